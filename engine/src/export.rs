@@ -1,0 +1,65 @@
+//! Writers for skyplan's own text formats (the inverse of [`crate::import`]).
+
+use crate::model::{JobRun, UtilizationSeries};
+use std::fmt::Write;
+
+/// Quotes a CSV field when it needs it.
+fn field(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\"")).into()
+    } else {
+        s.into()
+    }
+}
+
+/// Formats a number without a trailing `.0` for whole values.
+fn num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Writes runs as skyplan's job-runs CSV (header included).
+pub fn runs_csv(runs: &[JobRun]) -> String {
+    let mut out = crate::import::runs_csv_columns().join(",");
+    out.push('\n');
+    for r in runs {
+        let opt = |t: Option<i64>| t.map(|v| v.to_string()).unwrap_or_default();
+        let sky: Vec<String> = r.skyline.containers.iter().map(|&c| num(c)).collect();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            field(&r.job),
+            field(&r.instance),
+            r.submit,
+            r.start,
+            r.end,
+            opt(r.input_available),
+            opt(r.output_first_read),
+            num(r.container.cores),
+            num(r.container.memory_mb),
+            r.skyline.step_secs,
+            sky.join(";")
+        );
+    }
+    out
+}
+
+/// Writes series as the long utilization CSV `timestamp,series,resource,value`.
+pub fn utilization_long_csv(series: &[UtilizationSeries]) -> String {
+    let mut out = String::from("timestamp,series,resource,value\n");
+    for s in series {
+        let name = field(&s.server);
+        for (t, v) in s.timestamps.iter().zip(&s.values) {
+            let _ = writeln!(
+                out,
+                "{t},{name},{},{}",
+                s.resource,
+                num((v * 100.0).round() / 100.0)
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,241 @@
+//! Minimal CSV field splitting and header mapping shared by the CSV formats.
+//!
+//! RFC 4180 quoting is supported (`"a, b"`, `""` for a quote) because job
+//! names may contain commas; the unquoted fast path is what 100 MB files hit.
+
+use super::{column_of, FieldError};
+use std::borrow::Cow;
+
+/// One field of a line and where it starts.
+pub(crate) struct Field<'a> {
+    pub text: Cow<'a, str>,
+    /// Byte offset of the field in the line.
+    pub offset: usize,
+}
+
+/// Splits `line` on `sep` into `out` (cleared first).
+pub(crate) fn split<'a>(
+    line: &'a str,
+    sep: u8,
+    out: &mut Vec<Field<'a>>,
+) -> Result<(), FieldError> {
+    out.clear();
+    let b = line.as_bytes();
+    if !b.contains(&b'"') {
+        let mut start = 0;
+        for i in memchr::memchr_iter(sep, b) {
+            out.push(Field {
+                text: Cow::Borrowed(&line[start..i]),
+                offset: start,
+            });
+            start = i + 1;
+        }
+        out.push(Field {
+            text: Cow::Borrowed(&line[start..]),
+            offset: start,
+        });
+        return Ok(());
+    }
+    let mut i = 0;
+    loop {
+        let start = i;
+        if i < b.len() && b[i] == b'"' {
+            let mut s = String::new();
+            i += 1;
+            loop {
+                match b[i..].iter().position(|&c| c == b'"') {
+                    None => {
+                        return Err(FieldError::at(
+                            column_of(line, start),
+                            "unterminated quoted field",
+                        ))
+                    }
+                    Some(p) => {
+                        s.push_str(&line[i..i + p]);
+                        i += p + 1;
+                        if i < b.len() && b[i] == b'"' {
+                            s.push('"');
+                            i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            out.push(Field {
+                text: Cow::Owned(s),
+                offset: start,
+            });
+            if i == b.len() {
+                return Ok(());
+            }
+            if b[i] != sep {
+                return Err(FieldError::at(
+                    column_of(line, i),
+                    "unexpected text after a closing quote",
+                ));
+            }
+            i += 1;
+        } else {
+            let end = b[i..].iter().position(|&c| c == sep).map(|p| i + p);
+            let stop = end.unwrap_or(b.len());
+            if b[i..stop].contains(&b'"') {
+                return Err(FieldError::at(
+                    column_of(line, start),
+                    "stray quote inside an unquoted field",
+                ));
+            }
+            out.push(Field {
+                text: Cow::Borrowed(&line[i..stop]),
+                offset: start,
+            });
+            match end {
+                None => return Ok(()),
+                Some(e) => i = e + 1,
+            }
+        }
+    }
+}
+
+/// Fast path for unquoted lines: byte ranges of the fields into `out`.
+/// Returns `false` (and leaves `out` unspecified) when the line has quotes,
+/// in which case the caller uses [`split`].
+pub(crate) fn split_ranges(line: &str, sep: u8, out: &mut Vec<(usize, usize)>) -> bool {
+    out.clear();
+    let b = line.as_bytes();
+    if memchr::memchr(b'"', b).is_some() {
+        return false;
+    }
+    let mut start = 0;
+    for i in memchr::memchr_iter(sep, b) {
+        out.push((start, i));
+        start = i + 1;
+    }
+    out.push((start, b.len()));
+    true
+}
+
+/// Which known column each field of the header is.
+pub(crate) struct Header {
+    /// For each known column, the index of the field holding it.
+    pub pos: Vec<Option<usize>>,
+    /// Number of fields the header has.
+    pub width: usize,
+}
+
+impl Header {
+    /// Reads a header line. Missing required or duplicated columns are fatal;
+    /// an unknown column is reported (non-fatal) and ignored.
+    pub(crate) fn read(
+        line: &str,
+        fields: &[Field<'_>],
+        known: &[&str],
+        required: &[&str],
+    ) -> (Result<Header, FieldError>, Option<FieldError>) {
+        let mut pos = vec![None; known.len()];
+        let mut unknown = None;
+        for (i, f) in fields.iter().enumerate() {
+            let name = f.text.trim().to_ascii_lowercase();
+            match known.iter().position(|k| *k == name) {
+                Some(k) if pos[k].is_some() => {
+                    return (
+                        Err(FieldError::fatal(
+                            column_of(line, f.offset),
+                            format!("column `{name}` appears twice in the header"),
+                        )),
+                        None,
+                    )
+                }
+                Some(k) => pos[k] = Some(i),
+                None if unknown.is_none() => {
+                    unknown = Some(FieldError::at(
+                        column_of(line, f.offset),
+                        format!(
+                            "unknown column `{name}` ignored (known: {})",
+                            known.join(", ")
+                        ),
+                    ))
+                }
+                None => {}
+            }
+        }
+        for r in required {
+            let k = known.iter().position(|k| k == r).unwrap_or(0);
+            if pos[k].is_none() {
+                return (
+                    Err(FieldError::fatal(
+                        1,
+                        format!(
+                            "header lacks the required column `{r}` (required: {})",
+                            required.join(", ")
+                        ),
+                    )),
+                    None,
+                );
+            }
+        }
+        (
+            Ok(Header {
+                pos,
+                width: fields.len(),
+            }),
+            unknown,
+        )
+    }
+}
+
+/// Parses a finite number, with the reason in words on failure.
+pub(crate) fn number(line: &str, f: &Field<'_>, what: &str) -> Result<f64, FieldError> {
+    let t = f.text.trim();
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(FieldError::at(
+            column_of(line, f.offset),
+            format!("{what}: `{}` is not a finite number", shorten(t)),
+        )),
+    }
+}
+
+/// Parses a non-negative integer.
+pub(crate) fn count(line: &str, f: &Field<'_>, what: &str) -> Result<u64, FieldError> {
+    let t = f.text.trim();
+    t.parse::<u64>().map_err(|_| {
+        FieldError::at(
+            column_of(line, f.offset),
+            format!("{what}: `{}` is not a non-negative integer", shorten(t)),
+        )
+    })
+}
+
+/// A field's text, cut to 40 characters for messages.
+pub(crate) fn shorten(t: &str) -> String {
+    if t.chars().count() > 40 {
+        let s: String = t.chars().take(40).collect();
+        format!("{s}…")
+    } else {
+        t.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(line: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        split(line, b',', &mut v).unwrap();
+        v.iter().map(|f| f.text.to_string()).collect()
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(texts("a,b,,c"), ["a", "b", "", "c"]);
+        assert_eq!(texts(r#""a,1",b"#), ["a,1", "b"]);
+        assert_eq!(texts(r#""say ""hi""","""#), [r#"say "hi""#, ""]);
+        assert_eq!(texts(r#"x,"y""#), ["x", "y"]);
+        let mut v = Vec::new();
+        assert!(split(r#""open,b"#, b',', &mut v).is_err());
+        assert!(split(r#""a"b,c"#, b',', &mut v).is_err());
+        assert!(split(r#"a"b,c"#, b',', &mut v).is_err());
+    }
+}

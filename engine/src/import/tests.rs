@@ -1,0 +1,274 @@
+//! Import tests: each format, every error path named in the README, and the
+//! chunking invariance the streaming design promises.
+
+use super::*;
+use crate::model::Resource;
+
+// Two runs in Hadoop's native format (values modelled on the ResourceEstimator
+// test sample; written here, not copied).
+const NATIVE: &str = "\
+tpch_q12 50 1462148517000 1462148527345 1462148952345 tpch_q12_0 8192:0| 1:0|1:5|1074:10|2538:15|2468:20|
+tpch_q12 50 1462148949000 1462148960455 1462149205455 tpch_q12_1 8192:0| 1:0|1:5|794:10|2517:15|2484:20|
+";
+
+fn strict() -> ImportOptions {
+    ImportOptions::default()
+}
+
+fn lenient() -> ImportOptions {
+    ImportOptions {
+        lenient: true,
+        ..ImportOptions::default()
+    }
+}
+
+#[test]
+fn native_log_like_hadoop() {
+    let f = import("native.log", NATIVE.as_bytes(), strict()).unwrap();
+    assert_eq!(f.format, Format::NativeLog);
+    let r = &f.data.runs;
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0].job, "tpch_q12");
+    assert_eq!(r[0].instance, "tpch_q12_0");
+    assert_eq!(r[0].submit, 1_462_148_517);
+    assert_eq!(r[0].start, 1_462_148_527);
+    assert_eq!(r[0].skyline.step_secs, 5);
+    // Hadoop: 1 container on [0,10), 1074 on [10,15), 2538, 2468, then 0 at 25.
+    assert_eq!(
+        r[0].skyline.containers,
+        vec![1.0, 1.0, 1074.0, 2538.0, 2468.0]
+    );
+    assert_eq!(r[0].skyline.at(9), 1.0);
+    assert_eq!(r[0].skyline.at(24), 2468.0);
+    assert_eq!(r[0].skyline.at(25), 0.0);
+    assert_eq!(r[0].skyline.duration_secs(), 25);
+    assert_eq!(r[0].container.memory_mb, 1024.0);
+    assert_eq!(r[1].skyline.containers[2], 794.0);
+}
+
+#[test]
+fn native_log_sums_repeated_offsets_and_snaps() {
+    let line = "j 1 0 0 10000 j_0 x 2:0|3:0|4:7|\n";
+    let f = import("n", line.as_bytes(), strict()).unwrap();
+    assert_eq!(f.data.runs[0].skyline.containers, vec![5.0, 4.0]);
+}
+
+#[test]
+fn native_log_errors_have_line_and_column() {
+    let text = format!(
+        "{NATIVE}tpch_q12 50 x 1 2 tpch_q12_2 m 1:0|\ntpch_q12 50 1 1 2 i m 1:0|bad|\nshort line\n"
+    );
+    let err = import("n.log", text.as_bytes(), strict()).unwrap_err();
+    let ImportError::Malformed { errors, total, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(*total, 3);
+    assert_eq!((errors[0].line, errors[0].column), (3, 13));
+    assert!(
+        errors[0].reason.contains("SubmitTime"),
+        "{}",
+        errors[0].reason
+    );
+    assert_eq!(errors[1].line, 4);
+    assert_eq!(errors[1].column, 27);
+    assert!(errors[1].reason.contains("`bad`"));
+    assert_eq!(errors[2].line, 5);
+    assert!(errors[2].reason.contains("expected 8 fields"));
+    assert_eq!(errors[0].file, "n.log");
+    // Lenient keeps the two good runs and reports the three bad lines.
+    let f = import("n.log", text.as_bytes(), lenient()).unwrap();
+    assert_eq!(f.data.runs.len(), 2);
+    assert_eq!(f.skipped_lines, 3);
+    assert_eq!(f.warnings.len(), 3);
+}
+
+#[test]
+fn runs_csv_round_trip() {
+    let text = "\
+# demo runs
+job,instance,submit,start,end,input_available,output_first_read,container_cores,container_memory_mb,step_secs,skyline
+\"etl, daily\",etl_1,1000,1010,1190,990,1500,2,4096,60,1;2;3
+etl,etl_2,2000,2000,2120,,,,,60,4 4
+";
+    let f = import("runs.csv", text.as_bytes(), strict()).unwrap();
+    assert_eq!(f.format, Format::RunsCsv);
+    let r = &f.data.runs;
+    assert_eq!(r[0].job, "etl, daily");
+    assert_eq!(r[0].input_available, Some(990));
+    assert_eq!(r[0].output_first_read, Some(1500));
+    assert_eq!(r[0].container.cores, 2.0);
+    assert_eq!(r[0].skyline.containers, vec![1.0, 2.0, 3.0]);
+    assert_eq!(r[1].input_available, None);
+    assert_eq!(r[1].container.memory_mb, 1024.0);
+    assert_eq!(r[1].skyline.containers, vec![4.0, 4.0]);
+    let again = import("again.csv", crate::export::runs_csv(r).as_bytes(), strict()).unwrap();
+    assert_eq!(&again.data.runs, r);
+}
+
+#[test]
+fn runs_csv_header_problems() {
+    let missing = "job,submit,start,skyline\netl,1,2,3\n";
+    let e = import("r.csv", missing.as_bytes(), lenient()).unwrap_err();
+    assert!(e.errors()[0].reason.contains("`end`"), "{e}");
+    let twice = "job,job,submit,start,end,skyline\n";
+    assert!(import("r.csv", twice.as_bytes(), lenient()).is_err());
+    let unknown = "job,submit,start,end,skyline,colour\netl,1,2,3,4,red\n";
+    let e = import("r.csv", unknown.as_bytes(), strict()).unwrap_err();
+    assert_eq!(e.errors()[0].column, 30);
+    let f = import("r.csv", unknown.as_bytes(), lenient()).unwrap();
+    assert_eq!(f.data.runs.len(), 1);
+    assert_eq!(f.warnings.len(), 1);
+}
+
+#[test]
+fn runs_csv_bad_values() {
+    let text = "job,submit,start,end,skyline,step_secs\n\
+a,10,5,20,1,60\n\
+a,1,2,1,1,60\n\
+a,1,2,3,1;-2,60\n\
+a,1,2,3,,60\n\
+a,1,2,3,1,0\n\
+a,1,2,3,1\n\
+a,1,2,3,1,60\n";
+    let e = import("r.csv", text.as_bytes(), strict()).unwrap_err();
+    let lines: Vec<u64> = e.errors().iter().map(|e| e.line).collect();
+    assert_eq!(lines, vec![2, 3, 4, 5, 6, 7]);
+    assert!(e.errors()[2].reason.contains("`-2`"));
+    assert_eq!(e.errors()[2].column, 11);
+}
+
+#[test]
+fn nab_single_series() {
+    let text = "timestamp,value\r\n2014-02-14 14:30:00,0.132\r\n2014-02-14 14:35:00,0.134\r\n";
+    let f = import(
+        "data/ec2_cpu_utilization_24ae8d.csv",
+        text.as_bytes(),
+        strict(),
+    )
+    .unwrap();
+    assert_eq!(f.format, Format::UtilizationCsv);
+    let s = &f.data.series[0];
+    assert_eq!(s.server, "ec2_cpu_utilization_24ae8d");
+    assert_eq!(s.resource, Resource::Cpu);
+    assert_eq!(s.timestamps, vec![1_392_388_200, 1_392_388_500]);
+    assert_eq!(s.values, vec![0.132, 0.134]);
+}
+
+#[test]
+fn nab_errors() {
+    let text = "timestamp,value\n2014-02-14 14:30:00,abc\n2014-02-30 00:00:00,1\n2014-02-14 14:40:00,-1\n1,2,3\n";
+    let e = import("x.csv", text.as_bytes(), strict()).unwrap_err();
+    let got: Vec<(u64, u32)> = e.errors().iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(got, vec![(2, 21), (3, 1), (4, 21), (5, 1)]);
+    let bad_header = "time,val\n1,2\n";
+    let e = import(
+        "x.csv",
+        bad_header.as_bytes(),
+        ImportOptions {
+            format: Some(Format::UtilizationCsv),
+            lenient: true,
+            ..ImportOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(e.errors()[0].reason.contains("timestamp,value"), "{e}");
+}
+
+#[test]
+fn long_form_groups_series() {
+    let text = "timestamp,series,resource,value\n\
+0,s1,cpu,10\n0,s2,cpu,20\n300,s1,cpu,11\n0,s1,mem,50\n300,s2,cpu,21\n";
+    let f = import("u.csv", text.as_bytes(), strict()).unwrap();
+    let s = &f.data.series;
+    assert_eq!(s.len(), 3);
+    assert_eq!(
+        (s[0].server.as_str(), &s[0].resource, s[0].values.clone()),
+        ("s1", &Resource::Cpu, vec![10.0, 11.0])
+    );
+    assert_eq!(s[1].values, vec![20.0, 21.0]);
+    assert_eq!(s[2].resource, Resource::Memory);
+    let no_resource = "series,value,timestamp\na,1,5\n";
+    let f = import("u.csv", no_resource.as_bytes(), strict()).unwrap();
+    assert_eq!(f.data.series[0].timestamps, vec![5]);
+}
+
+#[test]
+fn swim_rows() {
+    let text = "job0\t49\t49\t740773\t2339561\t627471\njob1\t101\t52\t736346\t1700537\t432269\n";
+    let f = import("swim.tsv", text.as_bytes(), strict()).unwrap();
+    assert_eq!(f.format, Format::SwimTsv);
+    assert_eq!(f.data.workload.len(), 2);
+    assert_eq!(f.data.workload[1].submit, 101);
+    assert_eq!(f.data.workload[0].features.shuffle_bytes, 2_339_561.0);
+    let bad = "job0\t49\t49\t740773\t2339561\n";
+    assert!(import(
+        "s.tsv",
+        bad.as_bytes(),
+        ImportOptions {
+            format: Some(Format::SwimTsv),
+            ..strict()
+        }
+    )
+    .is_err());
+}
+
+#[test]
+fn unknown_empty_and_utf8() {
+    assert!(matches!(
+        import("x", b"hello there\n", strict()),
+        Err(ImportError::UnknownFormat { .. })
+    ));
+    assert!(matches!(
+        import("x", b"\n\n# only comments\n", strict()),
+        Err(ImportError::Empty { .. })
+    ));
+    assert!(matches!(
+        import("x", b"timestamp,value\n", strict()),
+        Err(ImportError::Empty { .. })
+    ));
+    let bad = b"timestamp,value\n1,\xff\xfe\n2,3\n";
+    let e = import("x", bad, strict()).unwrap_err();
+    assert_eq!((e.errors()[0].line, e.errors()[0].column), (2, 3));
+    assert!(e.errors()[0].reason.contains("UTF-8"));
+    // A BOM on the first line is ignored.
+    let f = import("x", b"\xEF\xBB\xBFtimestamp,value\n1,2\n", strict()).unwrap();
+    assert_eq!(f.data.series[0].len(), 1);
+}
+
+#[test]
+fn error_list_is_capped_but_counted() {
+    let mut text = String::from("timestamp,value\n");
+    for _ in 0..50 {
+        text.push_str("x,y\n");
+    }
+    let opts = ImportOptions {
+        max_reported_errors: 10,
+        ..strict()
+    };
+    let e = import("x", text.as_bytes(), opts).unwrap_err();
+    let ImportError::Malformed { errors, total, .. } = e else {
+        panic!()
+    };
+    assert_eq!((errors.len(), total), (10, 50));
+}
+
+#[test]
+fn chunk_boundaries_do_not_matter() {
+    let text = format!("{NATIVE}{NATIVE}");
+    let whole = import("n", text.as_bytes(), strict()).unwrap();
+    for size in [1, 2, 3, 7, 64] {
+        let mut imp = Importer::new("n", strict());
+        for c in text.as_bytes().chunks(size) {
+            imp.push(c);
+        }
+        assert_eq!(imp.bytes_read(), text.len() as u64);
+        assert_eq!(imp.finish().unwrap(), whole, "chunk size {size}");
+    }
+}
+
+#[test]
+fn no_trailing_newline() {
+    let f = import("x", b"timestamp,value\n1,2", strict()).unwrap();
+    assert_eq!(f.data.series[0].values, vec![2.0]);
+    assert_eq!(f.lines, 2);
+}

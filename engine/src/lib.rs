@@ -1,0 +1,21 @@
+//! The skyplan engine: every algorithm of the studio, as pure Rust with no I/O.
+//!
+//! Data flows one way: text → [`import`] → [`model`] → analysis → view. The
+//! engine never reads files, clocks or the network: callers hand it bytes and
+//! parameters and get plain serde-serializable data back, so the same code runs
+//! natively (the `skyplan` CLI, benchmarks) and as WebAssembly in the studio's
+//! Web Worker.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod export;
+
+pub mod import;
+pub mod model;
+pub mod time;
+
+pub use import::{import, Format, ImportError, ImportOptions, Importer, ParseError};
+pub use model::{
+    ContainerSize, Dataset, FileSummary, JobFeatures, JobRun, LoadedFile, Resource, Skyline,
+    Timestamp, UtilizationSeries, WorkloadJob, Workspace, WorkspaceSummary,
+};
