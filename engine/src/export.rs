@@ -63,3 +63,41 @@ pub fn utilization_long_csv(series: &[UtilizationSeries]) -> String {
     }
     out
 }
+
+/// Writes runs in Hadoop ResourceEstimator's native log format (times in
+/// milliseconds; one container = `<1 core, 1 GB>`, so memory usage is written
+/// as 1024 MB per container). Fractional container counts are rounded, since
+/// the format only carries integers. Job names with whitespace are joined
+/// with `_`, as the format is whitespace-separated.
+pub fn native_log(runs: &[JobRun]) -> String {
+    let mut out = String::new();
+    let clean = |s: &str| s.split_whitespace().collect::<Vec<_>>().join("_");
+    let mut instances: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for r in runs {
+        *instances.entry(r.job.as_str()).or_default() += 1;
+    }
+    for r in runs {
+        let step = i64::from(r.skyline.step_secs);
+        let mut mem = String::new();
+        let mut cores = String::new();
+        for (i, &c) in r.skyline.containers.iter().enumerate() {
+            let n = c.round().max(0.0) as u64;
+            let t = i as i64 * step;
+            let _ = write!(mem, "{}:{t}|", n * 1024);
+            let _ = write!(cores, "{n}:{t}|");
+        }
+        let _ = writeln!(
+            out,
+            "{} {} {} {} {} {} {} {}",
+            clean(&r.job),
+            instances[r.job.as_str()],
+            r.submit * 1000,
+            r.start * 1000,
+            r.end * 1000,
+            clean(&r.instance),
+            mem,
+            cores
+        );
+    }
+    out
+}

@@ -9,7 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod export;
-
+pub mod fixtures;
 pub mod import;
 pub mod model;
 pub mod time;

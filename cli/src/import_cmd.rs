@@ -1,0 +1,135 @@
+//! `skyplan import`: read trace files through the streaming importer.
+
+use crate::Failure;
+use skyplan_engine::import::{Format, ImportError, ImportOptions, Importer};
+use skyplan_engine::time::format_timestamp;
+use skyplan_engine::Workspace;
+use std::io::Read;
+
+/// Bytes read per chunk: the importer never sees the whole file at once.
+const CHUNK: usize = 4 << 20;
+
+/// Streams one file from disk into the engine's importer.
+pub fn import_file(
+    path: &str,
+    options: &ImportOptions,
+) -> Result<Result<skyplan_engine::LoadedFile, ImportError>, Failure> {
+    let mut file = std::fs::File::open(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+    let mut importer = Importer::new(path, options.clone());
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = file
+            .read(&mut buf)
+            .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        importer.push(&buf[..n]);
+    }
+    Ok(importer.finish())
+}
+
+/// Runs `skyplan import`.
+pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    use lexopt::prelude::*;
+    let mut files = Vec::new();
+    let mut options = ImportOptions::default();
+    let mut json = false;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("format") => {
+                let f: String = parser.value()?.string()?;
+                options.format = Some(f.parse::<Format>().map_err(Failure::usage)?);
+            }
+            Long("lenient") => options.lenient = true,
+            Long("json") => json = true,
+            Value(v) => files.push(v.string()?),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if files.is_empty() {
+        return Err(Failure::usage("import needs at least one FILE"));
+    }
+    let mut ws = Workspace::new();
+    let mut failures: Vec<ImportError> = Vec::new();
+    for path in &files {
+        match import_file(path, &options)? {
+            Ok(f) => {
+                ws.add(f);
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    if json {
+        let warnings: Vec<_> = ws.files().iter().flat_map(|f| f.warnings.iter()).collect();
+        let out = serde_json::json!({
+            "summary": ws.summary(),
+            "warnings": warnings,
+            "failures": failures.iter().map(|e| serde_json::json!({
+                "message": e.to_string(),
+                "errors": e.errors(),
+                "detail": e,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        print_text(&ws, &failures);
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::input(format!(
+            "{} of {} file(s) not loaded",
+            failures.len(),
+            files.len()
+        )))
+    }
+}
+
+fn print_text(ws: &Workspace, failures: &[ImportError]) {
+    for f in ws.files() {
+        let s = f.summary();
+        let span = s
+            .span
+            .map(|(a, b)| format!("{} → {}", format_timestamp(a), format_timestamp(b)))
+            .unwrap_or_else(|| "—".into());
+        println!(
+            "{}: {} — {} lines, {} jobs, {} runs, {} series ({} points), {} workload jobs; {}",
+            s.name, s.format, s.lines, s.jobs, s.runs, s.series, s.points, s.workload_jobs, span
+        );
+        if s.skipped_lines > 0 {
+            println!("  {} bad line(s) skipped (lenient):", s.skipped_lines);
+            for w in &f.warnings {
+                println!("  {w}");
+            }
+            let more = s.skipped_lines - f.warnings.len() as u64;
+            if more > 0 {
+                println!("  … and {more} more");
+            }
+        }
+    }
+    if ws.files().len() > 1 {
+        let t = ws.summary();
+        println!(
+            "total: {} files, {} jobs, {} runs, {} series ({} points), {} workload jobs",
+            t.files.len(),
+            t.jobs,
+            t.runs,
+            t.series,
+            t.points,
+            t.workload_jobs
+        );
+    }
+    for e in failures {
+        eprintln!("error: {e}");
+        if let ImportError::Malformed { errors, total, .. } = e {
+            for line in errors {
+                eprintln!("  {line}");
+            }
+            let more = total - errors.len() as u64;
+            if more > 0 {
+                eprintln!("  … and {more} more");
+            }
+        }
+    }
+}

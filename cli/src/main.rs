@@ -1,0 +1,94 @@
+//! `skyplan`: the command-line front end over the engine, for batch use.
+//!
+//! Every command reads its files here (the engine does no I/O), hands bytes
+//! and parameters to the engine, and prints plain text or, with `--json`,
+//! machine-readable output. Bad input gives a clear message and exit code 1;
+//! bad usage exit code 2.
+
+mod fixtures_cmd;
+mod import_cmd;
+
+use lexopt::ValueExt;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+skyplan — capacity planning from cluster traces
+
+USAGE:
+    skyplan import FILE... [--format F] [--lenient] [--json]
+    skyplan fixtures [--seed N] [--out DIR]
+    skyplan help
+
+COMMANDS:
+    import     Read traces and print what was loaded, or every bad line.
+               --format F   force a format: native-log, runs-csv,
+                            utilization-csv, utilization-long-csv, swim-tsv
+                            (default: detected from the content)
+               --lenient    keep the good lines of a file with bad ones
+               --json       print the workspace summary and errors as JSON
+    fixtures   Write the deterministic demo workspace (runs.csv,
+               utilization.csv, native.log).
+               --seed N     random seed (default 7, the committed demo)
+               --out DIR    output directory (default fixtures/demo)
+";
+
+/// A command's failure: the message and the exit code.
+pub struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    /// Bad input (exit 1).
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// Bad usage (exit 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: format!("{}\n\n{USAGE}", message.into()),
+            code: 2,
+        }
+    }
+}
+
+impl From<lexopt::Error> for Failure {
+    fn from(e: lexopt::Error) -> Self {
+        Failure::usage(e.to_string())
+    }
+}
+
+fn run() -> Result<(), Failure> {
+    let mut parser = lexopt::Parser::from_env();
+    let command = match parser.next()? {
+        Some(lexopt::Arg::Value(v)) => v.string()?,
+        Some(lexopt::Arg::Long("help")) | Some(lexopt::Arg::Short('h')) | None => {
+            print!("{USAGE}");
+            return Ok(());
+        }
+        Some(other) => return Err(Failure::usage(format!("unexpected {}", other.unexpected()))),
+    };
+    match command.as_str() {
+        "import" => import_cmd::run(&mut parser),
+        "fixtures" => fixtures_cmd::run(&mut parser),
+        "help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(Failure::usage(format!("unknown command `{other}`"))),
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("skyplan: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
