@@ -1,0 +1,296 @@
+//! Deterministic synthetic traces for import benchmarks.
+//!
+//! The native benchmark (`engine/benches/import.rs`) and the headless-Chrome
+//! benchmark (`tests/wasm-bench`) call these same functions, so both time the
+//! importer on byte-identical input. Every generator is a pure function of
+//! its arguments: no clock, no host randomness (the fixtures' seeded
+//! [`crate::fixtures::Rng`]), so the text for a given size is the same on
+//! every machine and every target.
+//!
+//! Each generator returns whole lines only, as many as fit in `target_bytes`
+//! (the result is at most `target_bytes` long and within one line of it).
+//! The text is written by the [`crate::export`] writers, so the benchmarks
+//! read exactly what skyplan itself writes.
+
+use crate::export;
+use crate::fixtures::Rng;
+use crate::import::{Format, ImportOptions, Importer};
+use crate::model::{ContainerSize, JobRun, LoadedFile, Resource, Skyline, UtilizationSeries};
+
+/// Samples per synthetic utilization series: one week at 5 minutes, like the
+/// NAB EC2 series.
+const SERIES_LEN: usize = 7 * 24 * 12;
+/// 2014-02-14 00:00:00 UTC, the start of the synthetic series.
+const SERIES_START: i64 = 1_392_336_000;
+/// 2016-05-02 00:00:00 UTC, the start of the synthetic jobs.
+const JOBS_START: i64 = 1_462_147_200;
+/// Runs rendered per call of the native-log writer.
+const RUNS_PER_BLOCK: u64 = 1_000;
+
+/// Cuts `text` after its last complete line that ends within `max` bytes.
+fn cut_to_lines(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let end = text.as_bytes()[..max]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        text.truncate(end);
+    }
+    text
+}
+
+/// One synthetic server's CPU utilization over a week, 5-minute samples: a
+/// daily cycle around a per-server base load, with noise, in percent.
+fn synthetic_series(index: usize, rng: &mut Rng) -> UtilizationSeries {
+    let mut s = UtilizationSeries::new(format!("server-{index:05}"), Resource::Cpu);
+    let base = 10.0 + 50.0 * rng.unit();
+    let swing = 5.0 + 30.0 * rng.unit();
+    s.timestamps.reserve(SERIES_LEN);
+    s.values.reserve(SERIES_LEN);
+    for k in 0..SERIES_LEN {
+        let t = SERIES_START + 300 * k as i64;
+        let phase = (t % 86_400) as f64 / 86_400.0 * std::f64::consts::TAU;
+        let v = base + swing * phase.sin() + 8.0 * (rng.unit() - 0.5);
+        s.timestamps.push(t);
+        s.values.push(v.clamp(0.0, 100.0));
+    }
+    s
+}
+
+/// A long-form utilization CSV (`timestamp,series,resource,value`, the format
+/// [`crate::Format::UtilizationLongCsv`] reads) of about `target_bytes`:
+/// synthetic servers of one week of 5-minute CPU samples each, written by
+/// [`export::utilization_long_csv`]. About 30 bytes a line.
+pub fn utilization_long_csv(target_bytes: usize) -> String {
+    let mut rng = Rng::new(0x5EED_0001);
+    let mut out = String::with_capacity(target_bytes + 64 * 1024);
+    let mut index = 0;
+    while out.len() < target_bytes {
+        let block = export::utilization_long_csv(&[synthetic_series(index, &mut rng)]);
+        // Every block starts with the header; keep only the first one.
+        let body = if out.is_empty() {
+            block.as_str()
+        } else {
+            block.split_once('\n').map_or("", |(_, rest)| rest)
+        };
+        out.push_str(body);
+        index += 1;
+    }
+    cut_to_lines(out, target_bytes)
+}
+
+/// One synthetic run: job `job` (of 200 recurring jobs), its `instance`-th
+/// hourly run, with a skyline of 20 to 180 five-second samples that ramps up,
+/// plateaus at 10 to 2,000 containers with jitter, and drains.
+fn synthetic_run(job: u64, instance: u64, rng: &mut Rng) -> JobRun {
+    let submit = JOBS_START + (instance * 3_600 + job * 17) as i64;
+    let start = submit + rng.int(0, 30);
+    let len = rng.int(20, 180) as usize;
+    let peak = rng.int(10, 2_000) as f64;
+    let containers = (0..len)
+        .map(|k| {
+            let ramp = (k + 1).min(len - k).min(8) as f64 / 8.0;
+            let jitter = rng.uniform(0.0, peak / 10.0);
+            (peak * ramp - jitter).round().max(1.0)
+        })
+        .collect();
+    JobRun {
+        job: format!("job_{job:03}"),
+        instance: format!("job_{job:03}_{instance}"),
+        submit,
+        start,
+        end: start + 5 * len as i64,
+        input_available: None,
+        output_first_read: None,
+        container: ContainerSize::default(),
+        skyline: Skyline::new(5, containers),
+    }
+}
+
+/// A Hadoop ResourceEstimator native log ([`crate::Format::NativeLog`]) of
+/// about `target_bytes`: hourly runs of 200 recurring jobs (see
+/// `synthetic_run`), written by [`export::native_log`]. About 2 KB a line.
+pub fn native_log(target_bytes: usize) -> String {
+    let mut rng = Rng::new(0x5EED_0002);
+    let mut out = String::with_capacity(target_bytes + 1024 * 1024);
+    let mut run = 0u64;
+    while out.len() < target_bytes {
+        let block: Vec<JobRun> = (run..run + RUNS_PER_BLOCK)
+            .map(|r| synthetic_run(r % 200, r / 200, &mut rng))
+            .collect();
+        out.push_str(&export::native_log(&block));
+        run += RUNS_PER_BLOCK;
+    }
+    cut_to_lines(out, target_bytes)
+}
+
+/// A benchmark input: a format and its generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// [`utilization_long_csv`].
+    UtilizationLongCsv,
+    /// [`native_log`].
+    NativeLog,
+}
+
+impl Input {
+    /// Both inputs, in table order.
+    pub const ALL: [Input; 2] = [Input::UtilizationLongCsv, Input::NativeLog];
+
+    /// The format the importer detects for it.
+    pub fn format(self) -> Format {
+        match self {
+            Input::UtilizationLongCsv => Format::UtilizationLongCsv,
+            Input::NativeLog => Format::NativeLog,
+        }
+    }
+
+    /// Generates about `target_bytes` of it.
+    pub fn generate(self, target_bytes: usize) -> String {
+        match self {
+            Input::UtilizationLongCsv => utilization_long_csv(target_bytes),
+            Input::NativeLog => native_log(target_bytes),
+        }
+    }
+}
+
+/// Sizes the benchmarks run, in MB (10⁶ bytes).
+pub const SIZES_MB: [usize; 3] = [1, 10, 100];
+
+/// Chunk size the benchmarks push, as the studio's worker reads a `Blob`.
+pub const CHUNK_BYTES: usize = 4 << 20;
+
+/// Timed runs per size: more for small inputs, whose times are short.
+pub fn repetitions(mb: usize) -> usize {
+    match mb {
+        0..=1 => 15,
+        2..=10 => 7,
+        _ => 3,
+    }
+}
+
+/// Imports `text` through an [`Importer`] in [`CHUNK_BYTES`] chunks, with
+/// the format detected, strict; panics if the input does not load (it is
+/// generated to load).
+pub fn import_in_chunks(text: &[u8]) -> LoadedFile {
+    let mut importer = Importer::new("bench", ImportOptions::default());
+    for chunk in text.chunks(CHUNK_BYTES) {
+        importer.push(chunk);
+    }
+    importer.finish().expect("benchmark input imports")
+}
+
+/// Timings of one input at one size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// What was imported.
+    pub input: Input,
+    /// Nominal size, MB.
+    pub mb: usize,
+    /// Actual size in bytes.
+    pub bytes: usize,
+    /// Records loaded (runs, or utilization samples).
+    pub records: usize,
+    /// Wall time of each timed run, milliseconds.
+    pub runs_ms: Vec<f64>,
+}
+
+impl Measurement {
+    /// Median run time, milliseconds.
+    pub fn median_ms(&self) -> f64 {
+        let mut v = self.runs_ms.clone();
+        v.sort_by(f64::total_cmp);
+        match v.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => v[n / 2],
+            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        }
+    }
+
+    /// Throughput at the median time, MB (10⁶ bytes) per second.
+    pub fn mb_per_s(&self) -> f64 {
+        self.bytes as f64 / 1e6 / (self.median_ms() / 1e3)
+    }
+
+    /// One machine-readable line, `BENCH <target> <format> <MB> <bytes>
+    /// <records> <median ms> <MB/s>`, that `scripts/bench.sh` collects.
+    pub fn line(&self, target: &str) -> String {
+        format!(
+            "BENCH {target} {} {} {} {} {:.3} {:.1}",
+            self.input.format(),
+            self.mb,
+            self.bytes,
+            self.records,
+            self.median_ms(),
+            self.mb_per_s()
+        )
+    }
+}
+
+/// Generates `input` at `mb` MB and imports it [`repetitions`] times (after
+/// one untimed warm-up run), timing each run with `now_ms`, a clock in
+/// milliseconds supplied by the caller (the engine reads no clock itself).
+pub fn measure(input: Input, mb: usize, now_ms: &mut dyn FnMut() -> f64) -> Measurement {
+    let text = input.generate(mb * 1_000_000);
+    let loaded = import_in_chunks(text.as_bytes());
+    assert_eq!(loaded.format, input.format());
+    let records = match input {
+        Input::UtilizationLongCsv => loaded.data.series.iter().map(|s| s.len()).sum(),
+        Input::NativeLog => loaded.data.runs.len(),
+    };
+    drop(loaded);
+    let mut runs_ms = Vec::new();
+    for _ in 0..repetitions(mb) {
+        let t0 = now_ms();
+        let loaded = import_in_chunks(text.as_bytes());
+        runs_ms.push(now_ms() - t0);
+        drop(loaded);
+    }
+    Measurement {
+        input,
+        mb,
+        bytes: text.len(),
+        records,
+        runs_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import;
+
+    #[test]
+    fn generators_are_deterministic_sized_and_importable() {
+        for (gen, format) in [
+            (
+                utilization_long_csv as fn(usize) -> String,
+                Format::UtilizationLongCsv,
+            ),
+            (native_log, Format::NativeLog),
+        ] {
+            let a = gen(200_000);
+            assert_eq!(a, gen(200_000));
+            assert!(a.len() <= 200_000 && a.len() > 190_000, "{}", a.len());
+            assert!(a.ends_with('\n'));
+            let f = import("bench", a.as_bytes(), ImportOptions::default()).unwrap();
+            assert_eq!(f.format, format);
+            assert_eq!(f.lines as usize, a.lines().count());
+            // A smaller size is a prefix of a larger one's lines.
+            assert!(a.starts_with(&gen(50_000)));
+        }
+    }
+
+    #[test]
+    fn measure_counts_and_times() {
+        let mut clock = 0.0;
+        let m = measure(Input::NativeLog, 1, &mut || {
+            clock += 2.0;
+            clock
+        });
+        assert_eq!(m.runs_ms, vec![2.0; repetitions(1)]);
+        assert!(m.bytes <= 1_000_000 && m.records > 100);
+        assert_eq!(m.median_ms(), 2.0);
+        assert!(m.line("native").starts_with("BENCH native native-log 1 "));
+    }
+}
