@@ -8,11 +8,12 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod bench_data;
 pub mod export;
 pub mod fixtures;
 pub mod import;
 pub mod model;
+pub mod slo;
+pub mod stats;
 pub mod time;
 
 pub use import::{import, Format, ImportError, ImportOptions, Importer, ParseError};

@@ -1,0 +1,58 @@
+//! Robust summary statistics used across the engine.
+
+/// Median of the values (mean of the middle two for an even count), or
+/// `None` when empty or any value is NaN.
+pub fn median(values: &[f64]) -> Option<f64> {
+    percentile(values, 50.0)
+}
+
+/// The `p`-th percentile (0–100) with linear interpolation between closest
+/// ranks (numpy's default), or `None` when empty, `p` is outside [0, 100], or
+/// any value is NaN.
+pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
+    if values.is_empty() || !(0.0..=100.0).contains(&p) || values.iter().any(|v| v.is_nan()) {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let rank = p / 100.0 * (v.len() - 1) as f64;
+    let lo = rank.floor() as usize;
+    let hi = rank.ceil() as usize;
+    Some(v[lo] + (v[hi] - v[lo]) * (rank - lo as f64))
+}
+
+/// Median absolute deviation from the median.
+pub fn mad(values: &[f64]) -> Option<f64> {
+    let m = median(values)?;
+    let dev: Vec<f64> = values.iter().map(|v| (v - m).abs()).collect();
+    median(&dev)
+}
+
+/// Robust coefficient of variation, MAD / median (Morpheus §4). `None` when
+/// the median is zero or the input is empty.
+pub fn robust_cv(values: &[f64]) -> Option<f64> {
+    let m = median(values)?;
+    if m == 0.0 {
+        return None;
+    }
+    Some(mad(values)? / m.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_values() {
+        // numpy.percentile([1, 2, 3, 4], [50, 95]) == [2.5, 3.85]
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert!((percentile(&[1.0, 2.0, 3.0, 4.0], 95.0).unwrap() - 3.85).abs() < 1e-12);
+        assert_eq!(percentile(&[7.0], 95.0), Some(7.0));
+        assert_eq!(mad(&[1.0, 1.0, 2.0, 2.0, 4.0, 6.0, 9.0]), Some(1.0));
+        assert_eq!(robust_cv(&[10.0, 10.0, 11.0, 9.0, 10.0]), Some(0.0));
+        assert_eq!(median(&[]), None);
+        assert_eq!(percentile(&[1.0], 101.0), None);
+        assert_eq!(median(&[1.0, f64::NAN]), None);
+        assert_eq!(robust_cv(&[0.0, 0.0]), None);
+    }
+}
