@@ -1,0 +1,382 @@
+// End-to-end test of the built studio (dist/ from `trunk build --release`) in
+// headless Debian Chromium, driven by playwright-core, run by node's own test
+// runner: `node --test app.test.mjs` (from `make test`).
+//
+// It serves dist/ on 127.0.0.1 (ephemeral port) with a tiny static server and
+// walks a planner's path through the Traces panel, using only the selector
+// contract of the app (data-testid attributes): demo workspace on first
+// visit, clear and reload the demo, upload a real NAB series, drop the SWIM
+// workload, draw a chart, refuse a malformed file with file:line:col errors
+// while the app keeps working, remove a file, and reload the page with the
+// workspace kept (IndexedDB). Screenshots of each stage go to target/e2e/.
+//
+// Environment: SKYPLAN_DIST (default <repo>/dist), SKYPLAN_DATA (default
+// <repo>/../shared/data), CHROMIUM (default /usr/bin/chromium).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+const DIST = path.resolve(process.env.SKYPLAN_DIST ?? path.join(REPO, 'dist'));
+const DATA = path.resolve(process.env.SKYPLAN_DATA ?? path.join(REPO, '..', 'shared', 'data'));
+const SHOTS = path.join(REPO, 'target', 'e2e');
+const CHROME_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const NAB_NAME = 'ec2_cpu_utilization_24ae8d.csv';
+const NAB_FILE = path.join(DATA, 'nab', NAB_NAME);
+const NAB_POINTS = 4032;
+const NAB2_NAME = 'ec2_cpu_utilization_53ea38.csv';
+const SWIM_NAME = 'FB-2009_samples_24_times_1hr_0.tsv';
+const SWIM_FILE = path.join(DATA, 'swim', SWIM_NAME);
+const SWIM_JOBS = 5894;
+const BAD_NAME = 'bad_utilization.csv';
+// Line 3: the value is not a number (column 21); line 5: not a timestamp
+// (column 1). Strict mode refuses the whole file.
+const BAD_TEXT = [
+  'timestamp,value',
+  '2014-02-14 14:30:00,0.5',
+  '2014-02-14 14:35:00,abc',
+  '2014-02-14 14:40:00,0.7',
+  'yesterday,0.1',
+  '',
+].join('\n');
+const BAD_AT = [`${BAD_NAME}:3:21`, `${BAD_NAME}:5:1`];
+
+const COUNTS = ['files', 'jobs', 'runs', 'series', 'points', 'workload'];
+const WAIT_MS = 60_000;
+
+// ------------------------------------------------------------ static server
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.csv': 'text/csv; charset=utf-8',
+  '.log': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let rel = decodeURIComponent(url.pathname);
+    if (rel.endsWith('/')) rel += 'index.html';
+    let file = path.join(root, path.normalize(rel));
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    // An unknown path without an extension is a client-side route.
+    if (!fs.existsSync(file) && !path.extname(file)) file = path.join(root, 'index.html');
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+// ------------------------------------------------------------------- helpers
+
+let server;
+let context;
+let page;
+let baseUrl;
+let userDataDir;
+let tmpDir;
+const pageErrors = [];
+const consoleErrors = [];
+let shot = 0;
+
+async function screenshot(name) {
+  shot += 1;
+  const file = path.join(SHOTS, `${String(shot).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+/** The six workspace counts, as numbers (NaN when a count is missing). */
+async function counts() {
+  return page.evaluate((names) => {
+    const out = {};
+    for (const n of names) {
+      const el = document.querySelector(`[data-testid=count-${n}]`);
+      out[n] = el ? Number(el.textContent.replace(/[^\d-]/g, '')) : NaN;
+    }
+    return out;
+  }, COUNTS);
+}
+
+/** Polls the counts until `ok(counts)` holds; fails with the last counts. */
+async function waitForCounts(ok, what, timeout = WAIT_MS) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await counts();
+    if (ok(last)) return last;
+    if (Date.now() > deadline) {
+      const errors = await errorTexts();
+      assert.fail(
+        `timed out waiting for ${what}; counts ${JSON.stringify(last)}` +
+          (errors.length ? `; errors shown: ${errors.join(' | ')}` : ''),
+      );
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
+async function errorTexts() {
+  return page.$$eval('[data-testid=error-line]', (els) => els.map((e) => e.textContent.trim()));
+}
+
+async function rowNames() {
+  return page.$$eval('[data-testid=file-row]', (rows) => rows.map((r) => r.dataset.name));
+}
+
+function row(name) {
+  return page.locator(`[data-testid=file-row][data-name="${name}"]`);
+}
+
+async function openTraces() {
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  const nav = page.locator('[data-testid=nav-traces]');
+  if (await nav.count()) await nav.first().click();
+  await page.waitForSelector('[data-testid=count-files]', { timeout: WAIT_MS });
+}
+
+async function upload(file) {
+  await page.setInputFiles('[data-testid=file-input]', file);
+}
+
+/** Drops `text` as a file named `name` on the drop zone, as a browser would. */
+async function drop(name, text, type) {
+  await page.evaluate(
+    ({ name, text, type }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type }));
+      const zone = document.querySelector('[data-testid=dropzone]');
+      for (const kind of ['dragenter', 'dragover', 'drop']) {
+        zone.dispatchEvent(
+          new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }),
+        );
+      }
+    },
+    { name, text, type },
+  );
+}
+
+// --------------------------------------------------------------------- setup
+
+before(async () => {
+  assert.ok(
+    fs.existsSync(path.join(DIST, 'index.html')),
+    `${DIST}/index.html is missing: run \`trunk build --release\` first`,
+  );
+  assert.ok(fs.existsSync(NAB_FILE), `${NAB_FILE} is missing (shared/data beside the repo)`);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const f of fs.readdirSync(SHOTS)) if (f.endsWith('.png')) fs.rmSync(path.join(SHOTS, f));
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skyplan-e2e-'));
+  userDataDir = path.join(tmpDir, 'profile');
+  server = await serve(DIST);
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROME_ARGS,
+    viewport: { width: 1400, height: 1000 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+});
+
+after(async () => {
+  if (consoleErrors.length) console.log(`# console errors:\n#   ${consoleErrors.join('\n#   ')}`);
+  await context?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+});
+
+// --------------------------------------------------------------------- tests
+
+let demo;
+
+test('first visit opens with the demo workspace', { timeout: 120_000 }, async () => {
+  await page.goto(baseUrl);
+  await openTraces();
+  demo = await waitForCounts(
+    (c) => c.files > 0 && c.runs > 0 && c.jobs > 0 && c.series > 0 && c.points > 0,
+    'the demo workspace',
+  );
+  assert.ok((await rowNames()).length === demo.files, 'one row per loaded file');
+  await screenshot('first-visit-demo');
+});
+
+test('clear empties the workspace and load-demo brings it back', { timeout: 120_000 }, async () => {
+  await page.click('[data-testid=clear]');
+  await waitForCounts((c) => COUNTS.every((k) => c[k] === 0), 'an empty workspace');
+  assert.deepEqual(await rowNames(), []);
+  await screenshot('cleared');
+  await page.click('[data-testid=load-demo]');
+  const again = await waitForCounts((c) => c.files === demo.files, 'the demo again');
+  await waitForCounts((c) => JSON.stringify(c) === JSON.stringify(demo), 'the same demo counts');
+  assert.equal(again.files, demo.files);
+  await screenshot('demo-reloaded');
+});
+
+test('uploading a NAB series adds one series of 4032 points', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  await upload(NAB_FILE);
+  const now = await waitForCounts(
+    (c) => c.series === before.series + 1 && c.points === before.points + NAB_POINTS,
+    `series +1 and points +${NAB_POINTS}`,
+  );
+  assert.equal(now.files, before.files + 1);
+  assert.equal(now.runs, before.runs);
+  await row(NAB_NAME).waitFor();
+  await screenshot('nab-uploaded');
+});
+
+test('dropping the SWIM workload loads 5894 jobs', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  await drop(SWIM_NAME, fs.readFileSync(SWIM_FILE, 'utf8'), 'text/tab-separated-values');
+  const now = await waitForCounts(
+    (c) => c.workload === SWIM_JOBS,
+    `count-workload = ${SWIM_JOBS}`,
+  );
+  assert.equal(now.files, before.files + 1);
+  assert.equal(now.series, before.series);
+  await row(SWIM_NAME).waitFor();
+  await screenshot('swim-dropped');
+});
+
+async function drawn(value) {
+  await page.selectOption('[data-testid=chart-select]', value);
+  const canvas = page.locator('canvas[data-testid=chart][data-drawn="true"]');
+  await canvas.waitFor();
+  const kind = await canvas.getAttribute('data-kind');
+  assert.ok(kind, 'the chart says what it draws (data-kind)');
+  // Pixels that differ from the corner (background) colour.
+  const inked = await canvas.evaluate((c) => {
+    const { width, height } = c;
+    if (!width || !height) return 0;
+    const px = c.getContext('2d').getImageData(0, 0, width, height).data;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2] || px[i + 3] !== px[3])
+        n += 1;
+    }
+    return n;
+  });
+  assert.ok(inked > 200, `the chart for ${value} has ink (${inked} pixels off the background)`);
+  return kind;
+}
+
+test('selecting a job draws its chart on the canvas', { timeout: 120_000 }, async () => {
+  const options = await page.$$eval('[data-testid=chart-select] option', (os) =>
+    os.map((o) => o.value),
+  );
+  const job = options.find((v) => v.startsWith('job:'));
+  assert.ok(job, `a job:<name> option among ${options.slice(0, 5).join(', ')}…`);
+  await drawn(job);
+  await screenshot('chart-job');
+  const series = options.find((v) => v.startsWith('series:'));
+  assert.ok(series, 'a series:<index> option');
+  await drawn(series);
+  await screenshot('chart-series');
+});
+
+test('a malformed file is refused with file:line:col errors; the app keeps working', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  const bad = path.join(tmpDir, BAD_NAME);
+  fs.writeFileSync(bad, BAD_TEXT);
+  await upload(bad);
+  const failed = page.locator('[data-testid=import-failed]').filter({ hasText: BAD_NAME });
+  await failed.first().waitFor();
+  await page.waitForSelector('[data-testid=error-line]');
+  const lines = await errorTexts();
+  for (const at of BAD_AT) {
+    assert.ok(
+      lines.some((l) => l.includes(at)),
+      `an error line with ${at} among ${JSON.stringify(lines)}`,
+    );
+  }
+  assert.ok(
+    (await page.locator('[data-testid=error-list]').count()) > 0,
+    'errors are listed in the error list',
+  );
+  assert.deepEqual(await counts(), before, 'a refused file changes nothing');
+  assert.ok(!(await rowNames()).includes(BAD_NAME));
+  await screenshot('malformed-refused');
+  // Another upload still works.
+  await upload(path.join(DATA, 'nab', NAB2_NAME));
+  await waitForCounts(
+    (c) => c.series === before.series + 1 && c.points > before.points,
+    'a second NAB series after the refused file',
+  );
+  await row(NAB2_NAME).waitFor();
+  await screenshot('upload-after-error');
+});
+
+test('removing a file takes its records out', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  await row(NAB_NAME).locator('[data-testid=remove-file]').click();
+  const now = await waitForCounts(
+    (c) => c.files === before.files - 1,
+    'one file fewer',
+  );
+  assert.equal(now.series, before.series - 1);
+  assert.equal(now.points, before.points - NAB_POINTS);
+  assert.equal(await row(NAB_NAME).count(), 0);
+  await screenshot('file-removed');
+});
+
+test('reloading the page keeps the workspace', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  const names = (await rowNames()).sort();
+  await page.reload();
+  await openTraces();
+  await waitForCounts(
+    (c) => JSON.stringify(c) === JSON.stringify(before),
+    `the same counts after reload (${JSON.stringify(before)})`,
+  );
+  assert.deepEqual((await rowNames()).sort(), names);
+  await screenshot('after-reload');
+});
+
+test('no uncaught errors in the page', () => {
+  assert.deepEqual(pageErrors, []);
+});
