@@ -171,7 +171,10 @@ pub fn repetitions(mb: usize) -> usize {
 
 /// Imports `text` through an [`Importer`] in [`CHUNK_BYTES`] chunks, with
 /// the format detected, strict; panics if the input does not load (it is
-/// generated to load).
+/// generated to load). Never inlined: V8 swaps in a function's optimized
+/// wasm code at its next call (it has no on-stack replacement for wasm), so
+/// the warm-up loop of [`measure`] must call it, not contain it.
+#[inline(never)]
 pub fn import_in_chunks(text: &[u8]) -> LoadedFile {
     let mut importer = Importer::new("bench", ImportOptions::default());
     for chunk in text.chunks(CHUNK_BYTES) {
@@ -227,9 +230,15 @@ impl Measurement {
     }
 }
 
-/// Generates `input` at `mb` MB and imports it [`repetitions`] times (after
-/// one untimed warm-up run), timing each run with `now_ms`, a clock in
-/// milliseconds supplied by the caller (the engine reads no clock itself).
+/// Untimed warm-up before the timed runs, milliseconds: a JIT (V8 tiers wasm
+/// up from its baseline compiler while it runs) must reach its optimized
+/// code, or the first sizes would time the baseline code.
+pub const WARM_UP_MS: f64 = 1_000.0;
+
+/// Generates `input` at `mb` MB and imports it [`repetitions`] times, after
+/// untimed warm-up runs for at least [`WARM_UP_MS`] (at least one run),
+/// timing each with `now_ms`, a clock in milliseconds supplied by the caller
+/// (the engine reads no clock itself).
 pub fn measure(input: Input, mb: usize, now_ms: &mut dyn FnMut() -> f64) -> Measurement {
     let text = input.generate(mb * 1_000_000);
     let loaded = import_in_chunks(text.as_bytes());
@@ -239,6 +248,10 @@ pub fn measure(input: Input, mb: usize, now_ms: &mut dyn FnMut() -> f64) -> Meas
         Input::NativeLog => loaded.data.runs.len(),
     };
     drop(loaded);
+    let start = now_ms();
+    while now_ms() - start < WARM_UP_MS {
+        drop(import_in_chunks(text.as_bytes()));
+    }
     let mut runs_ms = Vec::new();
     for _ in 0..repetitions(mb) {
         let t0 = now_ms();
@@ -253,6 +266,44 @@ pub fn measure(input: Input, mb: usize, now_ms: &mut dyn FnMut() -> f64) -> Meas
         records,
         runs_ms,
     }
+}
+
+/// `n` runs of one recurring job, each `k` one-minute steps long, for the
+/// skyline LP benchmarks: a ramp, a wide stage and a narrowing tail with
+/// run-to-run scale and per-step noise, seeded.
+pub fn skyline_history(n: usize, k: usize, seed: u64) -> Vec<JobRun> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            let scale = rng.uniform(0.85, 1.15);
+            let containers: Vec<f64> = (0..k)
+                .map(|j| {
+                    let x = j as f64 / k as f64;
+                    let shape = if x < 0.1 {
+                        0.3 + 7.0 * x
+                    } else if x < 0.6 {
+                        1.0
+                    } else {
+                        1.0 - (x - 0.6) * 1.8
+                    };
+                    (shape * 80.0 * scale + rng.gauss(0.0, 4.0))
+                        .round()
+                        .max(1.0)
+                })
+                .collect();
+            JobRun {
+                job: "bench_job".into(),
+                instance: format!("bench_job_{i}"),
+                submit: JOBS_START + i as i64 * 86_400,
+                start: JOBS_START + i as i64 * 86_400,
+                end: JOBS_START + i as i64 * 86_400 + 60 * k as i64,
+                input_available: None,
+                output_first_read: None,
+                container: ContainerSize::default(),
+                skyline: Skyline::new(60, containers),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -283,14 +334,16 @@ mod tests {
 
     #[test]
     fn measure_counts_and_times() {
+        // A clock that advances 600 ms a reading: one warm-up run, then
+        // every timed run reads 600 ms.
         let mut clock = 0.0;
         let m = measure(Input::NativeLog, 1, &mut || {
-            clock += 2.0;
+            clock += 600.0;
             clock
         });
-        assert_eq!(m.runs_ms, vec![2.0; repetitions(1)]);
+        assert_eq!(m.runs_ms, vec![600.0; repetitions(1)]);
         assert!(m.bytes <= 1_000_000 && m.records > 100);
-        assert_eq!(m.median_ms(), 2.0);
+        assert_eq!(m.median_ms(), 600.0);
         assert!(m.line("native").starts_with("BENCH native native-log 1 "));
     }
 }

@@ -13,6 +13,8 @@ pub mod export;
 pub mod fixtures;
 pub mod import;
 pub mod model;
+pub mod netflow;
+pub mod resource_model;
 pub mod slo;
 pub mod stats;
 pub mod time;
