@@ -47,7 +47,7 @@ sizes_table() {
 
 throughput_table() {
 	grep -h '^BENCH ' "$OUT/native.log" "$OUT/wasm.log" | awk '
-		{ key = $3 " " $4; mbs[$2 "," key] = $9; bytes[key] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
+		{ key = $3 " " $4; mbs[$2 "," key] = $8; bytes[key] = $5; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
 		END {
 			print "| input | size | native MB/s | headless Chrome MB/s | native / wasm |"
 			print "| --- | ---: | ---: | ---: | ---: |"

@@ -21,6 +21,49 @@ const MAX_SAMPLES: i64 = 7 * 86_400 / 5;
 pub(crate) struct NativeLogParser {
     interval: u32,
     runs: Vec<JobRun>,
+    /// Byte ranges of the current line's fields (reused across lines).
+    fields: Vec<(usize, usize)>,
+    /// The current line's `(slot, containers)` samples (reused across lines).
+    samples: Vec<(i64, f64)>,
+}
+
+/// `char::is_whitespace` for an ASCII byte.
+fn ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r')
+}
+
+/// Byte ranges of the whitespace-separated fields of `line` into `out`, as
+/// `char::is_whitespace` separates them; ASCII lines (every real log) take a
+/// byte loop, others a char loop.
+fn split_fields(line: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let mut start = None;
+    if line.is_ascii() {
+        for (i, &b) in line.as_bytes().iter().enumerate() {
+            match (ascii_space(b), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    out.push((s, i));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    } else {
+        for (i, c) in line.char_indices() {
+            match (c.is_whitespace(), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    out.push((s, i));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, line.len()));
+    }
 }
 
 impl NativeLogParser {
@@ -28,26 +71,15 @@ impl NativeLogParser {
         NativeLogParser {
             interval: interval_secs.max(1),
             runs: Vec::new(),
+            fields: Vec::with_capacity(8),
+            samples: Vec::new(),
         }
     }
 
     pub(crate) fn line(&mut self, line: &str) -> Result<(), FieldError> {
-        let mut fields: Vec<(usize, &str)> = Vec::with_capacity(8);
-        let mut in_field = None;
-        for (i, c) in line.char_indices() {
-            match (c.is_whitespace(), in_field) {
-                (false, None) => in_field = Some(i),
-                (true, Some(s)) => {
-                    fields.push((s, &line[s..i]));
-                    in_field = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s) = in_field {
-            fields.push((s, &line[s..]));
-        }
-        if fields.len() != 8 {
+        split_fields(line, &mut self.fields);
+        if self.fields.len() != 8 {
+            let fields = &self.fields;
             let col = fields.get(8).map(|f| column_of(line, f.0)).unwrap_or(1);
             return Err(FieldError::at(
                 col,
@@ -56,6 +88,10 @@ impl NativeLogParser {
                     fields.len()
                 ),
             ));
+        }
+        let mut fields = [(0, ""); 8];
+        for (f, &(a, b)) in fields.iter_mut().zip(&self.fields) {
+            *f = (a, &line[a..b]);
         }
         let int = |k: usize, what: &str| -> Result<i64, FieldError> {
             let (off, t) = fields[k];
@@ -83,11 +119,16 @@ impl NativeLogParser {
             ));
         }
         let (off, usage) = fields[7];
-        let mut samples: Vec<(i64, f64)> = Vec::new();
-        let mut unit_off = off;
-        for unit in usage.split('|') {
-            let here = unit_off;
-            unit_off += unit.len() + 1;
+        let samples = &mut self.samples;
+        samples.clear();
+        // Units `containers:seconds`, separated by `|` (byte search: both
+        // separators are ASCII, so the slices stay on char boundaries).
+        let mut a = 0;
+        while a <= usage.len() {
+            let b = memchr::memchr(b'|', &usage.as_bytes()[a..]).map_or(usage.len(), |p| a + p);
+            let unit = &usage[a..b];
+            let here = off + a;
+            a = b + 1;
             if unit.is_empty() {
                 continue;
             }
@@ -97,8 +138,8 @@ impl NativeLogParser {
                     format!("coreUsage unit `{}`: {why}", shorten(unit)),
                 )
             };
-            let (n, t) = unit
-                .split_once(':')
+            let (n, t) = memchr::memchr(b':', unit.as_bytes())
+                .map(|i| (&unit[..i], &unit[i + 1..]))
                 .ok_or_else(|| bad("expected containers:seconds"))?;
             let n: u32 = n
                 .parse()
@@ -123,7 +164,7 @@ impl NativeLogParser {
         }
         let len = samples.iter().map(|s| s.0).max().unwrap_or(0) as usize + 1;
         let mut containers = vec![0.0; len];
-        for (slot, n) in samples {
+        for &(slot, n) in samples.iter() {
             containers[slot as usize] += n;
         }
         self.runs.push(JobRun {

@@ -166,6 +166,20 @@ impl UtilizationParser {
     }
 
     fn long_line(&mut self, line: &str, pos: Option<[Option<usize>; 4]>) -> Result<(), FieldError> {
+        // Hot path: an unquoted line, read through byte ranges without
+        // allocating.
+        if let Some(pos) = pos {
+            if csv::split_ranges(line, b',', &mut self.ranges) {
+                let mut f = [None; 4];
+                for (k, slot) in f.iter_mut().enumerate() {
+                    *slot = pos[k]
+                        .and_then(|i| self.ranges.get(i))
+                        .map(|&(a, b)| (a, &line[a..b]));
+                }
+                let width = self.ranges.len();
+                return self.long_record(line, pos, f, width);
+            }
+        }
         let fields = self.fields(line)?;
         let Some(pos) = pos else {
             let hdr: Vec<csv::Field<'_>> = fields
@@ -182,15 +196,31 @@ impl UtilizationParser {
                 None => Ok(()),
             };
         };
+        let mut f = [None; 4];
+        for (k, slot) in f.iter_mut().enumerate() {
+            *slot = pos[k]
+                .and_then(|i| fields.get(i))
+                .map(|(o, t)| (*o, t.as_ref()));
+        }
+        self.long_record(line, pos, f, fields.len())
+    }
+
+    /// One data line of the long form: `f[k]` is the `(offset, text)` of
+    /// column `LONG_COLUMNS[k]`, if the line has it; `width` its field count.
+    fn long_record(
+        &mut self,
+        line: &str,
+        pos: [Option<usize>; 4],
+        f: [Option<(usize, &str)>; 4],
+        width: usize,
+    ) -> Result<(), FieldError> {
         let get = |k: usize| -> Result<(usize, &str), FieldError> {
-            let i = pos[k].unwrap_or(usize::MAX);
-            fields.get(i).map(|(o, t)| (*o, t.as_ref())).ok_or_else(|| {
+            f[k].ok_or_else(|| {
                 FieldError::at(
                     column_of(line, line.len()),
                     format!(
-                        "missing the `{}` field (line has {} fields)",
-                        LONG_COLUMNS[k],
-                        fields.len()
+                        "missing the `{}` field (line has {width} fields)",
+                        LONG_COLUMNS[k]
                     ),
                 )
             })
