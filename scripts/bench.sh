@@ -17,6 +17,7 @@ export SKYPLAN_BENCH_SIZES="$SIZES"
 OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
 
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "==> native: cargo bench -p skyplan-engine --bench import -- --sizes $SIZES"
 cargo bench -p skyplan-engine --bench import -- --sizes "$SIZES" | tee "$OUT/native.log"
 
@@ -65,7 +66,8 @@ cpu="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 {
 	echo "<!-- bench:begin (written by scripts/bench.sh; edit outside the markers) -->"
 	echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores (${cpu:-unknown CPU}), $(free -g | awk '/^Mem:/ { print $2 }') GiB;"
-	echo "$(rustc --version), $(chromium --version 2>/dev/null | head -1 || echo 'chromium ?')."
+	echo "$(rustc --version), $(chromium --version 2>/dev/null | head -1 || echo 'chromium ?');"
+	echo "load average (1, 5, 15 min) $LOAD_BEFORE before the run, $(cut -d' ' -f1-3 /proc/loadavg) after."
 	echo "Median of 15 (1 MB), 7 (10 MB) or 3 (100 MB) imports through \`Importer\` in 4 MiB chunks,"
 	echo "format detected, strict; MB = 10⁶ bytes."
 	echo

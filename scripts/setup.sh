@@ -3,7 +3,8 @@
 # that is already there: every tool's version is checked first, so a second
 # run takes a second or two.
 #
-#   scripts/setup.sh serve   rustup wasm32 target, trunk, wasm-bindgen-cli
+#   scripts/setup.sh serve   rustup wasm32 target, trunk, wasm-bindgen-cli,
+#                            and every crate of Cargo.lock (cargo fetch)
 #   scripts/setup.sh test    the above + wasm-pack, Debian chromium and
 #                            chromium-driver, and the e2e test's npm packages
 #   scripts/setup.sh bench   same as test
@@ -125,6 +126,13 @@ e2e_deps() {
 	echo "$sum" >"$stamp"
 }
 
+# Every crate of the lock file, for all targets: Trunk.toml has trunk build
+# offline (`cargo build --offline`), which only works with them fetched.
+fetch_crates() {
+	log "cargo fetch"
+	(cd "$ROOT" && cargo fetch --quiet)
+}
+
 rust_target
 cargo_tool trunk "$TRUNK_VERSION" trunk
 cargo_tool wasm-bindgen-cli "$(wasm_bindgen_version)" wasm-bindgen wasm-bindgen-test-runner
@@ -133,3 +141,4 @@ if [ "$MODE" != serve ]; then
 	chromium
 	e2e_deps
 fi
+fetch_crates
