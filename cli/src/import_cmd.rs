@@ -4,6 +4,7 @@ use crate::Failure;
 use skyplan_engine::import::{Format, ImportError, ImportOptions, Importer};
 use skyplan_engine::time::format_timestamp;
 use skyplan_engine::Workspace;
+use std::fmt::Write as _;
 use std::io::Read;
 
 /// Bytes read per chunk: the importer never sees the whole file at once.
@@ -62,7 +63,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     }
     if json {
         let warnings: Vec<_> = ws.files().iter().flat_map(|f| f.warnings.iter()).collect();
-        let out = serde_json::json!({
+        let doc = serde_json::json!({
             "summary": ws.summary(),
             "warnings": warnings,
             "failures": failures.iter().map(|e| serde_json::json!({
@@ -71,7 +72,10 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "detail": e,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        crate::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
     } else {
         print_text(&ws, &failures);
     }
@@ -87,30 +91,33 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
 }
 
 fn print_text(ws: &Workspace, failures: &[ImportError]) {
+    let mut out = String::new();
     for f in ws.files() {
         let s = f.summary();
         let span = s
             .span
             .map(|(a, b)| format!("{} → {}", format_timestamp(a), format_timestamp(b)))
             .unwrap_or_else(|| "—".into());
-        println!(
+        let _ = writeln!(
+            out,
             "{}: {} — {} lines, {} jobs, {} runs, {} series ({} points), {} workload jobs; {}",
             s.name, s.format, s.lines, s.jobs, s.runs, s.series, s.points, s.workload_jobs, span
         );
         if s.skipped_lines > 0 {
-            println!("  {} bad line(s) skipped (lenient):", s.skipped_lines);
+            let _ = writeln!(out, "  {} bad line(s) skipped (lenient):", s.skipped_lines);
             for w in &f.warnings {
-                println!("  {w}");
+                let _ = writeln!(out, "  {w}");
             }
             let more = s.skipped_lines - f.warnings.len() as u64;
             if more > 0 {
-                println!("  … and {more} more");
+                let _ = writeln!(out, "  … and {more} more");
             }
         }
     }
     if ws.files().len() > 1 {
         let t = ws.summary();
-        println!(
+        let _ = writeln!(
+            out,
             "total: {} files, {} jobs, {} runs, {} series ({} points), {} workload jobs",
             t.files.len(),
             t.jobs,
@@ -120,6 +127,7 @@ fn print_text(ws: &Workspace, failures: &[ImportError]) {
             t.workload_jobs
         );
     }
+    crate::emit(&out);
     for e in failures {
         eprintln!("error: {e}");
         if let ImportError::Malformed { errors, total, .. } = e {

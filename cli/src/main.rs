@@ -7,6 +7,7 @@
 
 mod fixtures_cmd;
 mod import_cmd;
+mod slo_cmd;
 
 use lexopt::ValueExt;
 use std::process::ExitCode;
@@ -17,6 +18,9 @@ skyplan — capacity planning from cluster traces
 USAGE:
     skyplan import FILE... [--format F] [--lenient] [--json]
     skyplan fixtures [--seed N] [--out DIR]
+    skyplan slo FILE... [--json]
+    skyplan skyline FILE... [--job NAME] [--alpha A] [--step S]
+                    [--variant paper|hadoop] [--solver flow|simplex] [--json]
     skyplan help
 
 COMMANDS:
@@ -30,7 +34,27 @@ COMMANDS:
                utilization.csv, native.log).
                --seed N     random seed (default 7, the committed demo)
                --out DIR    output directory (default fixtures/demo)
+    slo        Recurring jobs with period, window [a, d] from the period
+               start, actionable flag and the reason (Morpheus §4).
+               --start-percentile P     earliest start percentile (95)
+               --deadline-percentile P  deadline percentile (50)
+               --max-read-cv X          read-time stability threshold (0.1)
+               --min-slack X            median slack/runtime threshold (0.2)
+    skyline    The LP reservation R* of one job, one line per step
+               (Morpheus §5). --variant paper (α 0.01, 60 s, β = 0.1·V) or
+               hadoop (α 0.1, 5 s, β 0.1, whole containers); --alpha and
+               --step override; --min-parallelism (1; hadoop 0);
+               --json adds the objective and the quality of R*, the peak
+               and a flat p90 reservation.
 ";
+
+/// Writes a command's whole output to stdout at once. A closed pipe (as in
+/// `skyplan skyline … | head`) is not an error.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
 
 /// A command's failure: the message and the exit code.
 pub struct Failure {
@@ -75,6 +99,8 @@ fn run() -> Result<(), Failure> {
     match command.as_str() {
         "import" => import_cmd::run(&mut parser),
         "fixtures" => fixtures_cmd::run(&mut parser),
+        "slo" => slo_cmd::slo(&mut parser),
+        "skyline" => slo_cmd::skyline(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())
