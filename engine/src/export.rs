@@ -1,6 +1,7 @@
 //! Writers for skyplan's own text formats (the inverse of [`crate::import`]).
 
 use crate::model::{JobRun, UtilizationSeries};
+use crate::slo::{DecisionKind, SloDecision};
 use std::fmt::Write;
 
 /// Quotes a CSV field when it needs it.
@@ -97,6 +98,43 @@ pub fn native_log(runs: &[JobRun]) -> String {
             clean(&r.instance),
             mem,
             cores
+        );
+    }
+    out
+}
+
+/// Writes SLO decisions as CSV: `job,decision,period_secs,reference,
+/// earliest_start_secs,deadline_secs,step_secs,skyline,note` (the skyline's
+/// containers `;`-separated; empty fields for rejected jobs).
+pub fn decisions_csv(decisions: &[SloDecision]) -> String {
+    let mut out = String::from(
+        "job,decision,period_secs,reference,earliest_start_secs,deadline_secs,step_secs,skyline,note\n",
+    );
+    for d in decisions {
+        let kind = match d.kind {
+            DecisionKind::SignedOff => "signed-off",
+            DecisionKind::Overridden => "overridden",
+            DecisionKind::Rejected => "rejected",
+        };
+        let (a, dl) = d
+            .window
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .unwrap_or_default();
+        let (step, sky) = d
+            .skyline
+            .as_ref()
+            .map(|s| {
+                let v: Vec<String> = s.containers.iter().map(|&c| num(c)).collect();
+                (s.step_secs.to_string(), v.join(";"))
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{},{kind},{},{},{a},{dl},{step},{sky},{}",
+            field(&d.job),
+            d.period_secs,
+            d.reference,
+            field(d.note.as_deref().unwrap_or(""))
         );
     }
     out

@@ -2,6 +2,7 @@
 
 use super::{JobRun, Timestamp, UtilizationSeries, WorkloadJob};
 use crate::import::{Format, ParseError};
+use crate::slo::{SloDecision, SloError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -130,6 +131,8 @@ pub struct WorkspaceSummary {
 pub struct Workspace {
     files: Vec<LoadedFile>,
     next_id: u32,
+    #[serde(default)]
+    decisions: BTreeMap<String, SloDecision>,
 }
 
 impl Workspace {
@@ -189,6 +192,23 @@ impl Workspace {
             m.entry(r.job.as_str()).or_default().push(r);
         }
         m
+    }
+
+    /// Records (or replaces) the user's decision on a job's SLO.
+    pub fn decide(&mut self, decision: SloDecision) -> Result<(), SloError> {
+        decision.validate()?;
+        self.decisions.insert(decision.job.clone(), decision);
+        Ok(())
+    }
+
+    /// Withdraws the decision on `job`, if any.
+    pub fn undecide(&mut self, job: &str) -> Option<SloDecision> {
+        self.decisions.remove(job)
+    }
+
+    /// All decisions, by job name.
+    pub fn decisions(&self) -> impl Iterator<Item = &SloDecision> {
+        self.decisions.values()
     }
 
     /// Totals for the workspace table.

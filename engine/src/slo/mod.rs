@@ -5,10 +5,12 @@
 //! `[earliest start, deadline]` from input-available and output-read times,
 //! and says why when a job has no actionable deadline.
 
+mod decision;
 mod infer;
 mod periodic;
 mod template;
 
+pub use decision::{DecisionKind, SloDecision};
 pub use infer::{infer_slos, Slo, SloEvidence, SloParams, SloReport};
 pub use periodic::{
     find_periodic, snap_period, NonPeriodicJob, PeriodicJob, PeriodicParams, Periodicity,
@@ -29,6 +31,14 @@ pub enum SloError {
     /// Nothing to infer from.
     #[error("no job runs are loaded")]
     NoRuns,
+    /// A decision is not acceptable.
+    #[error("decision on `{job}`: {why}")]
+    Decision {
+        /// The job.
+        job: String,
+        /// What is wrong.
+        why: String,
+    },
 }
 
 impl SloError {

@@ -236,3 +236,64 @@ fn parameter_validation() {
         Err(SloError::NoRuns)
     );
 }
+
+#[test]
+fn decisions_are_validated_kept_and_exported() {
+    use crate::model::Workspace;
+    let ok = SloDecision {
+        job: "etl".into(),
+        kind: DecisionKind::SignedOff,
+        period_secs: DAY,
+        reference: 0,
+        window: Some((HOUR, 6 * HOUR)),
+        skyline: Some(Skyline::new(60, vec![2.0, 4.5, 1.0])),
+        model: None,
+        note: None,
+    };
+    let mut ws = Workspace::new();
+    ws.decide(ok.clone()).unwrap();
+    let bad_window = SloDecision {
+        window: Some((6 * HOUR, HOUR)),
+        ..ok.clone()
+    };
+    assert!(matches!(
+        ws.decide(bad_window),
+        Err(SloError::Decision { .. })
+    ));
+    let too_short = SloDecision {
+        window: Some((0, 120)),
+        ..ok.clone()
+    };
+    assert!(ws.decide(too_short).is_err());
+    let negative = SloDecision {
+        skyline: Some(Skyline::new(60, vec![-1.0])),
+        ..ok.clone()
+    };
+    assert!(ws.decide(negative).is_err());
+    let rejected = SloDecision {
+        job: "adhoc".into(),
+        kind: DecisionKind::Rejected,
+        window: None,
+        skyline: None,
+        note: Some("runs ad hoc, says the owner".into()),
+        ..ok.clone()
+    };
+    ws.decide(rejected).unwrap();
+    // Overriding replaces the earlier decision.
+    ws.decide(SloDecision {
+        kind: DecisionKind::Overridden,
+        window: Some((0, 3 * HOUR)),
+        ..ok
+    })
+    .unwrap();
+    let all: Vec<SloDecision> = ws.decisions().cloned().collect();
+    assert_eq!(all.len(), 2);
+    let csv = crate::export::decisions_csv(&all);
+    assert_eq!(
+        csv,
+        "job,decision,period_secs,reference,earliest_start_secs,deadline_secs,step_secs,skyline,note\n\
+adhoc,rejected,86400,0,,,,,\"runs ad hoc, says the owner\"\n\
+etl,overridden,86400,0,0,10800,60,2;4.5;1,\n"
+    );
+    assert!(ws.undecide("adhoc").is_some());
+}
