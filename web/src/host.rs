@@ -1,0 +1,417 @@
+//! The worker's side of the boundary: it owns the engine's [`Workspace`],
+//! answers [`Request`]s one at a time, streams files into the engine slice by
+//! slice, and keeps IndexedDB in step with what is loaded.
+
+use crate::protocol::{js_error_text, Request, Response};
+use crate::store::{Record, Store, StoredFile};
+use crate::views::{job_chart, series_chart, workspace_view};
+use js_sys::Uint8Array;
+use skyplan_engine::{
+    Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError, Workspace,
+};
+use std::collections::HashMap;
+use web_sys::{Blob, FileReaderSync, IdbFactory};
+
+/// Bytes read from a file per slice (and per progress report).
+pub const SLICE_BYTES: u64 = 4 << 20;
+
+/// Bad lines listed per file; the rest are counted.
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// The built-in demo workspace: file name and content.
+pub const DEMO_FILES: [(&str, &str); 2] = [
+    (
+        "demo/runs.csv",
+        include_str!("../../fixtures/demo/runs.csv"),
+    ),
+    (
+        "demo/utilization.csv",
+        include_str!("../../fixtures/demo/utilization.csv"),
+    ),
+];
+
+/// Where responses go (the worker posts them to the page).
+pub type Outbox = Box<dyn Fn(&Response)>;
+
+/// Why a file was not loaded, as the page shows it.
+struct Failure {
+    message: String,
+    errors: Vec<ParseError>,
+    total: u64,
+}
+
+impl From<ImportError> for Failure {
+    fn from(e: ImportError) -> Self {
+        match e {
+            // The lines themselves are listed; say what they add up to.
+            ImportError::Malformed {
+                format,
+                errors,
+                total,
+                ..
+            } => Failure {
+                message: format!(
+                    "{total} bad line(s) when read as {}; nothing was loaded.",
+                    format.label()
+                ),
+                errors,
+                total,
+            },
+            // The page names the file already: drop the engine's `file: ` prefix.
+            ImportError::UnknownFormat { ref file, .. } | ImportError::Empty { ref file, .. } => {
+                let text = e.to_string();
+                let message = text.strip_prefix(&format!("{file}: ")).unwrap_or(&text);
+                Failure::plain(message.to_owned())
+            }
+        }
+    }
+}
+
+impl Failure {
+    fn plain(message: String) -> Self {
+        Failure {
+            message,
+            errors: Vec::new(),
+            total: 0,
+        }
+    }
+}
+
+/// The engine host: workspace, storage and the page's outbox.
+pub struct Host {
+    workspace: Workspace,
+    store: Option<Store>,
+    /// Record key of each saved workspace file, by workspace id.
+    saved: HashMap<u32, f64>,
+    /// Workspace id of each loaded demo file, by name.
+    demo: HashMap<&'static str, u32>,
+    outbox: Outbox,
+}
+
+impl Host {
+    /// A host with an empty workspace and no storage yet.
+    pub fn new(outbox: Outbox) -> Host {
+        Host {
+            workspace: Workspace::new(),
+            store: None,
+            saved: HashMap::new(),
+            demo: HashMap::new(),
+            outbox,
+        }
+    }
+
+    fn post(&self, response: Response) {
+        (self.outbox)(&response);
+    }
+
+    fn notice(&self, message: String) {
+        self.post(Response::Notice { message });
+    }
+
+    /// Opens storage, restores the saved files in order (or loads the demo
+    /// workspace on a first visit), then posts [`Response::Ready`] and the
+    /// first [`Response::Summary`]. Storage problems are reported as notices
+    /// and the session goes on without persistence.
+    pub async fn start(&mut self, factory: Option<IdbFactory>) {
+        let store = match factory {
+            Some(factory) => match Store::open(&factory).await {
+                Ok(store) => Some(store),
+                Err(e) => {
+                    self.notice(format!(
+                        "Saved workspace unavailable ({e}); changes will not survive a reload."
+                    ));
+                    None
+                }
+            },
+            None => {
+                self.notice(
+                    "This browser offers no IndexedDB here; changes will not survive a reload."
+                        .into(),
+                );
+                None
+            }
+        };
+        let saved = match &store {
+            Some(store) => match store.load().await {
+                Ok(saved) => Some(saved),
+                Err(e) => {
+                    self.notice(format!("Could not read the saved workspace: {e}"));
+                    None
+                }
+            },
+            None => None,
+        };
+        self.store = store;
+        match saved {
+            Some(saved) => {
+                for (key, why) in saved.unreadable {
+                    self.notice(format!("A saved file was dropped: {why}."));
+                    self.forget(key).await;
+                }
+                let first_visit = !saved.seeded && saved.records.is_empty();
+                for record in saved.records {
+                    self.restore(record).await;
+                }
+                if first_visit {
+                    self.load_demo().await;
+                }
+                if !saved.seeded {
+                    if let Some(Err(e)) = self.with_store(|s| s.mark_seeded()).await {
+                        self.notice(format!("Could not save the workspace state: {e}"));
+                    }
+                }
+            }
+            None => self.load_demo().await,
+        }
+        self.post(Response::Ready);
+        self.post_summary();
+    }
+
+    /// Answers one request.
+    pub async fn handle(&mut self, request: Request, file: Option<Blob>) {
+        match request {
+            Request::LoadDemo => {
+                self.load_demo().await;
+                self.post_summary();
+            }
+            Request::Import {
+                ticket,
+                name,
+                format,
+                lenient,
+            } => self.import(ticket, name, format, lenient, file).await,
+            Request::Remove { id } => {
+                if self.workspace.remove(id).is_some() {
+                    self.demo.retain(|_, loaded| *loaded != id);
+                    if let Some(key) = self.saved.remove(&id) {
+                        self.forget(key).await;
+                    }
+                }
+                self.post_summary();
+            }
+            Request::Clear => {
+                self.workspace.clear();
+                self.saved.clear();
+                self.demo.clear();
+                if let Some(Err(e)) = self.with_store(|s| s.clear()).await {
+                    self.notice(format!("Could not clear the saved workspace: {e}"));
+                }
+                self.post_summary();
+            }
+            Request::Summary => self.post_summary(),
+            Request::JobSkylines { job } => {
+                self.post(Response::JobSkylines(job_chart(&self.workspace, &job)));
+            }
+            Request::Series { index } => match series_chart(&self.workspace, index) {
+                Some(chart) => self.post(Response::Series(chart)),
+                None => self.notice(format!("There is no series #{index} any more.")),
+            },
+        }
+    }
+
+    fn post_summary(&self) {
+        self.post(Response::Summary(workspace_view(&self.workspace)));
+    }
+
+    async fn with_store<'a, T, F>(&'a self, op: impl FnOnce(&'a Store) -> F) -> Option<T>
+    where
+        F: std::future::Future<Output = T> + 'a,
+    {
+        match &self.store {
+            Some(store) => Some(op(store).await),
+            None => None,
+        }
+    }
+
+    /// Saves a loaded file and remembers its record.
+    async fn save(&mut self, id: u32, file: StoredFile) {
+        match self.with_store(|s| s.add(&file)).await {
+            Some(Ok(key)) => {
+                self.saved.insert(id, key);
+            }
+            Some(Err(e)) => {
+                let name = self.workspace.file(id).map_or("", |f| f.name.as_str());
+                self.notice(format!(
+                    "{name} is loaded but could not be saved for the next visit: {e}"
+                ));
+            }
+            None => {}
+        }
+    }
+
+    /// Deletes a saved record, reporting failure.
+    async fn forget(&self, key: f64) {
+        if let Some(Err(e)) = self.with_store(|s| s.delete(key)).await {
+            self.notice(format!("Could not update the saved workspace: {e}"));
+        }
+    }
+
+    /// Imports the user's file (streamed from its `Blob`) and saves it.
+    async fn import(
+        &mut self,
+        ticket: u32,
+        name: String,
+        format: Option<Format>,
+        lenient: bool,
+        file: Option<Blob>,
+    ) {
+        let Some(blob) = file else {
+            let message = format!("{name}: no file arrived with the request");
+            self.fail(ticket, name, Failure::plain(message));
+            return;
+        };
+        match self.read_blob(Some(ticket), &name, format, lenient, &blob) {
+            Ok(loaded) => {
+                let (warnings, skipped, read_as) =
+                    (loaded.warnings.clone(), loaded.skipped_lines, loaded.format);
+                let id = self.workspace.add(loaded);
+                let stored = StoredFile::Upload {
+                    name,
+                    format: Some(read_as),
+                    lenient,
+                    blob,
+                };
+                self.save(id, stored).await;
+                if let Some(file) = self.workspace.file(id) {
+                    self.post(Response::Imported {
+                        ticket,
+                        file: file.summary(),
+                        warnings,
+                        skipped,
+                    });
+                }
+                self.post_summary();
+            }
+            Err(failure) => self.fail(ticket, name, failure),
+        }
+    }
+
+    fn fail(&self, ticket: u32, name: String, failure: Failure) {
+        self.post(Response::ImportFailed {
+            ticket,
+            name,
+            message: failure.message,
+            errors: failure.errors,
+            total: failure.total,
+        });
+    }
+
+    /// Re-imports a saved file on start; one that no longer loads is
+    /// reported and dropped from storage.
+    async fn restore(&mut self, record: Record) {
+        match record.file {
+            StoredFile::Demo { name } => match self.import_demo(&name) {
+                Some(Ok(id)) => {
+                    self.saved.insert(id, record.key);
+                }
+                Some(Err(f)) => {
+                    self.fail(0, name, f);
+                    self.forget(record.key).await;
+                }
+                None => self.forget(record.key).await,
+            },
+            StoredFile::Upload {
+                name,
+                format,
+                lenient,
+                blob,
+            } => match self.read_blob(None, &name, format, lenient, &blob) {
+                Ok(loaded) => {
+                    let id = self.workspace.add(loaded);
+                    self.saved.insert(id, record.key);
+                }
+                Err(mut f) => {
+                    f.message = format!("saved file could not be restored: {}", f.message);
+                    self.fail(0, name, f);
+                    self.forget(record.key).await;
+                }
+            },
+        }
+    }
+
+    /// Adds the demo files that are not loaded yet, saving each.
+    async fn load_demo(&mut self) {
+        for (name, _) in DEMO_FILES {
+            if self.demo.contains_key(name) {
+                continue;
+            }
+            match self.import_demo(name) {
+                Some(Ok(id)) => {
+                    let stored = StoredFile::Demo {
+                        name: name.to_owned(),
+                    };
+                    self.save(id, stored).await;
+                }
+                Some(Err(f)) => self.fail(0, name.to_owned(), f),
+                None => {}
+            }
+        }
+    }
+
+    /// Imports the embedded demo file `name` (`None` if there is none).
+    fn import_demo(&mut self, name: &str) -> Option<Result<u32, Failure>> {
+        let (name, text) = DEMO_FILES.into_iter().find(|(n, _)| *n == name)?;
+        let mut importer = Importer::new(name, import_options(None, false));
+        importer.push(text.as_bytes());
+        Some(importer.finish().map_err(Failure::from).map(|loaded| {
+            let id = self.workspace.add(loaded);
+            self.demo.insert(name, id);
+            id
+        }))
+    }
+
+    /// Streams a `Blob` into the engine in [`SLICE_BYTES`] slices, reporting
+    /// progress after each when there is a `ticket`. Only one slice is in
+    /// wasm memory at a time.
+    fn read_blob(
+        &self,
+        ticket: Option<u32>,
+        name: &str,
+        format: Option<Format>,
+        lenient: bool,
+        blob: &Blob,
+    ) -> Result<LoadedFile, Failure> {
+        let unreadable = |e: wasm_bindgen::JsValue| {
+            Failure::plain(format!(
+                "{name}: could not read the file ({})",
+                js_error_text(&e)
+            ))
+        };
+        let reader = FileReaderSync::new().map_err(unreadable)?;
+        let total = blob.size().max(0.0) as u64;
+        let mut importer = Importer::new(name, import_options(format, lenient));
+        let mut slice = Vec::new();
+        let mut offset = 0;
+        while offset < total {
+            let end = (offset + SLICE_BYTES).min(total);
+            let buffer = blob
+                .slice_with_f64_and_f64(offset as f64, end as f64)
+                .and_then(|slice| reader.read_as_array_buffer(&slice))
+                .map_err(unreadable)?;
+            let bytes = Uint8Array::new(&buffer);
+            slice.resize(bytes.length() as usize, 0);
+            bytes.copy_to(&mut slice);
+            importer.push(&slice);
+            offset = end;
+            if let Some(ticket) = ticket {
+                self.post(Response::Progress {
+                    ticket,
+                    name: name.to_owned(),
+                    done_bytes: offset,
+                    total_bytes: total,
+                });
+            }
+        }
+        importer.finish().map_err(Failure::from)
+    }
+}
+
+/// Import settings: the engine's defaults with the page's choices.
+fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
+    ImportOptions {
+        format,
+        lenient,
+        max_reported_errors: MAX_REPORTED_ERRORS,
+        ..ImportOptions::default()
+    }
+}

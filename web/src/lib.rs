@@ -1,0 +1,16 @@
+//! skyplan's studio in the browser: a Leptos page and one Web Worker.
+//!
+//! The page holds no algorithm. Every engine call crosses one boundary —
+//! [`protocol::Request`] in, [`protocol::Response`] out — to the worker, which
+//! owns the [`skyplan_engine::Workspace`] ([`host`]), streams files into the
+//! engine slice by slice, and persists what is loaded in IndexedDB
+//! ([`store`]) so the workspace survives a reload.
+//!
+//! - `bin/worker.rs` runs a [`host::Host`] on the worker's message queue;
+//!   [`views`] builds what it sends.
+#![warn(missing_docs)]
+
+pub mod host;
+pub mod protocol;
+pub mod store;
+pub mod views;

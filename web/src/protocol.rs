@@ -1,0 +1,240 @@
+//! The one boundary between the page and the engine: the messages the app
+//! posts to the worker ([`Request`]) and the worker posts back ([`Response`]).
+//!
+//! Every message travels as a plain JS object `{ msg, file? }`: `msg` is the
+//! serde value (via `serde-wasm-bindgen`), and `file` — only with
+//! [`Request::Import`] — is the user's `File`/`Blob` itself, which the
+//! browser hands to the worker by structured clone (a reference to the same
+//! bytes, never a copy through wasm memory).
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use skyplan_engine::{FileSummary, Format, ParseError, Timestamp, WorkspaceSummary};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Blob;
+
+/// Property of the posted object that holds the serialized message.
+const MSG: &str = "msg";
+/// Property of the posted object that holds a file travelling with it.
+const FILE: &str = "file";
+
+/// Most points of one line sent to a chart; decimation keeps each bucket's
+/// minimum and maximum, so peaks survive.
+pub const MAX_CHART_POINTS: usize = 2_000;
+
+/// What the app asks of the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Request {
+    /// Add the built-in demo workspace (files already loaded are not added again).
+    LoadDemo,
+    /// Import the file posted next to this message.
+    Import {
+        /// The app's ticket for this import, echoed in progress and outcome.
+        ticket: u32,
+        /// File name, used in errors and the files table.
+        name: String,
+        /// Forced format, or `None` to detect it from the content.
+        format: Option<Format>,
+        /// Keep the good lines of a file with bad ones.
+        lenient: bool,
+    },
+    /// Remove one loaded file.
+    Remove {
+        /// Workspace file id.
+        id: u32,
+    },
+    /// Remove every loaded file.
+    Clear,
+    /// Send the current [`WorkspaceView`].
+    Summary,
+    /// Send the skylines of every run of one job.
+    JobSkylines {
+        /// Job name.
+        job: String,
+    },
+    /// Send one utilization series, decimated for the chart.
+    Series {
+        /// Position in [`WorkspaceView::series`].
+        index: usize,
+    },
+}
+
+/// What the worker tells the app.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Response {
+    /// The worker has restored the saved workspace and takes requests now.
+    /// Nothing sent before this arrives would be read.
+    Ready,
+    /// An import advanced by one slice.
+    Progress {
+        /// The import's ticket.
+        ticket: u32,
+        /// File name.
+        name: String,
+        /// Bytes read so far.
+        done_bytes: u64,
+        /// File size.
+        total_bytes: u64,
+    },
+    /// A file was imported and added to the workspace.
+    Imported {
+        /// The import's ticket.
+        ticket: u32,
+        /// Its row in the files table.
+        file: FileSummary,
+        /// Bad lines skipped (lenient imports only), capped.
+        warnings: Vec<ParseError>,
+        /// Number of skipped lines, including those not listed.
+        skipped: u64,
+    },
+    /// A file could not be imported; the workspace is unchanged.
+    ImportFailed {
+        /// The import's ticket (0 for files restored from storage).
+        ticket: u32,
+        /// File name.
+        name: String,
+        /// Why, in one sentence.
+        message: String,
+        /// The bad lines, capped.
+        errors: Vec<ParseError>,
+        /// Number of bad lines in all.
+        total: u64,
+    },
+    /// The workspace as it is now.
+    Summary(WorkspaceView),
+    /// Chart data of one job.
+    JobSkylines(JobChart),
+    /// Chart data of one utilization series.
+    Series(SeriesChart),
+    /// Something went wrong outside an import (storage, a malformed message).
+    Notice {
+        /// What happened, in words.
+        message: String,
+    },
+}
+
+/// The workspace as the UI shows it: totals, files, and what can be charted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkspaceView {
+    /// Totals and one row per loaded file.
+    pub summary: WorkspaceSummary,
+    /// Jobs with runs, by name.
+    pub jobs: Vec<JobInfo>,
+    /// Utilization series, in workspace order.
+    pub series: Vec<SeriesInfo>,
+}
+
+/// A job that can be charted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobInfo {
+    /// Job name.
+    pub name: String,
+    /// Number of runs.
+    pub runs: usize,
+    /// Largest container count over all runs.
+    pub peak: f64,
+}
+
+/// A utilization series that can be charted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesInfo {
+    /// Position in the workspace's series (the key of [`Request::Series`]).
+    pub index: usize,
+    /// Server or tenant.
+    pub server: String,
+    /// Resource name (`cpu`, `memory`, …).
+    pub resource: String,
+    /// Number of samples.
+    pub points: usize,
+}
+
+/// Skylines of every run of one job, for an overlaid chart.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobChart {
+    /// Job name.
+    pub job: String,
+    /// One line per run, in start order.
+    pub runs: Vec<RunLine>,
+}
+
+/// One run's skyline as chart points.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunLine {
+    /// Run instance id.
+    pub instance: String,
+    /// When the run started.
+    pub start: Timestamp,
+    /// Minutes from the run's start, ascending.
+    pub minutes: Vec<f64>,
+    /// Containers in use from that minute on.
+    pub containers: Vec<f64>,
+}
+
+/// One utilization series, decimated to at most [`MAX_CHART_POINTS`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesChart {
+    /// Position in [`WorkspaceView::series`].
+    pub index: usize,
+    /// Server or tenant.
+    pub server: String,
+    /// Resource name.
+    pub resource: String,
+    /// Samples in the full series.
+    pub total_points: usize,
+    /// Sample times (Unix seconds), ascending.
+    pub times: Vec<Timestamp>,
+    /// Utilization in percent.
+    pub values: Vec<f64>,
+}
+
+/// Builds the object to post: `{ msg, file? }`.
+///
+/// # Errors
+/// When `msg` cannot be converted to a JS value.
+pub fn encode<T: Serialize>(msg: &T, file: Option<&Blob>) -> Result<JsValue, String> {
+    let value = serde_wasm_bindgen::to_value(msg).map_err(|e| e.to_string())?;
+    let envelope = js_sys::Object::new();
+    js_sys::Reflect::set(&envelope, &MSG.into(), &value).map_err(|e| js_error_text(&e))?;
+    if let Some(file) = file {
+        js_sys::Reflect::set(&envelope, &FILE.into(), file).map_err(|e| js_error_text(&e))?;
+    }
+    Ok(envelope.into())
+}
+
+/// Reads a posted object back: the message and the file travelling with it.
+///
+/// # Errors
+/// When the object has no `msg` property or it does not match `T`.
+pub fn decode<T: DeserializeOwned>(data: &JsValue) -> Result<(T, Option<Blob>), String> {
+    let value = js_sys::Reflect::get(data, &MSG.into()).map_err(|e| js_error_text(&e))?;
+    if value.is_undefined() {
+        return Err("message without a `msg` property".into());
+    }
+    let msg = serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())?;
+    let file = js_sys::Reflect::get(data, &FILE.into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Blob>().ok());
+    Ok((msg, file))
+}
+
+/// The readable text of a thrown JS value: a `DOMException`'s or `Error`'s
+/// name and message, a string as is, anything else as JSON.
+pub fn js_error_text(err: &JsValue) -> String {
+    if let Some(e) = err.dyn_ref::<web_sys::DomException>() {
+        return format!("{}: {}", e.name(), e.message());
+    }
+    if let Some(e) = err.dyn_ref::<js_sys::Error>() {
+        return format!("{}: {}", String::from(e.name()), String::from(e.message()));
+    }
+    if let Some(s) = err.as_string() {
+        return s;
+    }
+    if err.is_undefined() || err.is_null() {
+        return "unknown error".into();
+    }
+    js_sys::JSON::stringify(err)
+        .map(String::from)
+        .unwrap_or_else(|_| format!("{err:?}"))
+}

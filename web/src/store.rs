@@ -1,0 +1,337 @@
+//! Persistence of the workspace across reloads, in IndexedDB (the worker's).
+//!
+//! Database `skyplan`, version 1, two object stores:
+//!
+//! - `files` (key path `id`, auto-increment, so key order is load order): one
+//!   record per loaded file — `{id, name, format, lenient, blob}` for a user's
+//!   file, with the `File`/`Blob` itself stored by structured clone (no copy
+//!   through wasm memory), or `{id, demo: true, name}` for a demo file, which
+//!   is re-read from the copy embedded in the worker.
+//! - `meta`: the key `seeded` once the demo workspace has been loaded on a
+//!   first visit, so clearing it is not undone by a reload.
+//!
+//! IndexedDB reports through events; [`settle`] turns a request's or a
+//! transaction's outcome into a `js_sys::Promise` awaited as a
+//! `wasm_bindgen_futures::JsFuture`. Every failure comes back as a
+//! [`StoreError`] for the UI to show; nothing here panics.
+
+use crate::protocol::js_error_text;
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use skyplan_engine::Format;
+use std::fmt;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Blob, Event, EventTarget, IdbDatabase, IdbFactory, IdbObjectStoreParameters, IdbRequest,
+    IdbTransaction, IdbTransactionMode,
+};
+
+const DB_NAME: &str = "skyplan";
+const DB_VERSION: u32 = 1;
+const FILES: &str = "files";
+const META: &str = "meta";
+const SEEDED: &str = "seeded";
+
+/// A storage operation that failed, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<JsValue> for StoreError {
+    fn from(e: JsValue) -> Self {
+        StoreError(js_error_text(&e))
+    }
+}
+
+/// A file as saved: enough to import it again on the next visit.
+#[derive(Clone, Debug)]
+pub enum StoredFile {
+    /// One of the demo files embedded in the worker.
+    Demo {
+        /// Its file name (`demo/runs.csv`, …).
+        name: String,
+    },
+    /// A file the user imported.
+    Upload {
+        /// File name.
+        name: String,
+        /// The format it was read as.
+        format: Option<Format>,
+        /// Whether bad lines were skipped.
+        lenient: bool,
+        /// The file itself.
+        blob: Blob,
+    },
+}
+
+/// A saved file with its record key.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Record key in the `files` store.
+    pub key: f64,
+    /// What was saved.
+    pub file: StoredFile,
+}
+
+/// Everything saved, in load order.
+#[derive(Clone, Debug, Default)]
+pub struct Saved {
+    /// Readable records.
+    pub records: Vec<Record>,
+    /// Records that cannot be read back, with why.
+    pub unreadable: Vec<(f64, String)>,
+    /// The demo workspace was loaded on a first visit already.
+    pub seeded: bool,
+}
+
+/// The open database.
+pub struct Store {
+    db: IdbDatabase,
+}
+
+impl Store {
+    /// Opens (creating on first use) the database.
+    ///
+    /// # Errors
+    /// When IndexedDB refuses (private browsing, quota, a blocked upgrade).
+    pub async fn open(factory: &IdbFactory) -> Result<Store, StoreError> {
+        let request = factory.open_with_u32(DB_NAME, DB_VERSION)?;
+        let upgrade = Closure::<dyn FnMut(Event)>::new({
+            let request = request.clone();
+            move |_: Event| {
+                let created = request
+                    .result()
+                    .and_then(|db| create_stores(&db.unchecked_into()));
+                if created.is_err() {
+                    if let Some(tx) = request.transaction() {
+                        let _ = tx.abort();
+                    }
+                }
+            }
+        });
+        request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+        let opened = outcome(&request).await;
+        request.set_onupgradeneeded(None);
+        drop(upgrade);
+        let db = opened?
+            .dyn_into::<IdbDatabase>()
+            .map_err(|_| StoreError("IndexedDB returned no database".into()))?;
+        Ok(Store { db })
+    }
+
+    /// Reads every saved file, in load order, and the demo flag.
+    ///
+    /// # Errors
+    /// When the stores cannot be read.
+    pub async fn load(&self) -> Result<Saved, StoreError> {
+        let names = Array::of2(&FILES.into(), &META.into());
+        let tx = self.db.transaction_with_str_sequence(&names)?;
+        let all = tx.object_store(FILES)?.get_all()?;
+        let seeded = tx.object_store(META)?.get(&SEEDED.into())?;
+        finish(&tx).await?;
+        let mut saved = Saved {
+            seeded: seeded.result()?.is_truthy(),
+            ..Saved::default()
+        };
+        for value in Array::from(&all.result()?).iter() {
+            match read_record(&value) {
+                Ok(record) => saved.records.push(record),
+                Err((Some(key), why)) => saved.unreadable.push((key, why)),
+                Err((None, _)) => {}
+            }
+        }
+        Ok(saved)
+    }
+
+    /// Saves a file; returns its record key.
+    ///
+    /// # Errors
+    /// When the write fails (quota exceeded, the file is gone).
+    pub async fn add(&self, file: &StoredFile) -> Result<f64, StoreError> {
+        let record = write_record(file)?;
+        let tx = self.writer(FILES)?;
+        let request = tx.object_store(FILES)?.add(&record)?;
+        finish(&tx).await?;
+        request
+            .result()?
+            .as_f64()
+            .ok_or_else(|| StoreError("IndexedDB returned no record key".into()))
+    }
+
+    /// Deletes one saved file.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn delete(&self, key: f64) -> Result<(), StoreError> {
+        let tx = self.writer(FILES)?;
+        tx.object_store(FILES)?.delete(&key.into())?;
+        finish(&tx).await
+    }
+
+    /// Deletes every saved file (the demo flag stays).
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn clear(&self) -> Result<(), StoreError> {
+        let tx = self.writer(FILES)?;
+        tx.object_store(FILES)?.clear()?;
+        finish(&tx).await
+    }
+
+    /// Records that the demo workspace has been loaded on a first visit.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn mark_seeded(&self) -> Result<(), StoreError> {
+        let tx = self.writer(META)?;
+        tx.object_store(META)?
+            .put_with_key(&JsValue::TRUE, &SEEDED.into())?;
+        finish(&tx).await
+    }
+
+    fn writer(&self, store: &str) -> Result<IdbTransaction, StoreError> {
+        Ok(self
+            .db
+            .transaction_with_str_and_mode(store, IdbTransactionMode::Readwrite)?)
+    }
+}
+
+/// Creates the object stores of a new database (inside `upgradeneeded`).
+fn create_stores(db: &IdbDatabase) -> Result<(), JsValue> {
+    let names = db.object_store_names();
+    if !names.contains(FILES) {
+        let params = IdbObjectStoreParameters::new();
+        params.set_key_path(&"id".into());
+        params.set_auto_increment(true);
+        db.create_object_store_with_optional_parameters(FILES, &params)?;
+    }
+    if !names.contains(META) {
+        db.create_object_store(META)?;
+    }
+    Ok(())
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) -> Result<(), StoreError> {
+    Reflect::set(target, &key.into(), value)?;
+    Ok(())
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The record object of a file (its `id` is added by the store).
+fn write_record(file: &StoredFile) -> Result<Object, StoreError> {
+    let record = Object::new();
+    match file {
+        StoredFile::Demo { name } => {
+            set(&record, "demo", &JsValue::TRUE)?;
+            set(&record, "name", &name.into())?;
+        }
+        StoredFile::Upload {
+            name,
+            format,
+            lenient,
+            blob,
+        } => {
+            set(&record, "name", &name.into())?;
+            let format = format.map_or(JsValue::NULL, |f| f.id().into());
+            set(&record, "format", &format)?;
+            set(&record, "lenient", &JsValue::from_bool(*lenient))?;
+            set(&record, "blob", blob)?;
+        }
+    }
+    Ok(record)
+}
+
+/// A record read back; on failure, its key (if it has one) and why.
+fn read_record(value: &JsValue) -> Result<Record, (Option<f64>, String)> {
+    let key = get(value, "id")
+        .as_f64()
+        .ok_or((None, "record without a key".to_owned()))?;
+    let name = get(value, "name")
+        .as_string()
+        .ok_or((Some(key), "saved file without a name".to_owned()))?;
+    let file = if get(value, "demo").is_truthy() {
+        StoredFile::Demo { name }
+    } else {
+        let blob = get(value, "blob")
+            .dyn_into::<Blob>()
+            .map_err(|_| (Some(key), format!("saved file {name} has lost its content")))?;
+        StoredFile::Upload {
+            format: get(value, "format")
+                .as_string()
+                .and_then(|f| f.parse().ok()),
+            lenient: get(value, "lenient").is_truthy(),
+            blob,
+            name,
+        }
+    };
+    Ok(Record { key, file })
+}
+
+/// Waits for a request to succeed; returns its result, or its error.
+async fn outcome(request: &IdbRequest) -> Result<JsValue, StoreError> {
+    if settle(request, "success", &["error"]).await {
+        Ok(request.result()?)
+    } else {
+        Err(match request.error() {
+            Ok(Some(e)) => StoreError(format!("{}: {}", e.name(), e.message())),
+            _ => StoreError("IndexedDB request failed".into()),
+        })
+    }
+}
+
+/// Waits for a transaction to commit.
+async fn finish(tx: &IdbTransaction) -> Result<(), StoreError> {
+    if settle(tx, "complete", &["error", "abort"]).await {
+        Ok(())
+    } else {
+        Err(match tx.error() {
+            Some(e) => StoreError(format!("{}: {}", e.name(), e.message())),
+            None => StoreError("IndexedDB transaction aborted".into()),
+        })
+    }
+}
+
+/// The promise wrapper: resolves (`true`) when `target` fires `done`, rejects
+/// (`false`) when it fires any of `failed`. The listeners live exactly as
+/// long as the wait.
+async fn settle(target: &EventTarget, done: &str, failed: &[&str]) -> bool {
+    type Listener = Closure<dyn FnMut(Event)>;
+    let mut listeners: Vec<(String, Listener)> = Vec::new();
+    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
+        listeners.push((
+            done.to_owned(),
+            Listener::new(move |_: Event| {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }),
+        ));
+        for name in failed {
+            let reject = reject.clone();
+            listeners.push((
+                (*name).to_owned(),
+                Listener::new(move |_: Event| {
+                    let _ = reject.call0(&JsValue::UNDEFINED);
+                }),
+            ));
+        }
+    });
+    let mut armed = true;
+    for (name, listener) in &listeners {
+        armed &= target
+            .add_event_listener_with_callback(name, listener.as_ref().unchecked_ref())
+            .is_ok();
+    }
+    let ok = armed && JsFuture::from(promise).await.is_ok();
+    for (name, listener) in &listeners {
+        let _ = target.remove_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+    }
+    ok
+}
