@@ -6,11 +6,18 @@
 //! engine slice by slice, and persists what is loaded in IndexedDB
 //! ([`store`]) so the workspace survives a reload.
 //!
+//! - `bin/app.rs` mounts [`app::App`]; [`state`] is its reactive state,
+//!   [`client`] its link to the worker, [`panels`] and [`widgets`] its views.
 //! - `bin/worker.rs` runs a [`host::Host`] on the worker's message queue;
 //!   [`views`] builds what it sends.
 #![warn(missing_docs)]
 
+pub mod app;
+pub mod client;
 pub mod host;
+pub mod panels;
 pub mod protocol;
+pub mod state;
 pub mod store;
 pub mod views;
+pub mod widgets;

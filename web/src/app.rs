@@ -1,0 +1,108 @@
+//! The page: header with navigation, notices, and the selected panel.
+
+use crate::panels::{Panel, TracesPanel};
+use crate::state::Studio;
+use leptos::prelude::*;
+
+/// The studio's root component: creates the state, starts the worker.
+#[component]
+pub fn App() -> impl IntoView {
+    let studio = Studio::new();
+    provide_context(studio);
+    studio.connect();
+    let panel = RwSignal::new(Panel::Traces);
+    // A file dropped outside the drop zone must not replace the page.
+    let no_drop = |ev: web_sys::DragEvent| ev.prevent_default();
+    window_event_listener(leptos::ev::dragover, no_drop);
+    window_event_listener(leptos::ev::drop, no_drop);
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <span class="logo" aria-hidden="true"></span>
+                <span class="brand-name">"skyplan"</span>
+                <span class="brand-sub">"capacity-planning studio"</span>
+            </div>
+            <nav class="nav" aria-label="Panels">
+                {Panel::ALL
+                    .into_iter()
+                    .map(|p| {
+                        view! {
+                            <button
+                                class="nav-item"
+                                class:active=move || panel.get() == p
+                                data-testid=p.testid()
+                                on:click=move |_| panel.set(p)
+                            >
+                                {p.label()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </nav>
+            <EngineStatus/>
+        </header>
+        <Notices/>
+        <main class="page">
+            {move || match panel.get() {
+                Panel::Traces => view! { <TracesPanel/> },
+            }}
+        </main>
+    }
+}
+
+/// The worker's state in one line.
+#[component]
+fn EngineStatus() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let text = move || {
+        let running = studio.imports.with(Vec::len);
+        if !studio.ready.get() {
+            "Starting engine…".to_owned()
+        } else if running > 0 {
+            format!(
+                "Importing {running} file{}…",
+                if running == 1 { "" } else { "s" }
+            )
+        } else {
+            "Engine ready · data stays in this browser".to_owned()
+        }
+    };
+    view! {
+        <div class="status" class:busy=move || !studio.ready.get() || studio.imports.with(|v| !v.is_empty())>
+            <span class="status-dot" aria-hidden="true"></span>
+            <span>{text}</span>
+        </div>
+    }
+}
+
+/// Messages about storage or the worker, each dismissable.
+#[component]
+fn Notices() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    move || {
+        studio
+            .notices
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, message)| {
+                view! {
+                    <div class="notice" data-testid="notice" role="status">
+                        <span>{message}</span>
+                        <button
+                            class="icon-button"
+                            aria-label="Dismiss"
+                            on:click=move |_| studio.notices.update(|n| {
+                                if i < n.len() {
+                                    n.remove(i);
+                                }
+                            })
+                        >
+                            "×"
+                        </button>
+                    </div>
+                }
+            })
+            .collect_view()
+    }
+}

@@ -1,0 +1,307 @@
+//! The Traces panel: import files (drop, pick, demo), see progress and
+//! problems, the loaded files and totals, and chart jobs and series.
+
+use crate::protocol::Request;
+use crate::state::{job_key, series_key, Studio};
+use crate::widgets::format::{bytes, count, span};
+use crate::widgets::{ChartCanvas, Dropzone, ProblemList, ProgressBar, Stat};
+use leptos::prelude::*;
+use skyplan_engine::{FileSummary, Format};
+
+/// The Traces panel.
+#[component]
+pub fn TracesPanel() -> impl IntoView {
+    view! {
+        <div class="traces">
+            <aside class="sidebar">
+                <ImportCard/>
+                <TotalsCard/>
+            </aside>
+            <div class="main-column">
+                <Problems/>
+                <ChartCard/>
+                <FilesCard/>
+            </div>
+        </div>
+    }
+}
+
+/// Drop zone, picker, import options, demo and clear, progress bars.
+#[component]
+fn ImportCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let on_files = Callback::new(move |files: web_sys::FileList| studio.import_files(&files));
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Import traces"</h2>
+            </header>
+            <Dropzone on_files=on_files/>
+            <div class="options">
+                <label class="field">
+                    <span class="field-label">"Format"</span>
+                    <select
+                        data-testid="format-select"
+                        on:change=move |ev| {
+                            studio.format.set(event_target_value(&ev).parse::<Format>().ok());
+                        }
+                    >
+                        <option value="" selected>"Detect"</option>
+                        {Format::ALL
+                            .into_iter()
+                            .map(|f| view! { <option value=f.id()>{f.label()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="lenient-toggle"
+                        prop:checked=move || studio.lenient.get()
+                        on:change=move |ev| studio.lenient.set(event_target_checked(&ev))
+                    />
+                    <span>"Lenient — keep good lines, skip bad ones"</span>
+                </label>
+            </div>
+            <div class="actions">
+                <button
+                    class="button primary"
+                    data-testid="load-demo"
+                    on:click=move |_| studio.send(Request::LoadDemo)
+                >
+                    "Load demo workspace"
+                </button>
+                <button
+                    class="button danger"
+                    data-testid="clear"
+                    on:click=move |_| studio.send(Request::Clear)
+                >
+                    "Clear"
+                </button>
+            </div>
+            <div class="progress-list">
+                {move || {
+                    studio
+                        .imports
+                        .get()
+                        .into_iter()
+                        .map(|i| view! { <ProgressBar name=i.name done=i.done total=i.total/> })
+                        .collect_view()
+                }}
+            </div>
+        </section>
+    }
+}
+
+/// Workspace totals.
+#[component]
+fn TotalsCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let total = move |f: fn(&crate::protocol::WorkspaceView) -> usize| {
+        Signal::derive(move || studio.workspace.with(f))
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Workspace"</h2>
+            </header>
+            <div class="stats">
+                <Stat label="files" testid="count-files" value=total(|w| w.summary.files.len())/>
+                <Stat label="jobs" testid="count-jobs" value=total(|w| w.summary.jobs)/>
+                <Stat label="runs" testid="count-runs" value=total(|w| w.summary.runs)/>
+                <Stat label="series" testid="count-series" value=total(|w| w.summary.series)/>
+                <Stat label="points" testid="count-points" value=total(|w| w.summary.points)/>
+                <Stat
+                    label="workload jobs"
+                    testid="count-workload"
+                    value=total(|w| w.summary.workload_jobs)
+                />
+            </div>
+            <p class="span-line">
+                <span class="field-label">"Time span"</span>
+                <span>{move || studio.workspace.with(|w| span(w.summary.span))}</span>
+            </p>
+        </section>
+    }
+}
+
+/// Import problems, until dismissed.
+#[component]
+fn Problems() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    view! {
+        <ProblemList
+            problems=studio.problems
+            on_dismiss=Callback::new(move |id| studio.dismiss(id))
+            on_dismiss_all=Callback::new(move |()| studio.problems.set(Vec::new()))
+        />
+    }
+}
+
+/// The chart with its selector of jobs and series.
+#[component]
+fn ChartCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let options = move || {
+        studio.workspace.with(|w| {
+            let selected = studio.selection.get();
+            let jobs = w
+                .jobs
+                .iter()
+                .map(|j| {
+                    let key = job_key(&j.name);
+                    let label = format!("{} · {} runs · peak {:.0}", j.name, j.runs, j.peak);
+                    let is = key == selected;
+                    view! { <option value=key prop:selected=is>{label}</option> }
+                })
+                .collect_view();
+            let series = w
+                .series
+                .iter()
+                .map(|s| {
+                    let key = series_key(s.index);
+                    let label = format!(
+                        "{} · {} · {} samples",
+                        s.server,
+                        s.resource,
+                        count(s.points)
+                    );
+                    let is = key == selected;
+                    view! { <option value=key prop:selected=is>{label}</option> }
+                })
+                .collect_view();
+            view! {
+                <optgroup label="Jobs — run skylines">{jobs}</optgroup>
+                <optgroup label="Utilization series">{series}</optgroup>
+            }
+        })
+    };
+    let placeholder = Signal::derive(move || {
+        if !studio.ready.get() {
+            "Starting the engine…".to_owned()
+        } else if studio.selection.with(String::is_empty) {
+            "Nothing to chart yet: import traces or load the demo workspace.".to_owned()
+        } else {
+            "Loading chart…".to_owned()
+        }
+    });
+    view! {
+        <section class="card chart-card">
+            <header class="card-head">
+                <h2>"Chart"</h2>
+                <select
+                    class="chart-select"
+                    data-testid="chart-select"
+                    aria-label="What to chart"
+                    prop:disabled=move || studio.selection.with(String::is_empty)
+                    on:change=move |ev| studio.select_chart(event_target_value(&ev))
+                >
+                    {options}
+                </select>
+            </header>
+            <ChartCanvas data=studio.chart placeholder=placeholder/>
+        </section>
+    }
+}
+
+/// The loaded files, one row each with a Remove button.
+#[component]
+fn FilesCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let rows = move || {
+        let files = studio.workspace.with(|w| w.summary.files.clone());
+        if files.is_empty() {
+            let empty = "No files loaded. Drop traces on the left or load the demo workspace.";
+            return view! {
+                <tr>
+                    <td class="empty" colspan="12">{empty}</td>
+                </tr>
+            }
+            .into_any();
+        }
+        files
+            .into_iter()
+            .map(|f| view! { <FileRow file=f/> })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Loaded files"</h2>
+            </header>
+            <div class="table-scroll">
+                <table class="files">
+                    <thead>
+                        <tr>
+                            <th>"File"</th>
+                            <th>"Format"</th>
+                            <th class="num">"Size"</th>
+                            <th class="num">"Lines"</th>
+                            <th class="num">"Jobs"</th>
+                            <th class="num">"Runs"</th>
+                            <th class="num">"Series"</th>
+                            <th class="num">"Points"</th>
+                            <th class="num" title="Workload jobs (size features)">"Workload"</th>
+                            <th class="num">"Skipped"</th>
+                            <th>"Time span (UTC)"</th>
+                            <th></th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// A file's time span on two lines, `start →` over `end`.
+fn span_lines(
+    span: Option<(skyplan_engine::Timestamp, skyplan_engine::Timestamp)>,
+) -> impl IntoView {
+    use skyplan_engine::time::format_timestamp;
+    match span {
+        Some((a, b)) => view! {
+            <span>{format!("{} →", format_timestamp(a))}</span>
+            <br/>
+            <span>{format_timestamp(b)}</span>
+        }
+        .into_any(),
+        None => "—".into_any(),
+    }
+}
+
+/// One loaded file.
+#[component]
+fn FileRow(file: FileSummary) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let id = file.id;
+    let name = file.name.clone();
+    view! {
+        <tr data-testid="file-row" data-name=file.name.clone()>
+            <td class="file-name" title=file.name.clone()>{file.name.clone()}</td>
+            <td title=file.format.label()>
+                <span class="badge">{file.format.id()}</span>
+            </td>
+            <td class="num">{bytes(file.bytes)}</td>
+            <td class="num">{file.lines}</td>
+            <td class="num">{file.jobs}</td>
+            <td class="num">{file.runs}</td>
+            <td class="num">{file.series}</td>
+            <td class="num">{file.points}</td>
+            <td class="num">{file.workload_jobs}</td>
+            <td class="num" class:warn={file.skipped_lines > 0}>{file.skipped_lines}</td>
+            <td class="span-cell">{span_lines(file.span)}</td>
+            <td>
+                <button
+                    class="button ghost small"
+                    data-testid="remove-file"
+                    aria-label=format!("Remove {name}")
+                    on:click=move |_| studio.send(Request::Remove { id })
+                >
+                    "Remove"
+                </button>
+            </td>
+        </tr>
+    }
+}

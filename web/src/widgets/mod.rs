@@ -1,0 +1,15 @@
+//! Reusable pieces of the studio's panels. Widgets take their data as props
+//! and report through callbacks; only panels know the [`crate::state::Studio`].
+
+pub mod chart;
+pub mod dropzone;
+pub mod format;
+pub mod problems;
+pub mod progress;
+pub mod stat;
+
+pub use chart::ChartCanvas;
+pub use dropzone::Dropzone;
+pub use problems::ProblemList;
+pub use progress::ProgressBar;
+pub use stat::Stat;
