@@ -18,6 +18,21 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(simplex_max_cells);
     }
+    // `--dump DIR` writes each history's rows as JSON for
+    // scripts/bench_highs.py, which times HiGHS on the very same LPs.
+    if let Some(i) = args.iter().position(|a| a == "--dump") {
+        let dir = std::path::PathBuf::from(args.get(i + 1).expect("--dump DIR"));
+        std::fs::create_dir_all(&dir).expect("create dump dir");
+        for (n, k) in [(13, 90), (30, 288), (30, 1440)] {
+            let runs = skyline_history(n, k, 7);
+            let rows: Vec<&Vec<f64>> = runs.iter().map(|r| &r.skyline.containers).collect();
+            let json = format!(
+                "{{\"alpha\": 0.01, \"lo\": 1.0, \"beta_fraction\": 0.1, \"rows\": {rows:?}}}"
+            );
+            std::fs::write(dir.join(format!("{n}x{k}.json")), json).expect("write dump");
+        }
+        return;
+    }
     println!("| runs × steps | solver | two-pass solve (ms) | objective | dual gap |");
     println!("| --- | --- | --- | --- | --- |");
     for (n, k) in [(13, 90), (30, 288), (30, 1440)] {
