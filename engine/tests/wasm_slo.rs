@@ -1,0 +1,78 @@
+//! SLO inference and the skyline LP in a real browser: the same answers in
+//! wasm32 as natively (demo workspace, Hadoop's published answer, the flow
+//! solver's dual bound, the simplex formulation).
+#![cfg(target_arch = "wasm32")]
+
+use skyplan_engine::fixtures::demo;
+use skyplan_engine::model::JobRun;
+use skyplan_engine::resource_model::{fit, ModelParams, SolverKind};
+use skyplan_engine::slo::{infer_slos, SloParams};
+use skyplan_engine::{import, ImportOptions};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn demo_slos_in_the_browser() {
+    let fx = demo();
+    let r = infer_slos(&fx.runs, &SloParams::default()).unwrap();
+    assert_eq!(r.slos.len(), 12);
+    assert_eq!(r.non_periodic.len(), 2);
+    let s = r.slos.iter().find(|s| s.job == "revenue_rollup").unwrap();
+    assert!(s.actionable);
+    let b = r.slos.iter().find(|s| s.job == "billing_export").unwrap();
+    assert!(!b.actionable);
+}
+
+#[wasm_bindgen_test]
+fn skyline_lp_in_the_browser() {
+    let fx = demo();
+    let runs: Vec<&JobRun> = fx
+        .runs
+        .iter()
+        .filter(|r| r.job == "revenue_rollup")
+        .collect();
+    let flow = fit(&runs, &ModelParams::paper()).unwrap();
+    let gap = flow.objective.total - flow.lower_bound.unwrap();
+    assert!(gap.abs() < 1e-7, "{gap}");
+    let simplex = fit(
+        &runs,
+        &ModelParams {
+            solver: SolverKind::Simplex,
+            ..ModelParams::paper()
+        },
+    )
+    .unwrap();
+    assert!((simplex.objective.total - flow.objective.total).abs() < 1e-6);
+}
+
+#[wasm_bindgen_test]
+fn hadoop_answer_in_the_browser() {
+    let usage = [
+        "1:0|1:5|1074:10|2538:15|2484:20|2475:25|2468:30|",
+        "1:0|1:5|794:10|2517:15|2484:20|2478:25|2466:30|",
+        "1:0|1:5|1387:10|2486:15|2484:20|2471:25|2463:30|",
+        "1:0|1:5|970:10|2489:15|2484:20|2474:25|2461:30|",
+        "1:0|2:5|1957:10|2484:15|2484:20|2466:25|2460:30|",
+        "1:0|1:5|1287:10|2485:15|2484:20|2470:25|2462:30|",
+        "1:0|1:5|1159:10|2489:15|2484:20|2474:25|2462:30|",
+        "1:0|1:5|1414:10|2485:15|2484:20|2470:25|2462:30|",
+        "1:0|1:5|1689:10|2486:15|2484:20|2467:25|2461:30|",
+        "1:0|1:5|1648:10|2484:15|2484:20|2466:25|2460:30|",
+        "1:0|1:5|1807:10|2484:15|2484:20|2468:25|2460:30|",
+        "1:0|1:5|1623:10|2484:15|2484:20|2470:25|2461:30|",
+        "1:0|1:5|1626:10|2484:15|2484:20|2468:25|2460:30|",
+    ];
+    let log: String = usage
+        .iter()
+        .enumerate()
+        .map(|(i, u)| format!("tpch_q12 50 0 0 35000 tpch_q12_{i} 8192:0| {u}\n"))
+        .collect();
+    let file = import("tpch_q12.txt", log.as_bytes(), ImportOptions::default()).unwrap();
+    let runs: Vec<&JobRun> = file.data.runs.iter().collect();
+    let m = fit(&runs, &ModelParams::hadoop()).unwrap();
+    let answer = [1.0, 1.0, 1738.0, 2535.0, 2484.0, 2478.0, 2468.0];
+    for (got, want) in m.skyline.containers.iter().zip(answer) {
+        assert!((got - want).abs() <= 0.1 * want, "{got} vs {want}");
+    }
+}
