@@ -20,7 +20,10 @@ extern "C" {
 fn bench(n: usize, k: usize, solver: SolverKind) {
     let runs = skyline_history(n, k, 7);
     let refs: Vec<_> = runs.iter().collect();
-    let params = ModelParams { solver, ..ModelParams::paper() };
+    let params = ModelParams {
+        solver,
+        ..ModelParams::paper()
+    };
     // Warm-up: V8 tiers wasm up while it runs.
     let t0 = performance_now();
     while performance_now() - t0 < 1000.0 {
@@ -39,8 +42,15 @@ fn bench(n: usize, k: usize, solver: SolverKind) {
         objective = m.objective.total;
     }
     times.sort_by(f64::total_cmp);
-    let name = if solver == SolverKind::Flow { "flow" } else { "simplex" };
-    console_log!("BENCH-LP wasm {n} {k} {name} {:.1} {objective:.6}", times[times.len() / 2]);
+    let name = if solver == SolverKind::Flow {
+        "flow"
+    } else {
+        "simplex"
+    };
+    console_log!(
+        "BENCH-LP wasm {n} {k} {name} {:.1} {objective:.6}",
+        times[times.len() / 2]
+    );
 }
 
 #[wasm_bindgen_test]
