@@ -306,6 +306,46 @@ pub fn skyline_history(n: usize, k: usize, seed: u64) -> Vec<JobRun> {
         .collect()
 }
 
+/// `n` periodic reservation requests for the agenda benchmark: skylines of
+/// 10–60 one-minute steps, a quarter hourly and the rest daily, windows two
+/// to four times the skyline's length, seeded.
+pub fn agenda_requests(n: usize, seed: u64) -> Vec<crate::agenda::ReservationRequest> {
+    use crate::agenda::{Recurrence, ReservationRequest};
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            let len = rng.int(10, 60) as usize;
+            let height = rng.uniform(2.0, 40.0);
+            let sky: Vec<f64> = (0..len)
+                .map(|j| {
+                    (height * (0.6 + 0.4 * ((j as f64) / 5.0).sin().abs()))
+                        .round()
+                        .max(1.0)
+                })
+                .collect();
+            let hourly = i % 4 == 0 && len <= 30;
+            let (period, slack) = if hourly {
+                (3_600, rng.int(len as i64, 60 - len as i64).max(len as i64))
+            } else {
+                (86_400, rng.int(2 * len as i64, 4 * len as i64))
+            };
+            let span = (len as i64 + slack).min(period / 60);
+            let start = rng.int(0, period / 60 - span);
+            ReservationRequest::from_skyline(
+                format!("job{i}"),
+                Recurrence::Periodic {
+                    period_secs: period,
+                },
+                (start * 60, (start + span) * 60),
+                ContainerSize::default(),
+                &sky,
+                60,
+                1.0,
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agenda;
 pub mod bench_data;
 pub mod export;
 pub mod fixtures;

@@ -1,0 +1,67 @@
+//! Agenda benchmarks (Morpheus §6): placing 1,000 periodic jobs (10–60-step
+//! skylines, hourly and daily) on a one-day LCM at one-minute resolution
+//! with LowCost and the baselines, and the live update while dragging (a
+//! move preview on the full plan).
+
+use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan};
+use skyplan_engine::bench_data::agenda_requests;
+use std::time::Instant;
+
+fn main() {
+    let requests = agenda_requests(1000, 7);
+    let capacity = vec![Capacity {
+        cores: 4000.0,
+        memory_mb: 4000.0 * 4096.0,
+    }];
+    println!("| method | 1,000 jobs placed (ms) | admitted | peak cost | bound | peak / bound |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let mut low_plan = None;
+    for method in [Method::LowCost, Method::Greedy, Method::EarliestFirst] {
+        let mut times = Vec::new();
+        let mut last = None;
+        for _ in 0..3 {
+            let mut plan = Plan::new(AgendaParams::default(), capacity.clone()).expect("plan");
+            let t = Instant::now();
+            let mut admitted = 0;
+            for r in &requests {
+                if plan.admit(r.clone(), method).is_ok() {
+                    admitted += 1;
+                }
+            }
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            last = Some((plan, admitted));
+        }
+        times.sort_by(f64::total_cmp);
+        let (plan, admitted) = last.expect("ran");
+        let b = lower_bounds(&plan, &requests, 0);
+        println!(
+            "| {method:?} | {:.0} | {admitted} | {:.4} | {:.4} | {:.2} |",
+            times[1],
+            plan.peak(),
+            b.best,
+            plan.peak() / b.best
+        );
+        if method == Method::LowCost {
+            low_plan = Some(plan);
+        }
+    }
+    let plan = low_plan.expect("LowCost plan");
+    let ids: Vec<(u32, usize, usize)> = plan
+        .reservations()
+        .iter()
+        .map(|r| (r.id, r.window.0, r.window.1 - r.alloc.len()))
+        .collect();
+    let t = Instant::now();
+    let mut n = 0;
+    for &(id, lo, hi) in ids.iter().take(200) {
+        for s in [lo, (lo + hi) / 2, hi] {
+            let _ = plan.preview_move(id, s).expect("preview");
+            n += 1;
+        }
+    }
+    println!(
+        "\nmove preview on a plan of {} reservations: {:.3} ms each ({n} previews)",
+        ids.len(),
+        t.elapsed().as_secs_f64() * 1000.0 / n as f64
+    );
+}

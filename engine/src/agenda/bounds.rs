@@ -1,0 +1,129 @@
+//! Lower bounds on the peak cost any placement of a set of requests can
+//! reach, to judge LowCost and the baselines against.
+
+use super::plan::{size_of, Plan};
+use super::request::ReservationRequest;
+use minilp::{ComparisonOp, OptimizationDirection, Problem};
+use serde::{Deserialize, Serialize};
+
+/// Lower bounds on the peak cost `max_t c(t)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LowerBounds {
+    /// Total reserved area over total capacity, per resource, maximum.
+    pub area: f64,
+    /// The tightest single request: its area over the capacity inside its
+    /// window(s), or its largest gang over the largest capacity.
+    pub single: f64,
+    /// The LP relaxation (work spread fractionally anywhere in each window,
+    /// parallelism limits kept; order and contiguity dropped), when small
+    /// enough to solve.
+    pub lp: Option<f64>,
+    /// The best of the above.
+    pub best: f64,
+}
+
+/// Lower bounds for placing `requests` on an empty copy of `plan`'s
+/// capacity. Requests that do not fit the plan's frame are skipped.
+pub fn lower_bounds(
+    plan: &Plan,
+    requests: &[ReservationRequest],
+    lp_max_vars: usize,
+) -> LowerBounds {
+    let steps = plan.steps();
+    let step = plan.params().step_secs as f64;
+    let cap = plan.capacity();
+    let total_cap = [
+        cap.iter().map(|c| c.cores).sum::<f64>(),
+        cap.iter().map(|c| c.memory_mb).sum::<f64>(),
+    ];
+    let max_cap = [
+        cap.iter().map(|c| c.cores).fold(0.0, f64::max),
+        cap.iter().map(|c| c.memory_mb).fold(0.0, f64::max),
+    ];
+    let mut area = [0.0f64; 2];
+    let mut single = 0.0f64;
+    let mut frames = Vec::new();
+    for req in requests {
+        let Ok((a, d, p, n)) = plan.frame(req) else {
+            continue;
+        };
+        let size = size_of(req);
+        let work = req.total_demand() / step; // container-steps per instance
+        for r in 0..2 {
+            area[r] += work * size[r] * n as f64;
+            // Capacity available inside the windows of all instances.
+            let mut inside = 0.0;
+            for i in 0..n {
+                for t in a..d {
+                    let c = cap[(t + i * p) % steps];
+                    inside += if r == 0 { c.cores } else { c.memory_mb };
+                }
+            }
+            single = single.max(work * size[r] * n as f64 / inside);
+            let gang = req.stages.iter().map(|s| s.gang).fold(0.0, f64::max);
+            single = single.max(gang * size[r] / max_cap[r]);
+        }
+        frames.push((req, a, d, p, n));
+    }
+    let area = (area[0] / total_cap[0]).max(area[1] / total_cap[1]);
+    let vars: usize = frames.iter().map(|f| f.2 - f.1).sum();
+    let lp = (vars > 0 && vars <= lp_max_vars)
+        .then(|| lp_bound(plan, &frames))
+        .flatten();
+    let best = area.max(single).max(lp.unwrap_or(0.0));
+    LowerBounds {
+        area,
+        single,
+        lp,
+        best,
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn lp_bound(
+    plan: &Plan,
+    frames: &[(&ReservationRequest, usize, usize, usize, usize)],
+) -> Option<f64> {
+    let steps = plan.steps();
+    let step = plan.params().step_secs as f64;
+    let cap = plan.capacity();
+    let mut p = Problem::new(OptimizationDirection::Minimize);
+    let z = p.add_var(1.0, (0.0, f64::INFINITY));
+    let mut per_step: Vec<[Vec<(minilp::Variable, f64)>; 2]> =
+        (0..steps).map(|_| [Vec::new(), Vec::new()]).collect();
+    for (req, a, d, period, n) in frames {
+        let size = size_of(req);
+        let max_par = req
+            .stages
+            .iter()
+            .map(|s| s.max_parallelism)
+            .fold(0.0, f64::max);
+        let work = req.total_demand() / step;
+        let xs: Vec<_> = (*a..*d).map(|_| p.add_var(0.0, (0.0, max_par))).collect();
+        let sum: Vec<_> = xs.iter().map(|&x| (x, 1.0)).collect();
+        p.add_constraint(sum.as_slice(), ComparisonOp::Eq, work);
+        for (j, &x) in xs.iter().enumerate() {
+            for i in 0..*n {
+                let tau = (a + j + i * period) % steps;
+                for r in 0..2 {
+                    per_step[tau][r].push((x, size[r]));
+                }
+            }
+        }
+    }
+    for (tau, terms) in per_step.into_iter().enumerate() {
+        for (r, mut t) in terms.into_iter().enumerate() {
+            if t.is_empty() {
+                continue;
+            }
+            let c = if r == 0 {
+                cap[tau].cores
+            } else {
+                cap[tau].memory_mb
+            };
+            t.push((z, -c));
+            p.add_constraint(t.as_slice(), ComparisonOp::Le, 0.0);
+        }
+    }
+    p.solve().ok().map(|s| s.objective())
+}

@@ -1,0 +1,41 @@
+//! The reservation agenda of Morpheus §6–§7: periodic reservations packed on
+//! one LCM period by LowCost, one-off reservations on the residual capacity,
+//! baselines and lower bounds to compare with, and moves of a reservation
+//! within its window with instant feedback.
+
+mod baseline;
+mod bounds;
+mod lowcost;
+mod plan;
+mod request;
+
+pub use bounds::{lower_bounds, LowerBounds};
+pub use plan::{AgendaParams, Method, MovePreview, Placement, Plan, Rejection, Reservation};
+pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};
+
+/// Why a plan could not be set up or a request is malformed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+pub enum AgendaError {
+    /// A setting is out of range.
+    #[error("agenda parameter `{name}` {why}")]
+    Param {
+        /// The setting.
+        name: &'static str,
+        /// What is wrong.
+        why: String,
+    },
+    /// A request is malformed.
+    #[error("request `{name}`: {why}")]
+    Request {
+        /// The request.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// No reservation has that id.
+    #[error("no reservation with id {0}")]
+    NoSuchReservation(u32),
+}
+
+#[cfg(test)]
+mod tests;
