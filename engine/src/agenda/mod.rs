@@ -7,10 +7,12 @@ mod baseline;
 mod bounds;
 mod lowcost;
 mod plan;
+mod replay;
 mod request;
 
 pub use bounds::{lower_bounds, LowerBounds};
 pub use plan::{AgendaParams, Method, MovePreview, Placement, Plan, Rejection, Reservation};
+pub use replay::{replay, ReplayRun, ReprovisionParams, RunOutcome};
 pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};
 
 /// Why a plan could not be set up or a request is malformed.
