@@ -18,6 +18,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 })?;
             }
             Long("out") => out = parser.value()?.into(),
+            Long("days") => params.days = parser.value()?.parse()?,
+            Long("daily") => params.daily_jobs = parser.value()?.parse()?,
+            Long("hourly") => params.hourly_jobs = parser.value()?.parse()?,
+            Long("adhoc") => params.adhoc_jobs = parser.value()?.parse()?,
+            Long("servers") => params.servers = parser.value()?.parse()?,
             _ => return Err(arg.unexpected().into()),
         }
     }

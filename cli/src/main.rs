@@ -7,6 +7,7 @@
 
 mod fixtures_cmd;
 mod import_cmd;
+mod replay_cmd;
 mod slo_cmd;
 
 use lexopt::ValueExt;
@@ -17,10 +18,11 @@ skyplan — capacity planning from cluster traces
 
 USAGE:
     skyplan import FILE... [--format F] [--lenient] [--json]
-    skyplan fixtures [--seed N] [--out DIR]
+    skyplan fixtures [--seed N] [--out DIR] [--days D] [--daily N] [--hourly N]
     skyplan slo FILE... [--json]
     skyplan skyline FILE... [--job NAME] [--alpha A] [--step S]
                     [--variant paper|hadoop] [--solver flow|simplex] [--json]
+    skyplan replay FILE... [--json]
     skyplan help
 
 COMMANDS:
@@ -34,6 +36,9 @@ COMMANDS:
                utilization.csv, native.log).
                --seed N     random seed (default 7, the committed demo)
                --out DIR    output directory (default fixtures/demo)
+               --days D --daily N --hourly N --adhoc N --servers N
+                            a larger workload than the demo's 14 days,
+                            8 daily, 4 hourly, 2 ad-hoc jobs, 24 servers
     slo        Recurring jobs with period, window [a, d] from the period
                start, actionable flag and the reason (Morpheus §4).
                --start-percentile P     earliest start percentile (95)
@@ -46,6 +51,13 @@ COMMANDS:
                --step override; --min-parallelism (1; hadoop 0);
                --json adds the objective and the quality of R*, the peak
                and a flat p90 reservation.
+    replay     Morpheus §9: replay the last 30% of each recurring job's
+               runs against reservations built from the first 70%, for
+               users' provisioning, SLO + packing, LP skylines, both, and
+               both + dynamic reprovisioning (§7); SLO misses and the
+               cluster size each needs. --train-share X (0.7),
+               --user-factor X (1.3), --user-spread X (0.5), --rho X (2),
+               --alpha X (0.01), --seed N, --json.
 ";
 
 /// Writes a command's whole output to stdout at once. A closed pipe (as in
@@ -101,6 +113,7 @@ fn run() -> Result<(), Failure> {
         "fixtures" => fixtures_cmd::run(&mut parser),
         "slo" => slo_cmd::slo(&mut parser),
         "skyline" => slo_cmd::skyline(&mut parser),
+        "replay" => replay_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())

@@ -13,7 +13,7 @@ use skyplan_engine::time::{format_duration, format_timestamp};
 use std::fmt::Write as _;
 
 /// Loads every file (strict) and returns all runs.
-fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
+pub fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
     if files.is_empty() {
         return Err(Failure::usage("at least one FILE is needed"));
     }

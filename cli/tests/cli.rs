@@ -185,3 +185,23 @@ fn skyline_per_step_and_json() {
     let (code, _, _) = skyplan(&["skyline", "fixtures/demo/runs.csv", "--job", "nope"]);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn replay_compares_users_with_morpheus() {
+    let (code, out, err) = skyplan(&["replay", "fixtures/demo/runs.csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("users' provisioning"), "{out}");
+    assert!(out.contains("Morpheus (+ reprovisioning)"), "{out}");
+    assert!(out.contains("paper: 5–13×"), "{out}");
+    let (code, json, _) = skyplan(&["replay", "--json", "fixtures/demo/runs.csv"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sc = v["scenarios"].as_array().unwrap();
+    assert_eq!(sc.len(), 5);
+    let users = sc[0]["misses"].as_u64().unwrap();
+    let morpheus = sc[4]["misses"].as_u64().unwrap();
+    assert!(morpheus < users, "{users} {morpheus}");
+    let (code, _, err) = skyplan(&["replay", "--train-share", "1.5", "fixtures/demo/runs.csv"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("train_share"), "{err}");
+}

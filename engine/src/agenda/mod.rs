@@ -5,12 +5,14 @@
 
 mod baseline;
 mod bounds;
+mod evaluate;
 mod lowcost;
 mod plan;
 mod replay;
 mod request;
 
 pub use bounds::{lower_bounds, LowerBounds};
+pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use plan::{AgendaParams, Method, MovePreview, Placement, Plan, Rejection, Reservation};
 pub use replay::{replay, ReplayRun, ReprovisionParams, RunOutcome};
 pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};

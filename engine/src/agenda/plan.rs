@@ -212,6 +212,22 @@ impl Plan {
         &self.capacity
     }
 
+    /// Changes the capacity (one value, or one per step) keeping every
+    /// reservation where it is; refused if the current load would not fit.
+    pub fn set_capacity(&mut self, capacity: Vec<Capacity>) -> Result<(), AgendaError> {
+        let checked = Plan::new(self.params.clone(), capacity)?;
+        for (t, (l, c)) in self.load().iter().zip(&checked.capacity).enumerate() {
+            if l[0] > c.cores * (1.0 + 1e-9) || l[1] > c.memory_mb * (1.0 + 1e-9) {
+                return Err(AgendaError::Param {
+                    name: "capacity",
+                    why: format!("the reservations need more than that at step {t}"),
+                });
+            }
+        }
+        self.capacity = checked.capacity;
+        Ok(())
+    }
+
     /// The placed reservations, in admission order.
     pub fn reservations(&self) -> &[Reservation] {
         &self.reservations
