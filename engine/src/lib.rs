@@ -15,6 +15,7 @@ pub mod fixtures;
 pub mod import;
 pub mod model;
 pub mod netflow;
+pub mod pricing;
 pub mod resource_model;
 pub mod slo;
 pub mod stats;

@@ -1,0 +1,11 @@
+//! Price–deadline negotiation (MRM §4–§5).
+//!
+//! - [`slots`]: the slotted single-server model of §4.1 — the price of each
+//!   deadline slot for a delay-tolerant job is the probability that choosing
+//!   it causes one more rejection of a delay-sensitive job, computed by the
+//!   capacity/overflow recursion and checked against the brute force over
+//!   all arrival patterns.
+
+pub mod slots;
+
+pub use slots::{price_curve, price_curve_brute_force, PricingError};
