@@ -65,6 +65,12 @@ impl Format {
         }
     }
 
+    /// Whether its times are seconds from the start of the trace rather
+    /// than calendar (epoch) times.
+    pub fn relative_times(self) -> bool {
+        matches!(self, Format::SwimTsv)
+    }
+
     /// Human-readable name.
     pub fn label(self) -> &'static str {
         match self {

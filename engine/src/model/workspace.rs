@@ -74,6 +74,7 @@ impl LoadedFile {
             workload_jobs: self.data.workload.len(),
             skipped_lines: self.skipped_lines,
             span: self.data.span(),
+            relative_time: self.format.relative_times(),
         }
     }
 }
@@ -105,6 +106,11 @@ pub struct FileSummary {
     pub skipped_lines: u64,
     /// Time span covered.
     pub span: Option<(Timestamp, Timestamp)>,
+    /// The span is in seconds from the start of the trace, not calendar
+    /// time (SWIM traces): show it as durations and keep it out of the
+    /// workspace's span.
+    #[serde(default)]
+    pub relative_time: bool,
 }
 
 /// Totals over the whole workspace.
@@ -122,7 +128,8 @@ pub struct WorkspaceSummary {
     pub points: usize,
     /// Workload jobs.
     pub workload_jobs: usize,
-    /// Time span covered by everything loaded.
+    /// Calendar time span covered by everything loaded (files with
+    /// trace-relative times are left out).
     pub span: Option<(Timestamp, Timestamp)>,
 }
 
@@ -216,6 +223,7 @@ impl Workspace {
         let files: Vec<FileSummary> = self.files.iter().map(LoadedFile::summary).collect();
         let span = files
             .iter()
+            .filter(|f| !f.relative_time)
             .filter_map(|f| f.span)
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)));
         WorkspaceSummary {
