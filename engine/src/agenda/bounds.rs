@@ -2,7 +2,7 @@
 //! reach, to judge LowCost and the baselines against.
 
 use super::plan::{size_of, Plan};
-use super::request::ReservationRequest;
+use super::request::{Interpreter, ReservationRequest};
 use minilp::{ComparisonOp, OptimizationDirection, Problem};
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,28 @@ pub struct LowerBounds {
     pub lp: Option<f64>,
     /// The best of the above.
     pub best: f64,
+}
+
+/// The work (container-steps per instance) and the largest gang any
+/// placement of `req` must hold: `R_ANY` needs only one of its stages, so
+/// the least of them; a stage whose work is less than one step of its gang
+/// may run below the gang.
+fn needs(req: &ReservationRequest, step: f64) -> (f64, f64) {
+    let gang = |s: &super::request::Stage| s.gang.min(s.demand / step);
+    if req.interpreter == Interpreter::RAny {
+        (
+            req.stages
+                .iter()
+                .map(|s| s.demand / step)
+                .fold(f64::INFINITY, f64::min),
+            req.stages.iter().map(gang).fold(f64::INFINITY, f64::min),
+        )
+    } else {
+        (
+            req.total_demand() / step,
+            req.stages.iter().map(gang).fold(0.0, f64::max),
+        )
+    }
 }
 
 /// Lower bounds for placing `requests` on an empty copy of `plan`'s
@@ -48,7 +70,7 @@ pub fn lower_bounds(
             continue;
         };
         let size = size_of(req);
-        let work = req.total_demand() / step; // container-steps per instance
+        let (work, gang) = needs(req, step); // container-steps per instance
         for r in 0..2 {
             area[r] += work * size[r] * n as f64;
             // Capacity available inside the windows of all instances.
@@ -60,7 +82,6 @@ pub fn lower_bounds(
                 }
             }
             single = single.max(work * size[r] * n as f64 / inside);
-            let gang = req.stages.iter().map(|s| s.gang).fold(0.0, f64::max);
             single = single.max(gang * size[r] / max_cap[r]);
         }
         frames.push((req, a, d, p, n));
@@ -98,7 +119,7 @@ fn lp_bound(
             .iter()
             .map(|s| s.max_parallelism)
             .fold(0.0, f64::max);
-        let work = req.total_demand() / step;
+        let (work, _) = needs(req, step);
         let xs: Vec<_> = (*a..*d).map(|_| p.add_var(0.0, (0.0, max_par))).collect();
         let sum: Vec<_> = xs.iter().map(|&x| (x, 1.0)).collect();
         p.add_constraint(sum.as_slice(), ComparisonOp::Eq, work);

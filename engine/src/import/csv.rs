@@ -207,6 +207,44 @@ pub(crate) fn count(line: &str, f: &Field<'_>, what: &str) -> Result<u64, FieldE
     })
 }
 
+/// Parses a list of non-negative numbers separated by `;` or spaces (a
+/// skyline's samples), at most `max` of them; each error points at its sample.
+pub(crate) fn samples(
+    line: &str,
+    f: &Field<'_>,
+    what: &str,
+    max: usize,
+) -> Result<Vec<f64>, FieldError> {
+    let mut out = Vec::new();
+    let mut off = f.offset + usize::from(f.text.starts_with('"'));
+    for part in f.text.split([';', ' ']) {
+        let here = off;
+        off += part.len() + 1;
+        if part.trim().is_empty() {
+            continue;
+        }
+        match part.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() && v >= 0.0 => out.push(v),
+            _ => {
+                return Err(FieldError::at(
+                    column_of(line, here),
+                    format!(
+                        "{what} sample `{}` is not a non-negative number",
+                        shorten(part)
+                    ),
+                ))
+            }
+        }
+        if out.len() > max {
+            return Err(FieldError::at(
+                column_of(line, here),
+                format!("{what} is too long"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// A field's text, cut to 40 characters for messages.
 pub(crate) fn shorten(t: &str) -> String {
     if t.chars().count() > 40 {

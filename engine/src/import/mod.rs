@@ -15,6 +15,7 @@
 //! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`]. The README documents each.
 
 mod csv;
+mod decisions_csv;
 mod detect;
 mod native_log;
 mod runs_csv;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 
 /// A trace format the engine reads.

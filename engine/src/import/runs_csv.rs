@@ -40,7 +40,7 @@ const STEP: usize = 9;
 const SKYLINE: usize = 10;
 
 /// Longest skyline accepted, in samples.
-const MAX_SAMPLES: usize = 1 << 20;
+pub(crate) const MAX_SAMPLES: usize = 1 << 20;
 
 pub(crate) struct RunsCsvParser {
     header: Option<csv::Header>,
@@ -152,30 +152,7 @@ impl RunsCsvParser {
             _ => 60,
         };
         let sky = req(SKYLINE)?;
-        let mut containers = Vec::new();
-        let mut off = sky.offset + usize::from(sky.text.starts_with('"'));
-        for part in sky.text.split([';', ' ']) {
-            let here = off;
-            off += part.len() + 1;
-            if part.trim().is_empty() {
-                continue;
-            }
-            match part.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 => containers.push(v),
-                _ => {
-                    return Err(FieldError::at(
-                        column_of(line, here),
-                        format!(
-                            "skyline sample `{}` is not a non-negative number",
-                            csv::shorten(part)
-                        ),
-                    ))
-                }
-            }
-            if containers.len() > MAX_SAMPLES {
-                return Err(FieldError::at(column_of(line, here), "skyline is too long"));
-            }
-        }
+        let containers = csv::samples(line, sky, "skyline", MAX_SAMPLES)?;
         if containers.is_empty() {
             return Err(FieldError::at(
                 column_of(line, sky.offset),
