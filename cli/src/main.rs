@@ -7,6 +7,7 @@
 
 mod fixtures_cmd;
 mod import_cmd;
+mod plan_cmd;
 mod replay_cmd;
 mod slo_cmd;
 
@@ -23,6 +24,10 @@ USAGE:
     skyplan skyline FILE... [--job NAME] [--alpha A] [--step S]
                     [--variant paper|hadoop] [--solver flow|simplex] [--json]
     skyplan replay FILE... [--json]
+    skyplan plan FILE... --capacity-cores N [--capacity-memory-mb M]
+                 [--period SECS] [--step SECS] [--origin DATE|EPOCH]
+                 [--method lowcost|greedy|earliest|all] [--min-parallelism X]
+                 [--json] [--export-yarn OUT.json] [--queue NAME]
     skyplan help
 
 COMMANDS:
@@ -58,6 +63,29 @@ COMMANDS:
                cluster size each needs. --train-share X (0.7),
                --user-factor X (1.3), --user-spread X (0.5), --rho X (2),
                --alpha X (0.01), --seed N, --json.
+    plan       The reservation agenda (Morpheus §6): places YARN
+               reservations (ResourceManager REST JSON: a submission, an
+               array of them, or a list response) and SLO decisions (the
+               studio's CSV or JSON export; counted in <1 core, 1024 MB>
+               containers), periodic ones first, then one-offs, each in the
+               order given; prints each reservation (method, start, window,
+               peak containers, instances), the rejections with the step and
+               resource, and the peak cost of LowCost, greedy and earliest
+               on the same requests against the lower bound (LP when at
+               most 5,000 variables).
+               --capacity-cores N      the cluster's vcores (required: no
+                                       capacity is assumed)
+               --capacity-memory-mb M  its memory (default N × 4096)
+               --period SECS           plan length, the LCM (86400)
+               --step SECS             resolution (60)
+               --origin DATE|EPOCH     the plan's start (default: the
+                                       earliest arrival or reference, down
+                                       to a multiple of --period: 00:00 UTC)
+               --method M              the plan shown and exported (lowcost)
+               --min-parallelism X     decisions' stages stretch down to X
+                                       containers (1)
+               --export-yarn OUT.json  write the plan as YARN submissions
+               --queue NAME            their queue (default `default`)
 ";
 
 /// Writes a command's whole output to stdout at once. A closed pipe (as in
@@ -114,6 +142,7 @@ fn run() -> Result<(), Failure> {
         "slo" => slo_cmd::slo(&mut parser),
         "skyline" => slo_cmd::skyline(&mut parser),
         "replay" => replay_cmd::run(&mut parser),
+        "plan" => plan_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())
