@@ -5,7 +5,11 @@
 //!   it causes one more rejection of a delay-sensitive job, computed by the
 //!   capacity/overflow recursion and checked against the brute force over
 //!   all arrival patterns.
+//! - [`schedule`]: the lazy schedule of admitted jobs and the earliest
+//!   feasible finish time of a new one by filling its slack (§5, Fig. 7).
 
+pub mod schedule;
 pub mod slots;
 
+pub use schedule::{LazySchedule, QueuedJob, ScheduleError, Slots};
 pub use slots::{price_curve, price_curve_brute_force, PricingError};
