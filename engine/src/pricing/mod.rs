@@ -7,9 +7,13 @@
 //!   all arrival patterns.
 //! - [`schedule`]: the lazy schedule of admitted jobs and the earliest
 //!   feasible finish time of a new one by filling its slack (§5, Fig. 7).
+//! - [`price`]: price–deadline curves by eq. (13) and the alternatives
+//!   (14)–(16).
 
+pub mod price;
 pub mod schedule;
 pub mod slots;
 
+pub use price::{processing_secs, quote, PriceFunction, PriceParams, PricePoint, Quote};
 pub use schedule::{LazySchedule, QueuedJob, ScheduleError, Slots};
 pub use slots::{price_curve, price_curve_brute_force, PricingError};

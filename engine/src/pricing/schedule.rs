@@ -49,6 +49,11 @@ pub enum ScheduleError {
 /// Free and used capacity per quantum, for both phases.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LazySchedule {
+    /// Per phase, a union–find "latest quantum at or before t that still has
+    /// room" (`skip[p][t] = t` when quantum t has room), so laying out a long
+    /// queue skips full quanta instead of rescanning them.
+    #[serde(skip)]
+    skip: [Vec<usize>; 2],
     /// Seconds per quantum.
     pub quantum: f64,
     /// Capacity per quantum, slot-seconds: `[map, reduce]`.
@@ -103,6 +108,7 @@ impl LazySchedule {
             ));
         }
         let mut s = LazySchedule {
+            skip: [(0..=horizon).collect(), (0..=horizon).collect()],
             quantum,
             capacity: [slots.map * quantum, slots.reduce * quantum],
             used: vec![[0.0; 2]; horizon],
@@ -132,22 +138,40 @@ impl LazySchedule {
         if left <= 1e-12 {
             return Some((end, end, end));
         }
-        let mut t = end;
+        // Quantum indices are shifted by one in `skip` so 0 means "none".
         let mut last = None;
+        let mut t = end;
         while left > 1e-12 {
-            if t == 0 {
+            let slot = self.find(p, t);
+            if slot == 0 {
                 return None;
             }
-            t -= 1;
-            let free = self.capacity[p] - self.used[t][p];
-            if free > 1e-12 {
-                let take = free.min(left);
-                self.used[t][p] += take;
-                left -= take;
-                last.get_or_insert(t);
+            t = slot - 1;
+            let take = (self.capacity[p] - self.used[t][p]).min(left);
+            self.used[t][p] += take;
+            left -= take;
+            last.get_or_insert(t);
+            if self.capacity[p] - self.used[t][p] <= 1e-12 {
+                self.skip[p][slot] = slot - 1;
             }
         }
         Some((t, last.unwrap_or(t), t))
+    }
+
+    /// Latest `s ≤ t` (shifted by one: quantum `s − 1`) whose quantum has
+    /// room, or 0.
+    fn find(&mut self, p: usize, t: usize) -> usize {
+        let mut root = t;
+        while self.skip[p][root] != root {
+            root = self.skip[p][root];
+        }
+        let mut x = t;
+        while self.skip[p][x] != root {
+            let next = self.skip[p][x];
+            self.skip[p][x] = root;
+            x = next;
+        }
+        root
     }
 
     /// Free capacity of phase `p` in quantum `t` (all of it past the end).
