@@ -283,14 +283,9 @@ test('dropping the SWIM workload loads 5894 jobs', { timeout: 120_000 }, async (
   await screenshot('swim-dropped');
 });
 
-async function drawn(value) {
-  await page.selectOption('[data-testid=chart-select]', value);
-  const canvas = page.locator('canvas[data-testid=chart][data-drawn="true"]');
-  await canvas.waitFor();
-  const kind = await canvas.getAttribute('data-kind');
-  assert.equal(kind, value.split(':')[0], `data-kind of the chart for ${value}`);
-  // Pixels that differ from the corner (background) colour.
-  const inked = await canvas.evaluate((c) => {
+/** Pixels of a canvas that differ from its corner (background) colour. */
+async function ink(canvas) {
+  return canvas.evaluate((c) => {
     const { width, height } = c;
     if (!width || !height) return 0;
     const px = c.getContext('2d').getImageData(0, 0, width, height).data;
@@ -301,6 +296,15 @@ async function drawn(value) {
     }
     return n;
   });
+}
+
+async function drawn(value) {
+  await page.selectOption('[data-testid=chart-select]', value);
+  const canvas = page.locator('canvas[data-testid=chart][data-drawn="true"]');
+  await canvas.waitFor();
+  const kind = await canvas.getAttribute('data-kind');
+  assert.equal(kind, value.split(':')[0], `data-kind of the chart for ${value}`);
+  const inked = await ink(canvas);
   assert.ok(inked > 200, `the chart for ${value} has ink (${inked} pixels off the background)`);
   return kind;
 }
@@ -377,6 +381,172 @@ test('reloading the page keeps the workspace', { timeout: 120_000 }, async () =>
   );
   assert.deepEqual((await rowNames()).sort(), names);
   await screenshot('after-reload');
+});
+
+// ------------------------------------------------------------------- SLOs
+
+/** Polls `locator.count()` until it is `n`. */
+async function waitForCount(locator, n, what, timeout = WAIT_MS) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const now = await locator.count();
+    if (now === n) return;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${n} ${what}; there are ${now}`);
+    await page.waitForTimeout(100);
+  }
+}
+
+function sloRow(job) {
+  return page.locator(`[data-testid=slo-row][data-job="${job}"]`);
+}
+
+/** Waits until the job's decision cell reads `status`. */
+async function decisionIs(job, status) {
+  await page.waitForFunction(
+    ({ job, status }) =>
+      document
+        .querySelector(`[data-testid=slo-row][data-job="${job}"] [data-testid=slo-decision]`)
+        ?.textContent.trim() === status,
+    { job, status },
+  );
+}
+
+/**
+ * Waits for the latest fit of `job` on the SLO chart: fit-status `ready` and
+ * a drawn canvas whose data-key names the job and differs from `previous`.
+ * Returns the key.
+ */
+async function fitShown(job, previous = null) {
+  await page.waitForFunction(
+    ({ job, previous }) => {
+      const status = document.querySelector('[data-testid=fit-status]');
+      const canvas = document.querySelector('canvas[data-testid=slo-chart][data-drawn="true"]');
+      const key = canvas?.dataset.key ?? '';
+      return (
+        status?.textContent.trim() === 'ready' && key.startsWith(`${job}#`) && key !== previous
+      );
+    },
+    { job, previous },
+  );
+  const canvas = page.locator('canvas[data-testid=slo-chart][data-drawn="true"]');
+  const inked = await ink(canvas);
+  assert.ok(inked > 500, `the fit chart of ${job} has ink (${inked} pixels)`);
+  await page.locator('[data-testid=quality-table] tbody tr').first().waitFor();
+  return canvas.getAttribute('data-key');
+}
+
+async function openSlos() {
+  await page.click('[data-testid=nav-slos]');
+  await waitForCount(page.locator('[data-testid=slo-row]'), 12, 'recurring-job rows');
+}
+
+test('SLOs: inferred windows, R* fits, decisions that persist and export', { timeout: 240_000 }, async () => {
+  await openTraces();
+  await page.click('[data-testid=load-demo]');
+  await waitForCounts((c) => c.runs > 0, 'job runs loaded');
+  await openSlos();
+  await waitForCount(page.locator('[data-testid=nonperiodic-row]'), 2, 'non-periodic groups');
+  assert.equal(await sloRow('revenue_rollup').getAttribute('data-actionable'), 'true');
+  assert.equal(await sloRow('billing_export').getAttribute('data-actionable'), 'false');
+  for (const job of ['revenue_rollup', 'clickstream_agg', 'billing_export']) {
+    assert.equal(
+      (await sloRow(job).locator('[data-testid=slo-decision]').textContent()).trim(),
+      'pending',
+      `${job} starts undecided`,
+    );
+  }
+
+  // A job without an actionable deadline cannot be signed off as is.
+  await sloRow('billing_export').click();
+  await fitShown('billing_export');
+  assert.ok(await page.locator('[data-testid=sign-off]').isDisabled(), 'no sign-off for billing_export');
+  assert.ok(await page.locator('[data-testid=override]').isEnabled(), 'override is offered');
+
+  // revenue_rollup: fit, change α, see the chart redrawn, sign off.
+  await sloRow('revenue_rollup').click();
+  let key = await fitShown('revenue_rollup');
+  await screenshot('slos-fit');
+  const alpha = page.locator('[data-testid=alpha-input]');
+  const before = Number(await alpha.inputValue());
+  await alpha.fill(String(before + 3));
+  key = await fitShown('revenue_rollup', key);
+  assert.notEqual(Number(await alpha.inputValue()), before, 'the slider moved');
+  // A burst of changes: only the latest answer is shown, then ready again.
+  for (const step of ['5', '30', '60']) await page.selectOption('[data-testid=step-select]', step);
+  key = await fitShown('revenue_rollup', key);
+  assert.match(
+    await page.locator('canvas[data-testid=slo-chart]').getAttribute('data-key'),
+    /^revenue_rollup#/,
+  );
+  await page.click('[data-testid=sign-off]');
+  await decisionIs('revenue_rollup', 'signed-off');
+  await screenshot('slos-signed-off');
+
+  // clickstream_agg: override the window to [0, 50 min].
+  await sloRow('clickstream_agg').click();
+  await fitShown('clickstream_agg');
+  await page.click('[data-testid=override]');
+  await page.fill('[data-testid=override-start]', '0');
+  await page.fill('[data-testid=override-deadline]', '50');
+  assert.match(await page.inputValue('[data-testid=override-skyline]'), /^[\d.]+(;[\d.]+)+$/);
+  await page.click('[data-testid=override-save]');
+  await decisionIs('clickstream_agg', 'overridden');
+  await page.locator('[data-testid=override-form]').waitFor({ state: 'detached' });
+
+  // A deadline before the start is refused by the engine; nothing changes.
+  const decisionsBefore = await page.$$eval('[data-testid=decision-row]', (rs) =>
+    rs.map((r) => r.textContent),
+  );
+  await page.click('[data-testid=override]');
+  await page.fill('[data-testid=override-start]', '30');
+  await page.fill('[data-testid=override-deadline]', '10');
+  await page.click('[data-testid=override-save]');
+  const error = page.locator('[data-testid=slo-error]');
+  await error.waitFor();
+  const message = (await error.textContent()).trim();
+  assert.match(message, /clickstream_agg/);
+  assert.match(message, /window \[1800, 600\] must have 0 ≤ a < d/);
+  await decisionIs('clickstream_agg', 'overridden');
+  assert.deepEqual(
+    await page.$$eval('[data-testid=decision-row]', (rs) => rs.map((r) => r.textContent)),
+    decisionsBefore,
+    'a refused decision changes nothing',
+  );
+  await screenshot('slos-override-refused');
+
+  // Decisions survive a reload.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await openSlos();
+  await decisionIs('revenue_rollup', 'signed-off');
+  await decisionIs('clickstream_agg', 'overridden');
+  await waitForCount(page.locator('[data-testid=decision-row]'), 2, 'saved decisions');
+  await screenshot('slos-after-reload');
+
+  // Export: CSV from the engine's writer, JSON of the same decisions.
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-testid=export-csv]'),
+  ]);
+  assert.match(csv.suggestedFilename(), /\.csv$/);
+  const csvText = fs.readFileSync(await csv.path(), 'utf8');
+  assert.match(csvText, /^job,decision,period_secs,/);
+  assert.ok(csvText.includes('revenue_rollup,signed-off'), csvText);
+  assert.ok(csvText.includes('clickstream_agg,overridden,3600,'), csvText);
+  assert.ok(csvText.includes(',0,3000,'), `the overridden window [0, 3000] s in ${csvText}`);
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('[data-testid=export-json]'),
+  ]);
+  const decisions = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  assert.deepEqual(
+    decisions.map((d) => [d.job, d.kind]),
+    [
+      ['clickstream_agg', 'overridden'],
+      ['revenue_rollup', 'signed-off'],
+    ],
+  );
+  assert.deepEqual(decisions[0].window, [0, 3000]);
 });
 
 test('no uncaught errors in the page', () => {

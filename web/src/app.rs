@@ -1,6 +1,6 @@
 //! The page: header with navigation, notices, and the selected panel.
 
-use crate::panels::{Panel, TracesPanel};
+use crate::panels::{Panel, SlosPanel, TracesPanel};
 use crate::state::Studio;
 use leptos::prelude::*;
 
@@ -11,6 +11,8 @@ pub fn App() -> impl IntoView {
     provide_context(studio);
     studio.connect();
     let panel = RwSignal::new(Panel::Traces);
+    // Panels may send the user to another one (the SLOs empty state does).
+    provide_context(panel);
     // A file dropped outside the drop zone must not replace the page.
     let no_drop = |ev: web_sys::DragEvent| ev.prevent_default();
     window_event_listener(leptos::ev::dragover, no_drop);
@@ -44,7 +46,8 @@ pub fn App() -> impl IntoView {
         <Notices/>
         <main class="page">
             {move || match panel.get() {
-                Panel::Traces => view! { <TracesPanel/> },
+                Panel::Traces => view! { <TracesPanel/> }.into_any(),
+                Panel::Slos => view! { <SlosPanel/> }.into_any(),
             }}
         </main>
     }

@@ -1,15 +1,18 @@
 //! The worker's side of the boundary: it owns the engine's [`Workspace`],
 //! answers [`Request`]s one at a time, streams files into the engine slice by
-//! slice, and keeps IndexedDB in step with what is loaded.
+//! slice, and keeps IndexedDB in step with what is loaded and decided.
 
-use crate::protocol::{js_error_text, Request, Response};
+use crate::protocol::{js_error_text, ExportFormat, Request, Response};
 use crate::store::{Record, Store, StoredFile};
-use crate::views::{job_chart, series_chart, workspace_view};
+use crate::views::{fit_view, job_chart, series_chart, slo_table, workspace_view};
 use js_sys::Uint8Array;
+use skyplan_engine::export::decisions_csv;
+use skyplan_engine::slo::SloDecision;
 use skyplan_engine::{
     Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError, Workspace,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
 use web_sys::{Blob, FileReaderSync, IdbFactory};
 
 /// Bytes read from a file per slice (and per progress report).
@@ -31,7 +34,7 @@ pub const DEMO_FILES: [(&str, &str); 2] = [
 ];
 
 /// Where responses go (the worker posts them to the page).
-pub type Outbox = Box<dyn Fn(&Response)>;
+pub type Outbox = Rc<dyn Fn(&Response)>;
 
 /// Why a file was not loaded, as the page shows it.
 struct Failure {
@@ -108,13 +111,24 @@ impl Host {
         self.post(Response::Notice { message });
     }
 
+    /// What to say while an older skyplan page holds the database open.
+    fn blocked_notice(&self) -> impl Fn() + 'static {
+        let outbox = Rc::clone(&self.outbox);
+        move || {
+            outbox(&Response::Notice {
+                message: "Saved data is being upgraded for this version: close or reload the other skyplan tabs to continue.".into(),
+            })
+        }
+    }
+
     /// Opens storage, restores the saved files in order (or loads the demo
-    /// workspace on a first visit), then posts [`Response::Ready`] and the
-    /// first [`Response::Summary`]. Storage problems are reported as notices
-    /// and the session goes on without persistence.
+    /// workspace on a first visit) and the saved SLO decisions, then posts
+    /// [`Response::Ready`] and the first [`Response::Summary`]. Storage
+    /// problems are reported as notices and the session goes on without
+    /// persistence.
     pub async fn start(&mut self, factory: Option<IdbFactory>) {
         let store = match factory {
-            Some(factory) => match Store::open(&factory).await {
+            Some(factory) => match Store::open(&factory, self.blocked_notice()).await {
                 Ok(store) => Some(store),
                 Err(e) => {
                     self.notice(format!(
@@ -163,6 +177,7 @@ impl Host {
             }
             None => self.load_demo().await,
         }
+        self.restore_decisions().await;
         self.post(Response::Ready);
         self.post_summary();
     }
@@ -206,6 +221,112 @@ impl Host {
                 Some(chart) => self.post(Response::Series(chart)),
                 None => self.notice(format!("There is no series #{index} any more.")),
             },
+            Request::Slos { params } => self.post(match slo_table(&self.workspace, &params) {
+                Ok(table) => Response::Slos(table),
+                Err(e) => Response::SlosFailed {
+                    message: e.to_string(),
+                },
+            }),
+            Request::FitSkyline {
+                ticket,
+                job,
+                params,
+            } => self.post(match fit_view(&self.workspace, ticket, &job, &params) {
+                Ok(view) => Response::Fit(Box::new(view)),
+                Err(message) => Response::FitFailed {
+                    ticket,
+                    job,
+                    message,
+                },
+            }),
+            Request::Decide { decision } => self.decide(decision).await,
+            Request::Undecide { job } => {
+                if self.workspace.undecide(&job).is_some() {
+                    if let Some(Err(e)) = self.with_store(|s| s.delete_decision(&job)).await {
+                        self.notice(format!(
+                            "The decision on {job} was withdrawn but is still saved: {e}"
+                        ));
+                    }
+                }
+                self.post_decisions();
+            }
+            Request::Decisions => self.post_decisions(),
+            Request::ExportDecisions { format } => self.export_decisions(format),
+        }
+    }
+
+    /// Records a decision the engine accepts, saves it, and posts the
+    /// decisions; a refused one is answered with the engine's reason.
+    async fn decide(&mut self, decision: SloDecision) {
+        let job = decision.job.clone();
+        if let Err(e) = self.workspace.decide(decision.clone()) {
+            self.post(Response::DecisionFailed {
+                job,
+                message: e.to_string(),
+            });
+            return;
+        }
+        if let Some(Err(e)) = self.with_store(|s| s.put_decision(&decision)).await {
+            self.notice(format!(
+                "The decision on {job} holds for this session but could not be saved: {e}"
+            ));
+        }
+        self.post_decisions();
+    }
+
+    fn decision_list(&self) -> Vec<SloDecision> {
+        self.workspace.decisions().cloned().collect()
+    }
+
+    fn post_decisions(&self) {
+        self.post(Response::Decisions {
+            decisions: self.decision_list(),
+        });
+    }
+
+    fn export_decisions(&self, format: ExportFormat) {
+        let decisions = self.decision_list();
+        let text = match format {
+            ExportFormat::Csv => Ok(decisions_csv(&decisions)),
+            ExportFormat::Json => serde_json::to_string_pretty(&decisions).map(|mut t| {
+                t.push('\n');
+                t
+            }),
+        };
+        match text {
+            Ok(text) => self.post(Response::Exported { format, text }),
+            Err(e) => self.notice(format!("The decisions could not be exported: {e}")),
+        }
+    }
+
+    /// Puts the saved decisions back into the workspace, whether or not their
+    /// jobs are loaded; one the engine no longer accepts is reported and
+    /// dropped from storage.
+    async fn restore_decisions(&mut self) {
+        let saved = match self.with_store(|s| s.load_decisions()).await {
+            Some(Ok(saved)) => saved,
+            Some(Err(e)) => {
+                self.notice(format!("Could not read the saved SLO decisions: {e}"));
+                return;
+            }
+            None => return,
+        };
+        for (job, why) in saved.unreadable {
+            self.notice(format!("A saved decision on {job} was dropped: {why}."));
+            self.forget_decision(&job).await;
+        }
+        for decision in saved.decisions {
+            let job = decision.job.clone();
+            if let Err(e) = self.workspace.decide(decision) {
+                self.notice(format!("A saved decision was dropped: {e}."));
+                self.forget_decision(&job).await;
+            }
+        }
+    }
+
+    async fn forget_decision(&self, job: &str) {
+        if let Some(Err(e)) = self.with_store(|s| s.delete_decision(job)).await {
+            self.notice(format!("Could not update the saved decisions: {e}"));
         }
     }
 
@@ -406,6 +527,24 @@ impl Host {
     }
 }
 
+/// Drops from `queue` every [`Request::FitSkyline`] that a later one for
+/// the same job supersedes, so a burst of slider changes costs one fit. The
+/// order of everything else is kept.
+pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
+    let mut later: HashSet<String> = HashSet::new();
+    let mut keep: Vec<bool> = queue
+        .iter()
+        .rev()
+        .map(|(request, _)| match request {
+            Request::FitSkyline { job, .. } => later.insert(job.clone()),
+            _ => true,
+        })
+        .collect();
+    keep.reverse();
+    let mut keep = keep.into_iter();
+    queue.retain(|_| keep.next().unwrap_or(true));
+}
+
 /// Import settings: the engine's defaults with the page's choices.
 fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
     ImportOptions {
@@ -413,5 +552,55 @@ fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
         lenient,
         max_reported_errors: MAX_REPORTED_ERRORS,
         ..ImportOptions::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skyplan_engine::resource_model::ModelParams;
+
+    fn fit(ticket: u32, job: &str) -> Request {
+        Request::FitSkyline {
+            ticket,
+            job: job.to_owned(),
+            params: ModelParams::paper(),
+        }
+    }
+
+    #[test]
+    fn coalesce_keeps_the_latest_fit_per_job_and_everything_else() {
+        let mut queue: VecDeque<(Request, ())> = [
+            fit(1, "a"),
+            Request::Summary,
+            fit(2, "b"),
+            fit(3, "a"),
+            Request::Decisions,
+            fit(4, "a"),
+        ]
+        .into_iter()
+        .map(|r| (r, ()))
+        .collect();
+        coalesce(&mut queue);
+        let left: Vec<Request> = queue.into_iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            left,
+            vec![
+                Request::Summary,
+                fit(2, "b"),
+                Request::Decisions,
+                fit(4, "a")
+            ]
+        );
+    }
+
+    #[test]
+    fn coalesce_leaves_a_single_request_alone() {
+        let mut queue: VecDeque<(Request, ())> = [(fit(9, "a"), ())].into_iter().collect();
+        coalesce(&mut queue);
+        assert_eq!(queue.len(), 1);
+        let mut empty: VecDeque<(Request, ())> = VecDeque::new();
+        coalesce(&mut empty);
+        assert!(empty.is_empty());
     }
 }

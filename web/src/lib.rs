@@ -6,14 +6,16 @@
 //! engine slice by slice, and persists what is loaded in IndexedDB
 //! ([`store`]) so the workspace survives a reload.
 //!
-//! - `bin/app.rs` mounts [`app::App`]; [`state`] is its reactive state,
-//!   [`client`] its link to the worker, [`panels`] and [`widgets`] its views.
+//! - `bin/app.rs` mounts [`app::App`]; [`state`] is its reactive state (with
+//!   [`desk`] for the SLOs panel), [`client`] its link to the worker,
+//!   [`panels`] and [`widgets`] its views.
 //! - `bin/worker.rs` runs a [`host::Host`] on the worker's message queue;
 //!   [`views`] builds what it sends.
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod client;
+pub mod desk;
 pub mod host;
 pub mod panels;
 pub mod protocol;

@@ -3,6 +3,7 @@
 //! every answer comes from the worker through [`Studio::apply`].
 
 use crate::client::WorkerLink;
+use crate::desk::SloDesk;
 use crate::protocol::{JobChart, Request, Response, SeriesChart, WorkspaceView};
 use leptos::prelude::*;
 use skyplan_engine::{Format, ParseError};
@@ -96,6 +97,8 @@ pub struct Studio {
     pub format: RwSignal<Option<Format>>,
     /// Import the next files leniently.
     pub lenient: RwSignal<bool>,
+    /// The SLOs panel's state.
+    pub slo: SloDesk,
     link: StoredValue<Option<WorkerLink>, LocalStorage>,
     next_id: StoredValue<u32>,
 }
@@ -113,6 +116,7 @@ impl Studio {
             chart: RwSignal::new(None),
             format: RwSignal::new(None),
             lenient: RwSignal::new(false),
+            slo: SloDesk::new(),
             link: StoredValue::new_local(None),
             next_id: StoredValue::new(0),
         }
@@ -266,6 +270,13 @@ impl Studio {
             Response::JobSkylines(chart) => self.take_chart(ChartData::Job(chart)),
             Response::Series(chart) => self.take_chart(ChartData::Series(chart)),
             Response::Notice { message } => self.notify(message),
+            slo @ (Response::Slos(_)
+            | Response::SlosFailed { .. }
+            | Response::Fit(_)
+            | Response::FitFailed { .. }
+            | Response::Decisions { .. }
+            | Response::DecisionFailed { .. }
+            | Response::Exported { .. }) => self.apply_slo(slo),
         }
     }
 
@@ -295,6 +306,7 @@ impl Studio {
         self.workspace.set(view);
         self.selection.set(selection);
         self.request_chart();
+        self.workspace_changed();
         if !self.ready.get_untracked() {
             self.ready.set(true);
             // After the reactive updates of this summary have reached the DOM.

@@ -1,6 +1,6 @@
 //! Persistence of the workspace across reloads, in IndexedDB (the worker's).
 //!
-//! Database `skyplan`, version 1, two object stores:
+//! Database `skyplan`, version 2, three object stores:
 //!
 //! - `files` (key path `id`, auto-increment, so key order is load order): one
 //!   record per loaded file — `{id, name, format, lenient, blob}` for a user's
@@ -9,6 +9,14 @@
 //!   is re-read from the copy embedded in the worker.
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
 //!   first visit, so clearing it is not undone by a reload.
+//! - `decisions` (key path `job`, since version 2): the user's SLO decisions,
+//!   one [`SloDecision`] per recurring job as a plain object (serde), kept
+//!   whether or not the job's runs are still loaded.
+//!
+//! Opening runs `upgradeneeded` from any older version (or none): it creates
+//! whichever stores are missing, so a version-1 database keeps its files and
+//! gains `decisions`. A connection closes itself when another tab asks for a
+//! newer version, so it never blocks that upgrade.
 //!
 //! IndexedDB reports through events; [`settle`] turns a request's or a
 //! transaction's outcome into a `js_sys::Promise` awaited as a
@@ -17,6 +25,7 @@
 
 use crate::protocol::js_error_text;
 use js_sys::{Array, Function, Object, Promise, Reflect};
+use skyplan_engine::slo::SloDecision;
 use skyplan_engine::Format;
 use std::fmt;
 use wasm_bindgen::closure::Closure;
@@ -28,9 +37,10 @@ use web_sys::{
 };
 
 const DB_NAME: &str = "skyplan";
-const DB_VERSION: u32 = 1;
+const DB_VERSION: u32 = 2;
 const FILES: &str = "files";
 const META: &str = "meta";
+const DECISIONS: &str = "decisions";
 const SEEDED: &str = "seeded";
 
 /// A storage operation that failed, in words.
@@ -90,18 +100,36 @@ pub struct Saved {
     pub seeded: bool,
 }
 
+/// The saved SLO decisions.
+#[derive(Clone, Debug, Default)]
+pub struct SavedDecisions {
+    /// Decisions read back, by job name.
+    pub decisions: Vec<SloDecision>,
+    /// Records that cannot be read back: their key (the job) and why.
+    pub unreadable: Vec<(String, String)>,
+}
+
 /// The open database.
 pub struct Store {
     db: IdbDatabase,
+    /// Closes the connection when another tab upgrades the database.
+    _on_version_change: Closure<dyn FnMut(Event)>,
 }
 
 impl Store {
-    /// Opens (creating on first use) the database.
+    /// Opens (creating or upgrading on first use) the database. While an
+    /// upgrade waits for an older page that keeps the database open, it
+    /// calls `on_blocked` (once per `blocked` event) and goes on waiting.
     ///
     /// # Errors
-    /// When IndexedDB refuses (private browsing, quota, a blocked upgrade).
-    pub async fn open(factory: &IdbFactory) -> Result<Store, StoreError> {
+    /// When IndexedDB refuses (private browsing, quota, a failed upgrade).
+    pub async fn open(
+        factory: &IdbFactory,
+        on_blocked: impl Fn() + 'static,
+    ) -> Result<Store, StoreError> {
         let request = factory.open_with_u32(DB_NAME, DB_VERSION)?;
+        let blocked = Closure::<dyn FnMut(Event)>::new(move |_: Event| on_blocked());
+        request.set_onblocked(Some(blocked.as_ref().unchecked_ref()));
         let upgrade = Closure::<dyn FnMut(Event)>::new({
             let request = request.clone();
             move |_: Event| {
@@ -118,11 +146,20 @@ impl Store {
         request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
         let opened = outcome(&request).await;
         request.set_onupgradeneeded(None);
-        drop(upgrade);
+        request.set_onblocked(None);
+        drop((upgrade, blocked));
         let db = opened?
             .dyn_into::<IdbDatabase>()
             .map_err(|_| StoreError("IndexedDB returned no database".into()))?;
-        Ok(Store { db })
+        let on_version_change = Closure::<dyn FnMut(Event)>::new({
+            let db = db.clone();
+            move |_: Event| db.close()
+        });
+        db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+        Ok(Store {
+            db,
+            _on_version_change: on_version_change,
+        })
     }
 
     /// Reads every saved file, in load order, and the demo flag.
@@ -195,6 +232,50 @@ impl Store {
         finish(&tx).await
     }
 
+    /// Reads every saved SLO decision.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn load_decisions(&self) -> Result<SavedDecisions, StoreError> {
+        let tx = self.db.transaction_with_str(DECISIONS)?;
+        let all = tx.object_store(DECISIONS)?.get_all()?;
+        finish(&tx).await?;
+        let mut saved = SavedDecisions::default();
+        for value in Array::from(&all.result()?).iter() {
+            match serde_wasm_bindgen::from_value::<SloDecision>(value.clone()) {
+                Ok(decision) => saved.decisions.push(decision),
+                Err(e) => {
+                    if let Some(job) = get(&value, "job").as_string() {
+                        saved.unreadable.push((job, e.to_string()));
+                    }
+                }
+            }
+        }
+        Ok(saved)
+    }
+
+    /// Saves (or replaces) the decision on its job.
+    ///
+    /// # Errors
+    /// When the decision cannot be converted or the write fails.
+    pub async fn put_decision(&self, decision: &SloDecision) -> Result<(), StoreError> {
+        let record =
+            serde_wasm_bindgen::to_value(decision).map_err(|e| StoreError(e.to_string()))?;
+        let tx = self.writer(DECISIONS)?;
+        tx.object_store(DECISIONS)?.put(&record)?;
+        finish(&tx).await
+    }
+
+    /// Deletes the saved decision on `job`.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn delete_decision(&self, job: &str) -> Result<(), StoreError> {
+        let tx = self.writer(DECISIONS)?;
+        tx.object_store(DECISIONS)?.delete(&job.into())?;
+        finish(&tx).await
+    }
+
     fn writer(&self, store: &str) -> Result<IdbTransaction, StoreError> {
         Ok(self
             .db
@@ -202,7 +283,8 @@ impl Store {
     }
 }
 
-/// Creates the object stores of a new database (inside `upgradeneeded`).
+/// Creates the object stores missing from a new or older database (inside
+/// `upgradeneeded`).
 fn create_stores(db: &IdbDatabase) -> Result<(), JsValue> {
     let names = db.object_store_names();
     if !names.contains(FILES) {
@@ -213,6 +295,11 @@ fn create_stores(db: &IdbDatabase) -> Result<(), JsValue> {
     }
     if !names.contains(META) {
         db.create_object_store(META)?;
+    }
+    if !names.contains(DECISIONS) {
+        let params = IdbObjectStoreParameters::new();
+        params.set_key_path(&"job".into());
+        db.create_object_store_with_optional_parameters(DECISIONS, &params)?;
     }
     Ok(())
 }

@@ -1,13 +1,18 @@
 //! The engine worker: owns the workspace and answers the page's requests in
-//! order, one at a time, after restoring the saved workspace.
+//! order, one at a time, after restoring the saved workspace. Before each
+//! answer it takes in every message that has arrived meanwhile and drops
+//! the fits a later request for the same job supersedes.
 
 use futures::channel::mpsc;
 use futures::StreamExt;
-use skyplan_web::host::Host;
+use js_sys::Promise;
+use skyplan_web::host::{coalesce, Host};
 use skyplan_web::protocol::{decode, encode, Request, Response};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 fn main() {
@@ -44,10 +49,37 @@ fn main() {
 
     let factory = scope.indexed_db().ok().flatten();
     wasm_bindgen_futures::spawn_local(async move {
-        let mut host = Host::new(Box::new(move |r| outbox(r)));
+        let mut host = Host::new(outbox);
         host.start(factory).await;
-        while let Some((request, file)) = requests.next().await {
-            host.handle(request, file).await;
+        let mut pending = VecDeque::new();
+        loop {
+            if pending.is_empty() {
+                match requests.next().await {
+                    Some(request) => pending.push_back(request),
+                    None => break,
+                }
+            }
+            // Messages posted while the last request was answered are still
+            // events in the worker's task queue: let them in, then keep only
+            // the latest fit of each job.
+            next_task(&scope).await;
+            while let Ok(request) = requests.try_recv() {
+                pending.push_back(request);
+            }
+            coalesce(&mut pending);
+            if let Some((request, file)) = pending.pop_front() {
+                host.handle(request, file).await;
+            }
         }
     });
+}
+
+/// Resolves from a new task (a zero timeout), after the events queued now.
+async fn next_task(scope: &DedicatedWorkerGlobalScope) {
+    let promise = Promise::new(&mut |resolve, _reject| {
+        if scope.set_timeout_with_callback(&resolve).is_err() {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
 }

@@ -1,8 +1,10 @@
 //! The studio's panels, one per part of the product. Only panels that work
 //! are listed; the navigation shows exactly [`Panel::ALL`].
 
+mod slos;
 mod traces;
 
+pub use slos::SlosPanel;
 pub use traces::TracesPanel;
 
 /// A panel of the studio.
@@ -10,16 +12,19 @@ pub use traces::TracesPanel;
 pub enum Panel {
     /// Import traces and look at what is loaded.
     Traces,
+    /// Recurring jobs: inferred SLOs, LP skylines and the owner's decisions.
+    Slos,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 1] = [Panel::Traces];
+    pub const ALL: [Panel; 2] = [Panel::Traces, Panel::Slos];
 
     /// Navigation label.
     pub fn label(self) -> &'static str {
         match self {
             Panel::Traces => "Traces",
+            Panel::Slos => "SLOs",
         }
     }
 
@@ -27,6 +32,7 @@ impl Panel {
     pub fn testid(self) -> &'static str {
         match self {
             Panel::Traces => "nav-traces",
+            Panel::Slos => "nav-slos",
         }
     }
 }

@@ -1,11 +1,14 @@
-//! The chart: a `<canvas>` drawn with plotters from what the worker sent —
-//! a job's run skylines overlaid, or one utilization series over time.
+//! Charts on a `<canvas>`, drawn with plotters: [`PlotCanvas`] draws
+//! anything that implements [`Plot`]; [`ChartCanvas`] is the Traces panel's
+//! chart — a job's run skylines overlaid, or one utilization series over
+//! time. The pieces every chart shares (frame, ticks, step lines, legend,
+//! colours) are here too.
 //!
-//! After a successful draw the canvas carries `data-drawn="true"` and
-//! `data-kind="job"|"series"`.
+//! After a successful draw the canvas carries `data-drawn="true"`,
+//! `data-kind` (what kind of chart) and `data-key` (which data it shows).
 
 use super::format::{count, minute};
-use crate::protocol::{JobChart, SeriesChart};
+use crate::protocol::{JobChart, RunLine, SeriesChart};
 use crate::state::ChartData;
 use leptos::prelude::*;
 use plotters::coord::types::RangedCoordf64;
@@ -19,12 +22,12 @@ const LEGEND_RUNS: usize = 8;
 /// Above this many runs, lines are drawn translucent.
 const CROWDED_RUNS: usize = 20;
 
-const INK: RGBColor = RGBColor(28, 37, 54);
-const MUTED: RGBColor = RGBColor(96, 108, 128);
-const GRID: RGBColor = RGBColor(226, 231, 238);
+pub(crate) const INK: RGBColor = RGBColor(28, 37, 54);
+pub(crate) const MUTED: RGBColor = RGBColor(96, 108, 128);
+pub(crate) const GRID: RGBColor = RGBColor(226, 231, 238);
 const AXIS: RGBColor = RGBColor(150, 160, 176);
-const ACCENT: RGBColor = RGBColor(37, 99, 235);
-const PALETTE: [RGBColor; 8] = [
+pub(crate) const ACCENT: RGBColor = RGBColor(37, 99, 235);
+pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(37, 99, 235),
     RGBColor(234, 88, 12),
     RGBColor(22, 163, 74),
@@ -34,17 +37,30 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(202, 138, 4),
     RGBColor(219, 39, 119),
 ];
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
-/// The chart canvas; redraws when `data` changes or the window is resized.
+/// Something a [`PlotCanvas`] can draw.
+pub trait Plot: Clone + Send + Sync + 'static {
+    /// `data-kind` of the drawn canvas: what kind of chart this is.
+    fn kind(&self) -> &'static str;
+    /// `data-key` of the drawn canvas: which data it shows.
+    fn key(&self) -> String;
+    /// Draws the chart on `root`, already filled white; `px` converts CSS
+    /// pixels to device pixels.
+    fn draw(&self, root: &Area, px: Px) -> Result<(), DrawError>;
+}
+
+/// A canvas that draws `data`; redraws when it changes or the window is
+/// resized, and shows `placeholder` while there is nothing to draw.
 #[component]
-pub fn ChartCanvas(
+pub fn PlotCanvas<T: Plot>(
     /// What to draw (`None`: nothing selected or data not arrived yet).
-    #[prop(into)]
-    data: Signal<Option<ChartData>>,
+    data: Signal<Option<T>>,
     /// What to say when there is nothing to draw.
     #[prop(into)]
     placeholder: Signal<String>,
+    /// The canvas's `data-testid`.
+    testid: &'static str,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let resized = RwSignal::new(0u32);
@@ -57,17 +73,14 @@ pub fn ChartCanvas(
         let Some(el) = canvas.get() else {
             return;
         };
-        let drawn = data.with(|d| {
-            d.as_ref()
-                .map(|d| (draw(&el, d), d))
-                .map(|(r, d)| (r, kind(d)))
-        });
+        let drawn = data.with(|d| d.as_ref().map(|d| (draw(&el, d), d.kind(), d.key())));
         match drawn {
-            Some((Ok(()), kind)) => {
+            Some((Ok(()), kind, key)) => {
                 let _ = el.set_attribute("data-kind", kind);
+                let _ = el.set_attribute("data-key", &key);
                 let _ = el.set_attribute("data-drawn", "true");
             }
-            Some((Err(e), _)) => {
+            Some((Err(e), ..)) => {
                 clear(&el);
                 leptos::logging::error!("chart not drawn: {e}");
             }
@@ -76,7 +89,7 @@ pub fn ChartCanvas(
     });
     view! {
         <div class="chart-frame">
-            <canvas data-testid="chart" node_ref=canvas></canvas>
+            <canvas data-testid=testid node_ref=canvas></canvas>
             <Show when=move || data.with(Option::is_none)>
                 <div class="chart-empty">{move || placeholder.get()}</div>
             </Show>
@@ -84,10 +97,36 @@ pub fn ChartCanvas(
     }
 }
 
-fn kind(data: &ChartData) -> &'static str {
-    match data {
-        ChartData::Job(_) => "job",
-        ChartData::Series(_) => "series",
+/// The Traces panel's chart.
+#[component]
+pub fn ChartCanvas(
+    /// What to draw (`None`: nothing selected or data not arrived yet).
+    #[prop(into)]
+    data: Signal<Option<ChartData>>,
+    /// What to say when there is nothing to draw.
+    #[prop(into)]
+    placeholder: Signal<String>,
+) -> impl IntoView {
+    view! { <PlotCanvas data=data placeholder=placeholder testid="chart"/> }
+}
+
+impl Plot for ChartData {
+    fn kind(&self) -> &'static str {
+        match self {
+            ChartData::Job(_) => "job",
+            ChartData::Series(_) => "series",
+        }
+    }
+
+    fn key(&self) -> String {
+        ChartData::key(self)
+    }
+
+    fn draw(&self, root: &Area, px: Px) -> Result<(), DrawError> {
+        match self {
+            ChartData::Job(chart) => draw_job(root, chart, px),
+            ChartData::Series(chart) => draw_series(root, chart, px),
+        }
     }
 }
 
@@ -95,11 +134,12 @@ fn kind(data: &ChartData) -> &'static str {
 fn clear(canvas: &HtmlCanvasElement) {
     let _ = canvas.remove_attribute("data-drawn");
     let _ = canvas.remove_attribute("data-kind");
+    let _ = canvas.remove_attribute("data-key");
     canvas.set_width(canvas.width());
 }
 
 /// Sizes the canvas to its box in device pixels and draws `data` on it.
-fn draw(canvas: &HtmlCanvasElement, data: &ChartData) -> Result<(), String> {
+fn draw(canvas: &HtmlCanvasElement, data: &impl Plot) -> Result<(), String> {
     let scale = window().device_pixel_ratio().max(1.0);
     let width = f64::from(canvas.client_width().max(320)) * scale;
     let height = f64::from(canvas.client_height().max(240)) * scale;
@@ -109,36 +149,36 @@ fn draw(canvas: &HtmlCanvasElement, data: &ChartData) -> Result<(), String> {
         CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the canvas has no 2D context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let px = Px(scale);
-    match data {
-        ChartData::Job(chart) => draw_job(&root, chart, px),
-        ChartData::Series(chart) => draw_series(&root, chart, px),
-    }
-    .map_err(|e| e.to_string())?;
+    data.draw(&root, Px(scale)).map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())
 }
 
 /// CSS pixels to device pixels.
 #[derive(Clone, Copy)]
-struct Px(f64);
+pub struct Px(f64);
 
 impl Px {
-    fn f(self, css: f64) -> f64 {
+    /// A length in device pixels.
+    pub fn f(self, css: f64) -> f64 {
         css * self.0
     }
-    fn u(self, css: f64) -> u32 {
+    /// A whole number of device pixels, at least one.
+    pub fn u(self, css: f64) -> u32 {
         (css * self.0).round().max(1.0) as u32
     }
 }
 
-type Area = DrawingArea<CanvasBackend, Shift>;
-type DrawError = DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
-type Plot<'a> = ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// The canvas as a plotters drawing area.
+pub type Area = DrawingArea<CanvasBackend, Shift>;
+/// What drawing on the canvas can fail with.
+pub type DrawError = DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;
+pub(crate) type Ctx<'a> =
+    ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Plot area with a caption, axis descriptions, a light grid and tick
 /// labels formatted by `x_label` and `y_label`.
 #[allow(clippy::too_many_arguments)]
-fn frame<'a>(
+pub(crate) fn frame<'a>(
     root: &'a Area,
     caption: &str,
     (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
@@ -147,7 +187,7 @@ fn frame<'a>(
     x_label: &dyn Fn(&f64) -> String,
     y_label: &dyn Fn(&f64) -> String,
     px: Px,
-) -> Result<Plot<'a>, DrawError> {
+) -> Result<Ctx<'a>, DrawError> {
     let mut plot = ChartBuilder::on(root)
         .margin(px.u(14.0))
         .caption(caption, (FONT, px.f(15.0)).into_font().color(&INK))
@@ -171,7 +211,7 @@ fn frame<'a>(
 }
 
 /// A tick label with as many decimals as an axis reaching `max` needs.
-fn tick(value: f64, max: f64) -> String {
+pub(crate) fn tick(value: f64, max: f64) -> String {
     match max {
         m if m >= 20.0 => format!("{value:.0}"),
         m if m >= 2.0 => format!("{value:.1}"),
@@ -180,7 +220,7 @@ fn tick(value: f64, max: f64) -> String {
 }
 
 /// A skyline's samples as a step line: each count holds until the next.
-fn steps(xs: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
+pub(crate) fn steps(xs: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(xs.len() * 2);
     for (i, (&x, &y)) in xs.iter().zip(ys).enumerate() {
         out.push((x, y));
@@ -191,18 +231,40 @@ fn steps(xs: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
     out
 }
 
-fn draw_job(root: &Area, chart: &JobChart, px: Px) -> Result<(), DrawError> {
-    let x_max = chart
-        .runs
+/// The last minute and the largest count of `runs`, at least `floor` each.
+pub(crate) fn runs_extent(runs: &[RunLine], floor: (f64, f64)) -> (f64, f64) {
+    let x = runs
         .iter()
         .filter_map(|r| r.minutes.last().copied())
-        .fold(1.0, f64::max);
-    let y_max = chart
-        .runs
+        .fold(floor.0, f64::max);
+    let y = runs
         .iter()
         .flat_map(|r| r.containers.iter().copied())
-        .fold(1.0, f64::max)
-        * 1.08;
+        .fold(floor.1, f64::max);
+    (x, y)
+}
+
+/// A frame of containers over minutes from the run's start.
+pub(crate) fn minutes_frame<'a>(
+    root: &'a Area,
+    caption: &str,
+    (x_max, y_max): (f64, f64),
+    px: Px,
+) -> Result<Ctx<'a>, DrawError> {
+    frame(
+        root,
+        caption,
+        (0.0..x_max, 0.0..y_max),
+        ("Minutes from run start", "Containers"),
+        10,
+        &|m| tick(*m, x_max),
+        &|c| tick(*c, y_max),
+        px,
+    )
+}
+
+fn draw_job(root: &Area, chart: &JobChart, px: Px) -> Result<(), DrawError> {
+    let (x_max, y_max) = runs_extent(&chart.runs, (1.0, 1.0));
     let n = chart.runs.len();
     let caption = format!(
         "{} — {} run{} overlaid",
@@ -210,16 +272,7 @@ fn draw_job(root: &Area, chart: &JobChart, px: Px) -> Result<(), DrawError> {
         count(n),
         if n == 1 { "" } else { "s" }
     );
-    let mut ctx = frame(
-        root,
-        &caption,
-        (0.0..x_max, 0.0..y_max),
-        ("Minutes from run start", "Containers"),
-        10,
-        &|m| tick(*m, x_max),
-        &|c| tick(*c, y_max),
-        px,
-    )?;
+    let mut ctx = minutes_frame(root, &caption, (x_max, y_max * 1.08), px)?;
     let alpha = if n > CROWDED_RUNS { 0.35 } else { 0.9 };
     let width = px.u(if n > CROWDED_RUNS { 1.0 } else { 1.6 });
     for (i, run) in chart.runs.iter().enumerate() {
@@ -246,6 +299,11 @@ fn draw_job(root: &Area, chart: &JobChart, px: Px) -> Result<(), DrawError> {
         .label(format!("… and {} more runs", count(n - LEGEND_RUNS)))
         .legend(|(x, y)| PathElement::new(vec![(x, y)], TRANSPARENT));
     }
+    legend(&mut ctx, px)
+}
+
+/// The legend of the labelled series, top right.
+pub(crate) fn legend(ctx: &mut Ctx<'_>, px: Px) -> Result<(), DrawError> {
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
         .margin(px.u(10.0))

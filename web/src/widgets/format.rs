@@ -50,6 +50,24 @@ pub fn count(n: usize) -> String {
     out
 }
 
+/// A number with at most `decimals` decimals, without trailing zeros
+/// (`2.50` → `2.5`, `3.000` → `3`); `—` when it is not finite.
+pub fn trimmed(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return "—".into();
+    }
+    let text = format!("{value:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    match text {
+        "-0" => "0".into(),
+        t => t.to_owned(),
+    }
+}
+
 /// Percentage `done / total` in `0..=100` (100 for an empty file).
 pub fn percent(done: u64, total: u64) -> f64 {
     if total == 0 {
@@ -79,5 +97,11 @@ mod tests {
         assert_eq!(minute(1_392_388_200), "2014-02-14 14:30");
         assert_eq!(percent(1, 4), 25.0);
         assert_eq!(percent(0, 0), 100.0);
+        assert_eq!(trimmed(2.5, 2), "2.5");
+        assert_eq!(trimmed(3.0004, 3), "3");
+        assert_eq!(trimmed(15.333_333, 3), "15.333");
+        assert_eq!(trimmed(120.0, 2), "120");
+        assert_eq!(trimmed(-0.0001, 2), "0");
+        assert_eq!(trimmed(f64::INFINITY, 2), "—");
     }
 }

@@ -2,13 +2,15 @@
 //! and report through callbacks; only panels know the [`crate::state::Studio`].
 
 pub mod chart;
+pub mod download;
 pub mod dropzone;
+pub mod fit_chart;
 pub mod format;
 pub mod problems;
 pub mod progress;
 pub mod stat;
 
-pub use chart::ChartCanvas;
+pub use chart::{ChartCanvas, PlotCanvas};
 pub use dropzone::Dropzone;
 pub use problems::ProblemList;
 pub use progress::ProgressBar;
