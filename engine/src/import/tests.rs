@@ -278,7 +278,14 @@ fn relative_time_spans_stay_out_of_the_workspace_span() {
     use crate::model::Workspace;
     let mut ws = Workspace::new();
     ws.add(import("swim.tsv", b"job0\t49\t49\t1\t2\t3\n", strict()).unwrap());
-    ws.add(import("nab.csv", b"timestamp,value\n2014-02-14 14:30:00,1\n", strict()).unwrap());
+    ws.add(
+        import(
+            "nab.csv",
+            b"timestamp,value\n2014-02-14 14:30:00,1\n",
+            strict(),
+        )
+        .unwrap(),
+    );
     let s = ws.summary();
     assert!(s.files[0].relative_time && !s.files[1].relative_time);
     assert_eq!(s.span, Some((1_392_388_200, 1_392_388_200)));
