@@ -1,5 +1,5 @@
 //! Price–deadline curve against a queue of 1,000 jobs (MRM §4.2, eq. 13):
-//! 40 deadlines, each rebuilding the lazy schedule with the new job.
+//! 40 deadlines; the lazy schedule is built once and indexed by prefix sums.
 
 use skyplan_engine::fixtures::Rng;
 use skyplan_engine::pricing::{quote, PriceFunction, PriceParams, QueuedJob, Slots};

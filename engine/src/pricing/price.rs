@@ -133,15 +133,93 @@ pub fn processing_secs(map_work: f64, reduce_work: f64, slots: Slots) -> f64 {
     map_work / slots.map + reduce_work / slots.reduce
 }
 
-/// Free processing time in `[from, to)`: the free share of both phases'
-/// capacity, averaged, in seconds.
-fn free_time(s: &LazySchedule, from: f64, to: f64) -> f64 {
-    if to <= from {
-        return 0.0;
+/// Prefix sums of the free capacity of a lazy schedule, per phase, so slack
+/// in any interval and the new job's placement are O(1)/O(log H) instead of
+/// a scan of the horizon.
+struct SlackIndex {
+    quantum: f64,
+    cap: [f64; 2],
+    /// `prefix[p][t]`: free slot-seconds of phase `p` in quanta `[0, t)`.
+    prefix: [Vec<f64>; 2],
+}
+
+impl SlackIndex {
+    fn new(s: &LazySchedule) -> Self {
+        let h = s.used.len();
+        let mut prefix = [vec![0.0; h + 1], vec![0.0; h + 1]];
+        for (p, pre) in prefix.iter_mut().enumerate() {
+            for t in 0..h {
+                pre[t + 1] = pre[t] + (s.capacity[p] - s.used[t][p]);
+            }
+        }
+        SlackIndex {
+            quantum: s.quantum,
+            cap: s.capacity,
+            prefix,
+        }
     }
-    let m = s.free_between(0, from, to) / s.capacity[0] * s.quantum;
-    let r = s.free_between(1, from, to) / s.capacity[1] * s.quantum;
-    (m + r) / 2.0
+
+    /// Free slot-seconds of phase `p` in quanta `[0, t)` (all free past the
+    /// schedule's end).
+    fn f(&self, p: usize, t: usize) -> f64 {
+        let pre = &self.prefix[p];
+        let h = pre.len() - 1;
+        if t <= h {
+            pre[t]
+        } else {
+            pre[h] + (t - h) as f64 * self.cap[p]
+        }
+    }
+
+    fn q(&self, secs: f64) -> usize {
+        (secs / self.quantum).floor().max(0.0) as usize
+    }
+
+    /// Free processing time in `[from, to)` seconds, both phases averaged.
+    fn free_time(&self, from: f64, to: f64) -> f64 {
+        let (a, b) = ((from / self.quantum).ceil() as usize, self.q(to));
+        if b <= a {
+            return 0.0;
+        }
+        let share = |p: usize| (self.f(p, b) - self.f(p, a)) / self.cap[p] * self.quantum;
+        (share(0) + share(1)) / 2.0
+    }
+
+    /// The new job's `work` of phase `p` taken from the latest free capacity
+    /// before quantum `end`: the first quantum used and the amount taken
+    /// there (the quanta after it are taken whole).
+    fn fill_back(&self, p: usize, work: f64, end: usize) -> (usize, f64) {
+        if work <= 1e-12 {
+            return (end, 0.0);
+        }
+        let total = self.f(p, end);
+        // Largest s with free in [s, end) ≥ work.
+        let (mut lo, mut hi) = (0usize, end);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if total - self.f(p, mid) >= work - 1e-9 {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let after = total - self.f(p, lo + 1);
+        (lo, (work - after).max(0.0))
+    }
+
+    /// Slot-seconds of phase `p` the fill `(start, rem)` ending at `end`
+    /// takes from quanta `[0, x)`.
+    fn taken_before(&self, p: usize, (start, rem): (usize, f64), end: usize, x: usize) -> f64 {
+        if x <= start {
+            return 0.0;
+        }
+        let upto = x.min(end);
+        rem + if upto > start + 1 {
+            self.f(p, upto) - self.f(p, start + 1)
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Quotes a new job with `map_work`/`reduce_work` (slot-seconds, PI upper
@@ -163,31 +241,51 @@ pub fn quote(
     }
     let base = LazySchedule::build(queue, slots, params.quantum)?;
     let f = base.earliest_finish(map_work, reduce_work);
+    let index = SlackIndex::new(&base);
     let pj = processing_secs(map_work, reduce_work, slots);
     let gamma = params.mean_job_secs;
     let rj = params.reserve * pj / gamma;
     let before: Vec<f64> = queue
         .iter()
-        .map(|q| free_time(&base, 0.0, q.deadline) / gamma)
+        .map(|q| index.free_time(0.0, q.deadline) / gamma)
         .collect();
+    let mut by_deadline: Vec<(f64, f64)> = queue
+        .iter()
+        .map(|q| {
+            (
+                q.deadline,
+                processing_secs(q.map_work, q.reduce_work, slots),
+            )
+        })
+        .collect();
+    by_deadline.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut ahead_prefix = vec![0.0];
+    for &(_, p) in &by_deadline {
+        ahead_prefix.push(ahead_prefix.last().copied().unwrap_or(0.0) + p);
+    }
     let span = params.span_jobs * gamma;
     let mut curve = Vec::with_capacity(params.points);
     for k in 0..params.points {
         let d = f + span * k as f64 / (params.points - 1) as f64;
-        let slack = free_time(&base, f, d) / gamma;
+        let slack = index.free_time(f, d) / gamma;
         let price = match params.function {
             PriceFunction::Mrm { kappa } => {
-                let mut with = queue.to_vec();
-                with.push(QueuedJob {
-                    name: "\u{0}new".into(),
-                    map_work,
-                    reduce_work,
-                    deadline: d,
-                });
-                let after = LazySchedule::build(&with, slots, params.quantum)?;
+                // Admitted jobs keep their lazy positions; the new job takes
+                // the latest slack before its deadline: reduce work last,
+                // map work before it. What it takes before each queued job's
+                // deadline is slack that job loses.
+                let end = index.q(d);
+                let reduce = index.fill_back(1, reduce_work, end);
+                let map_end = if reduce_work > 1e-12 { reduce.0 } else { end };
+                let map = index.fill_back(0, map_work, map_end);
                 let mut charge = 0.0;
                 for (q, &b) in queue.iter().zip(&before) {
-                    let a = free_time(&after, 0.0, q.deadline) / gamma;
+                    let x = index.q(q.deadline);
+                    let lost = (index.taken_before(0, map, map_end, x) / index.cap[0]
+                        + index.taken_before(1, reduce, end, x) / index.cap[1])
+                        * index.quantum
+                        / 2.0;
+                    let a = (b - lost / gamma).max(0.0);
                     let pi = processing_secs(q.map_work, q.reduce_work, slots) / gamma;
                     charge += pi / (a + 1.0) - pi / (b + 1.0);
                 }
@@ -200,12 +298,8 @@ pub fn quote(
                 (kappa * rj - slack.powf(z) / (pj / gamma)).max(rj)
             }
             PriceFunction::LoadAware => {
-                let ahead: f64 = queue
-                    .iter()
-                    .filter(|q| q.deadline <= d)
-                    .map(|q| processing_secs(q.map_work, q.reduce_work, slots))
-                    .sum();
-                let beta = d - ahead - pj;
+                let n = by_deadline.partition_point(|x| x.0 <= d);
+                let beta = d - ahead_prefix[n] - pj;
                 let rho = (1.0 - beta / pj).max(0.0);
                 rj * (rho * pj / gamma).exp()
             }
@@ -280,6 +374,59 @@ mod tests {
         assert!((late.price - own(late)).abs() < 1e-9, "{late:?}");
         for w in q.curve.windows(2) {
             assert!(w[1].price <= w[0].price + 1e-9, "non-increasing: {w:?}");
+        }
+    }
+
+    /// On map-only work the incremental charge equals rebuilding the lazy
+    /// schedule with the new job and measuring every queued job's slack
+    /// again (the definition in §4.2).
+    #[test]
+    fn incremental_charge_matches_a_rebuild() {
+        use crate::fixtures::Rng;
+        let mut rng = Rng::new(21);
+        let slots = Slots {
+            map: 4.0,
+            reduce: 1.0,
+        };
+        for case in 0..60 {
+            let mut t = 0.0;
+            let queue: Vec<QueuedJob> = (0..rng.int(1, 8))
+                .map(|i| {
+                    let w = rng.int(4, 60) as f64;
+                    t += w / 4.0 + rng.int(0, 20) as f64;
+                    job(&format!("j{i}"), w, t.ceil())
+                })
+                .collect();
+            let new = rng.int(4, 80) as f64;
+            let p = PriceParams {
+                points: 12,
+                span_jobs: 3.0,
+                mean_job_secs: 10.0,
+                ..PriceParams::default()
+            };
+            let q = quote(&queue, slots, new, 0.0, &p).unwrap();
+            let base = LazySchedule::build(&queue, slots, 1.0).unwrap();
+            let free = |s: &LazySchedule, to: f64| {
+                (s.free_between(0, 0.0, to) / 4.0 + s.free_between(1, 0.0, to)) / 2.0 / 10.0
+            };
+            for pt in &q.curve {
+                let mut with = queue.clone();
+                with.push(job("new", new, pt.deadline));
+                let after = LazySchedule::build(&with, slots, 1.0).unwrap();
+                let mut charge = 0.0;
+                for qj in &queue {
+                    let pi = qj.map_work / 4.0 / 10.0;
+                    charge += pi / (free(&after, qj.deadline) + 1.0)
+                        - pi / (free(&base, qj.deadline) + 1.0);
+                }
+                let want = new / 4.0 / 10.0 / (pt.slack + 1.0) + charge;
+                assert!(
+                    (pt.price - want).abs() < 1e-9,
+                    "case {case} at {}: {} vs {want}",
+                    pt.deadline,
+                    pt.price
+                );
+            }
         }
     }
 
