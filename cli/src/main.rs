@@ -5,6 +5,7 @@
 //! machine-readable output. Bad input gives a clear message and exit code 1;
 //! bad usage exit code 2.
 
+mod estimate_cmd;
 mod fixtures_cmd;
 mod import_cmd;
 mod plan_cmd;
@@ -28,13 +29,17 @@ USAGE:
                  [--period SECS] [--step SECS] [--origin DATE|EPOCH]
                  [--method lowcost|greedy|earliest|all] [--min-parallelism X]
                  [--json] [--export-yarn OUT.json] [--queue NAME]
+    skyplan estimate HISTORY [--job --map-tasks N --reduce-tasks N
+                 --input-bytes B --shuffle-bytes B --output-bytes B
+                 [--name NAME]] [--evaluate] [--level 0.95] [--json]
     skyplan help
 
 COMMANDS:
     import     Read traces and print what was loaded, or every bad line.
                --format F   force a format: native-log, runs-csv,
-                            utilization-csv, utilization-long-csv, swim-tsv
-                            (default: detected from the content)
+                            utilization-csv, utilization-long-csv, swim-tsv,
+                            job-history-csv (default: detected from the
+                            content)
                --lenient    keep the good lines of a file with bad ones
                --json       print the workspace summary and errors as JSON
     fixtures   Write the deterministic demo workspace (runs.csv,
@@ -86,6 +91,24 @@ COMMANDS:
                                        containers (1)
                --export-yarn OUT.json  write the plan as YARN submissions
                --queue NAME            their queue (default `default`)
+    estimate   Processing-time estimates (MRM §3.2): mean, σ and prediction
+               interval of a job's map and reduce phases by GP, OLS and the
+               same job's past runs, learned from HISTORY — a job-history
+               CSV, or a SWIM TSV turned into one by the documented
+               processing-time model (--jobs N runs, default 1000; --seed N).
+               --job --map-tasks N --reduce-tasks N --input-bytes B
+               --shuffle-bytes B --output-bytes B [--name NAME]
+                                       the job to estimate (--name for the
+                                       same-job method)
+               --evaluate              R², PI coverage / error and mean PI
+                                       length per method on a seeded split
+                                       (--train-share X, 0.5; --seed N)
+               --level X               PI coverage (0.95)
+               --features log|linear --targets log|linear   scales (log)
+               --restarts N --hyper-subset N   GP search (2, 256)
+               --min-runs N            same-job runs needed (2)
+               --write-history OUT     write the history used as CSV
+               --lenient --json
 ";
 
 /// Writes a command's whole output to stdout at once. A closed pipe (as in
@@ -143,6 +166,7 @@ fn run() -> Result<(), Failure> {
         "skyline" => slo_cmd::skyline(&mut parser),
         "replay" => replay_cmd::run(&mut parser),
         "plan" => plan_cmd::run(&mut parser),
+        "estimate" => estimate_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())

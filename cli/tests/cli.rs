@@ -430,3 +430,138 @@ fn plan_errors_and_usage() {
     let (code, _, _) = skyplan(&["plan", &ok, "--capacity-cores", "10", "--period", "1000"]);
     assert_eq!(code, 2);
 }
+
+const SWIM: &str = "../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv";
+
+#[test]
+fn estimate_from_swim_evaluates_and_writes_a_history() {
+    let history = temp_file("history.csv", "");
+    let (code, out, err) = skyplan(&[
+        "estimate",
+        SWIM,
+        "--jobs",
+        "60",
+        "--restarts",
+        "0",
+        "--evaluate",
+        "--write-history",
+        &history,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("5894 SWIM samples → 60 history jobs"), "{out}");
+    assert!(
+        out.contains("evaluation: 30 training jobs, 30 test jobs, 95% PIs"),
+        "{out}"
+    );
+    for method in ["GP", "OLS", "same-job"] {
+        assert!(out.contains(&format!("map     {method}")), "{out}");
+    }
+    assert!(out.contains("R²") && out.contains("PI error %"), "{out}");
+    // The history written reads back as a job-history CSV.
+    let (code, out, _) = skyplan(&["import", &history]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("job-history-csv") && out.contains("60 workload jobs"),
+        "{out}"
+    );
+}
+
+#[test]
+fn estimate_a_job_from_a_history_csv() {
+    let mut csv = String::from(
+        "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n",
+    );
+    // Six recurring jobs, etl_k with k + 1 maps of 64 MB each, four runs.
+    for i in 0..24u32 {
+        let maps = 1 + i % 6;
+        let input = f64::from(maps) * 6.4e7;
+        let map_secs = 3.0 + 2.0 * f64::from(maps) + 0.1 * f64::from(i % 4);
+        let reduce_secs = 5.0 + 0.5 * f64::from(maps) + 0.2 * f64::from(i % 2);
+        csv.push_str(&format!(
+            "etl_{},{},{maps},2,{input},{},{},{map_secs},{reduce_secs}\n",
+            i % 6,
+            100 * i,
+            input / 2.0,
+            input / 10.0
+        ));
+    }
+    let f = temp_file("jobs.csv", &csv);
+    let job = [
+        "--job",
+        "--map-tasks",
+        "4",
+        "--reduce-tasks",
+        "2",
+        "--input-bytes",
+        "2.56e8",
+        "--shuffle-bytes",
+        "1.28e8",
+        "--output-bytes",
+        "2.56e7",
+        "--name",
+        "etl_3",
+    ];
+    let mut args = vec!["estimate", &f, "--restarts", "0"];
+    args.extend(job);
+    let (code, out, err) = skyplan(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("24 finished jobs"), "{out}");
+    assert!(out.contains("95% PI (s)"), "{out}");
+    assert!(out.contains("4 past runs"), "{out}");
+    assert!(out.contains("GP map: ℓ = ["), "{out}");
+    args.push("--json");
+    let (code, json, _) = skyplan(&args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let map = &v["estimate"]["phases"][0]["methods"];
+    for m in 0..3 {
+        let p = &map[m]["prediction"];
+        let (lo, mean, hi) = (
+            p["lower"].as_f64().unwrap(),
+            p["mean"].as_f64().unwrap(),
+            p["upper"].as_f64().unwrap(),
+        );
+        // Map time is 3 + 2·maps = 11 s for 4 maps (+ 0.1 or 0.3).
+        assert!(lo <= mean && mean <= hi && (mean - 11.2).abs() < 1.0, "{p}");
+    }
+    assert_eq!(map[2]["method"], "same-job");
+    // Unseen job: the same-job method says why it has no estimate.
+    let n = args.len();
+    args[n - 2] = "new_job";
+    let (code, out, _) = skyplan(&args[..n - 1]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("too few past runs of `new_job`: 0 (needs 2)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn estimate_errors() {
+    let bad = temp_file(
+        "bad-history.csv",
+        "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n\
+         a,1,2,1,10,5,1,3,4\n\
+         b,1,2,1,10,5,1,-3,4\n",
+    );
+    let (code, _, err) = skyplan(&["estimate", &bad, "--evaluate"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad-history.csv:3:16: map_secs must not be negative"),
+        "{err}"
+    );
+    let (code, _, err) = skyplan(&["estimate", SWIM, "--map-tasks", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs --reduce-tasks, --input-bytes"), "{err}");
+    let (code, _, err) = skyplan(&["estimate", SWIM]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--evaluate"), "{err}");
+    let (code, _, err) = skyplan(&["estimate", "--evaluate"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = skyplan(&["estimate", SWIM, "--evaluate", "--level", "1.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("level"), "{err}");
+    let (code, _, err) = skyplan(&["estimate", "fixtures/demo/runs.csv", "--evaluate"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("needs a job history"), "{err}");
+}

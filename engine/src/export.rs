@@ -1,6 +1,6 @@
 //! Writers for skyplan's own text formats (the inverse of [`crate::import`]).
 
-use crate::model::{JobRun, UtilizationSeries};
+use crate::model::{JobRun, UtilizationSeries, WorkloadJob};
 use crate::slo::{DecisionKind, SloDecision};
 use std::fmt::Write;
 
@@ -43,6 +43,34 @@ pub fn runs_csv(runs: &[JobRun]) -> String {
             num(r.container.memory_mb),
             r.skyline.step_secs,
             sky.join(";")
+        );
+    }
+    out
+}
+
+/// Writes finished jobs as skyplan's job-history CSV (header included; the
+/// format [`crate::Format::JobHistoryCsv`] reads). Unknown task counts or
+/// durations are written empty, which that reader refuses: only complete
+/// histories round-trip.
+pub fn job_history_csv(jobs: &[WorkloadJob]) -> String {
+    let mut out = crate::import::job_history_csv_columns().join(",");
+    out.push('\n');
+    for j in jobs {
+        let count = |c: Option<u32>| c.map(|v| v.to_string()).unwrap_or_default();
+        let secs = |s: Option<f64>| s.map(num).unwrap_or_default();
+        let f = &j.features;
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            field(&j.name),
+            j.submit,
+            count(f.map_tasks),
+            count(f.reduce_tasks),
+            num(f.input_bytes),
+            num(f.shuffle_bytes),
+            num(f.output_bytes),
+            secs(j.map_secs),
+            secs(j.reduce_secs)
         );
     }
     out

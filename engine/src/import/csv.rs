@@ -184,6 +184,42 @@ impl Header {
     }
 }
 
+/// The start of every line of a header-based CSV: the first line is read
+/// into `slot` as the header (`Ok(None)`, or its first unknown column as a
+/// non-fatal error); a later line must have as many fields as the header,
+/// which is returned.
+pub(crate) fn header_or_width<'h>(
+    slot: &'h mut Option<Header>,
+    line: &str,
+    fields: &[Field<'_>],
+    known: &[&str],
+    required: &[&str],
+) -> Result<Option<&'h Header>, FieldError> {
+    let Some(header) = slot else {
+        let (header, unknown) = Header::read(line, fields, known, required);
+        *slot = Some(header?);
+        return match unknown {
+            Some(e) => Err(e),
+            None => Ok(None),
+        };
+    };
+    if fields.len() != header.width {
+        let col = fields
+            .get(header.width)
+            .map(|f| column_of(line, f.offset))
+            .unwrap_or_else(|| column_of(line, line.len()));
+        return Err(FieldError::at(
+            col,
+            format!(
+                "expected {} fields as in the header, found {}",
+                header.width,
+                fields.len()
+            ),
+        ));
+    }
+    Ok(Some(header))
+}
+
 /// Parses a finite number, with the reason in words on failure.
 pub(crate) fn number(line: &str, f: &Field<'_>, what: &str) -> Result<f64, FieldError> {
     let t = f.text.trim();

@@ -22,6 +22,9 @@ pub fn detect(first_line: &str) -> Option<Format> {
         if has("job") && has("skyline") {
             return Some(Format::RunsCsv);
         }
+        if has("job") && has("map_secs") {
+            return Some(Format::JobHistoryCsv);
+        }
         if has("timestamp") && has("series") && has("value") {
             return Some(Format::UtilizationLongCsv);
         }
@@ -71,6 +74,10 @@ mod tests {
         assert_eq!(
             detect("job,instance,submit,start,end,skyline"),
             Some(Format::RunsCsv)
+        );
+        assert_eq!(
+            detect("job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs"),
+            Some(Format::JobHistoryCsv)
         );
         assert_eq!(detect("hello world"), None);
         assert_eq!(detect("a,b,c"), None);

@@ -12,11 +12,13 @@
 //!
 //! Formats (detected from content, or forced with [`ImportOptions::format`]):
 //! [`Format::NativeLog`], [`Format::RunsCsv`], [`Format::UtilizationCsv`],
-//! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`]. The README documents each.
+//! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`], [`Format::JobHistoryCsv`].
+//! The README documents each.
 
 mod csv;
 mod decisions_csv;
 mod detect;
+mod job_history;
 mod native_log;
 mod runs_csv;
 mod swim;
@@ -44,16 +46,19 @@ pub enum Format {
     UtilizationLongCsv,
     /// SWIM workload TSV (Facebook Hadoop samples).
     SwimTsv,
+    /// skyplan's CSV of finished jobs with sizes and phase durations (MRM §3.2).
+    JobHistoryCsv,
 }
 
 impl Format {
     /// Every format, in the order the UI lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::NativeLog,
         Format::RunsCsv,
         Format::UtilizationCsv,
         Format::UtilizationLongCsv,
         Format::SwimTsv,
+        Format::JobHistoryCsv,
     ];
 
     /// Short name used on the command line and in JSON.
@@ -64,6 +69,7 @@ impl Format {
             Format::UtilizationCsv => "utilization-csv",
             Format::UtilizationLongCsv => "utilization-long-csv",
             Format::SwimTsv => "swim-tsv",
+            Format::JobHistoryCsv => "job-history-csv",
         }
     }
 
@@ -81,6 +87,7 @@ impl Format {
             Format::UtilizationCsv => "utilization CSV (timestamp,value)",
             Format::UtilizationLongCsv => "utilization CSV (timestamp,series,resource,value)",
             Format::SwimTsv => "SWIM workload TSV",
+            Format::JobHistoryCsv => "skyplan job history CSV",
         }
     }
 }
@@ -101,6 +108,7 @@ impl FromStr for Format {
             "utilization-csv" | "nab" | "util" => Format::UtilizationCsv,
             "utilization-long-csv" | "long" | "util-long" => Format::UtilizationLongCsv,
             "swim-tsv" | "swim" => Format::SwimTsv,
+            "job-history-csv" | "history" => Format::JobHistoryCsv,
             _ => {
                 let names: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
                 return Err(format!(
@@ -252,6 +260,7 @@ enum Parser {
     Runs(runs_csv::RunsCsvParser),
     Util(utilization::UtilizationParser),
     Swim(swim::SwimParser),
+    History(job_history::JobHistoryParser),
 }
 
 impl Parser {
@@ -269,6 +278,7 @@ impl Parser {
                 Parser::Util(utilization::UtilizationParser::long(options.lenient))
             }
             Format::SwimTsv => Parser::Swim(swim::SwimParser::default()),
+            Format::JobHistoryCsv => Parser::History(job_history::JobHistoryParser::new()),
         }
     }
 
@@ -278,6 +288,7 @@ impl Parser {
             Parser::Runs(p) => p.line(line),
             Parser::Util(p) => p.line(line),
             Parser::Swim(p) => p.line(line),
+            Parser::History(p) => p.line(line),
         }
     }
 
@@ -287,6 +298,7 @@ impl Parser {
             Parser::Runs(p) => p.finish(),
             Parser::Util(p) => p.finish(),
             Parser::Swim(p) => p.finish(),
+            Parser::History(p) => p.finish(),
         }
     }
 }
@@ -513,4 +525,9 @@ mod tests;
 /// The columns of skyplan's job-runs CSV, in the order exports write them.
 pub fn runs_csv_columns() -> &'static [&'static str] {
     &runs_csv::COLUMNS
+}
+
+/// The columns of skyplan's job-history CSV, in the order exports write them.
+pub fn job_history_csv_columns() -> &'static [&'static str] {
+    &job_history::COLUMNS
 }

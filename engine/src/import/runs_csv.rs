@@ -58,28 +58,11 @@ impl RunsCsvParser {
     pub(crate) fn line(&mut self, line: &str) -> Result<(), FieldError> {
         let mut fields = Vec::with_capacity(COLUMNS.len());
         csv::split(line, b',', &mut fields)?;
-        let Some(header) = &self.header else {
-            let (header, unknown) = csv::Header::read(line, &fields, &COLUMNS, &REQUIRED);
-            self.header = Some(header?);
-            return match unknown {
-                Some(e) => Err(e),
-                None => Ok(()),
-            };
+        let Some(header) =
+            csv::header_or_width(&mut self.header, line, &fields, &COLUMNS, &REQUIRED)?
+        else {
+            return Ok(());
         };
-        if fields.len() != header.width {
-            let col = fields
-                .get(header.width)
-                .map(|f| column_of(line, f.offset))
-                .unwrap_or_else(|| column_of(line, line.len()));
-            return Err(FieldError::at(
-                col,
-                format!(
-                    "expected {} fields as in the header, found {}",
-                    header.width,
-                    fields.len()
-                ),
-            ));
-        }
         let field = |k: usize| header.pos[k].map(|i| &fields[i]);
         let req = |k: usize| field(k).ok_or_else(|| FieldError::at(1, "missing field"));
         let time = |k: usize| -> Result<Option<i64>, FieldError> {

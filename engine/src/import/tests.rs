@@ -212,6 +212,139 @@ fn swim_rows() {
     .is_err());
 }
 
+const HISTORY: &str = "\
+# finished jobs
+job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs
+grep_logs,1000,16,2,1073741824,1048576,4096,42.5,7.25
+\"sort, daily\",2014-02-14 14:30:00,8,4,536870912,536870912,536870912,30,55
+wc,1200,1,0,1000,0,0,3,0
+";
+
+#[test]
+fn job_history_rows() {
+    let f = import("history.csv", HISTORY.as_bytes(), strict()).unwrap();
+    assert_eq!(f.format, Format::JobHistoryCsv);
+    let w = &f.data.workload;
+    assert_eq!(w.len(), 3);
+    assert_eq!(w[0].name, "grep_logs");
+    assert_eq!(w[0].submit, 1000);
+    assert_eq!(w[0].features.map_tasks, Some(16));
+    assert_eq!(w[0].features.reduce_tasks, Some(2));
+    assert_eq!(w[0].features.input_bytes, 1_073_741_824.0);
+    assert_eq!(w[0].map_secs, Some(42.5));
+    assert_eq!(w[0].reduce_secs, Some(7.25));
+    assert_eq!(w[1].name, "sort, daily");
+    assert_eq!(w[1].submit, 1_392_388_200);
+    assert_eq!(w[2].reduce_secs, Some(0.0));
+    // What the exporter writes reads back the same; columns in any order.
+    let again = import(
+        "again.csv",
+        crate::export::job_history_csv(w).as_bytes(),
+        strict(),
+    )
+    .unwrap();
+    assert_eq!(&again.data.workload, w);
+    let shuffled = "map_secs,reduce_secs,JOB,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes\n1.5,0,a,5,1,0,10,0,0\n";
+    let f = import("h.csv", shuffled.as_bytes(), strict()).unwrap();
+    assert_eq!(f.data.workload[0].map_secs, Some(1.5));
+}
+
+#[test]
+fn job_history_errors_have_line_and_column() {
+    let text = "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n\
+a,1,2,1,10,5,1,3,4\n\
+b,1,-2,1,10,5,1,3,4\n\
+c,1,2,1,10,5,1,NaN,4\n\
+d,1,2,1,-10,5,1,3,4\n\
+e,x,2,1,10,5,1,3,4\n\
+,1,2,1,10,5,1,3,4\n\
+f,1,2,1,10,5,1,3\n\
+g,1,2,99999999999,10,5,1,3,4\n\
+h,1,2,1,10,5,1,3,inf\n";
+    let e = import("h.csv", text.as_bytes(), strict()).unwrap_err();
+    let ImportError::Malformed {
+        errors,
+        total,
+        format,
+        ..
+    } = &e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(*format, Format::JobHistoryCsv);
+    assert_eq!(*total, 8);
+    let got: Vec<(u64, u32)> = errors.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (3, 5),
+            (4, 16),
+            (5, 9),
+            (6, 3),
+            (7, 1),
+            (8, 17),
+            (9, 7),
+            (10, 18)
+        ]
+    );
+    assert!(
+        errors[0].reason.contains("map_tasks"),
+        "{}",
+        errors[0].reason
+    );
+    assert!(errors[1].reason.contains("`NaN`"), "{}", errors[1].reason);
+    assert!(
+        errors[2].reason.contains("must not be negative"),
+        "{}",
+        errors[2].reason
+    );
+    assert!(errors[3].reason.contains("submit"), "{}", errors[3].reason);
+    assert!(errors[4].reason.contains("empty job name"));
+    assert!(errors[5].reason.contains("expected 9 fields"));
+    assert!(
+        errors[6].reason.contains("more than"),
+        "{}",
+        errors[6].reason
+    );
+    assert!(errors[7].reason.contains("`inf`"), "{}", errors[7].reason);
+    // Lenient keeps the one good job and lists the eight bad lines.
+    let f = import("h.csv", text.as_bytes(), lenient()).unwrap();
+    assert_eq!(f.data.workload.len(), 1);
+    assert_eq!((f.skipped_lines, f.warnings.len()), (8, 8));
+}
+
+#[test]
+fn job_history_header_problems() {
+    // Detected from `job` + `map_secs`; a missing column is fatal even when lenient.
+    let missing = "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs\na,1,2,1,10,5,1,3\n";
+    let e = import("h.csv", missing.as_bytes(), lenient()).unwrap_err();
+    assert!(matches!(
+        e,
+        ImportError::Malformed {
+            format: Format::JobHistoryCsv,
+            ..
+        }
+    ));
+    assert!(e.errors()[0].reason.contains("`reduce_secs`"), "{e}");
+    let twice = "job,job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n";
+    assert!(import("h.csv", twice.as_bytes(), lenient()).is_err());
+    let extra = "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs,queue\na,1,2,1,10,5,1,3,4,prod\n";
+    let e = import("h.csv", extra.as_bytes(), strict()).unwrap_err();
+    assert_eq!((e.errors()[0].line, e.errors()[0].column), (1, 95));
+    let f = import("h.csv", extra.as_bytes(), lenient()).unwrap();
+    assert_eq!(f.data.workload.len(), 1);
+    let forced = import(
+        "h.txt",
+        HISTORY.as_bytes(),
+        ImportOptions {
+            format: Some("history".parse().unwrap()),
+            ..strict()
+        },
+    )
+    .unwrap();
+    assert_eq!(forced.data.workload.len(), 3);
+}
+
 #[test]
 fn unknown_empty_and_utf8() {
     assert!(matches!(

@@ -1,0 +1,374 @@
+//! `skyplan estimate`: processing-time estimates of MRM §3.2 — mean, σ and
+//! prediction interval of a new job's map and reduce phases by GP, OLS and
+//! the same-job baseline, learned from a job history; and, with
+//! `--evaluate`, the analogues of the paper's Tables 2 and 3 on a
+//! train/test split of that history.
+
+use crate::import_cmd::import_file;
+use crate::Failure;
+use skyplan_engine::estimate::{
+    evaluate, history_from_swim, Estimator, EvaluateParams, Evaluation, FeatureScale,
+    HistoryParams, JobEstimate, Phase, TargetScale,
+};
+use skyplan_engine::import::{Format, ImportOptions};
+use skyplan_engine::model::{JobFeatures, WorkloadJob};
+use std::fmt::Write as _;
+
+/// What was asked on the command line.
+struct Args {
+    file: Option<String>,
+    name: Option<String>,
+    job: bool,
+    map_tasks: Option<u32>,
+    reduce_tasks: Option<u32>,
+    input: Option<f64>,
+    shuffle: Option<f64>,
+    output: Option<f64>,
+    evaluate: bool,
+    json: bool,
+    lenient: bool,
+    write_history: Option<String>,
+    history: HistoryParams,
+    eval: EvaluateParams,
+}
+
+fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
+    use lexopt::prelude::*;
+    let mut a = Args {
+        file: None,
+        name: None,
+        job: false,
+        map_tasks: None,
+        reduce_tasks: None,
+        input: None,
+        shuffle: None,
+        output: None,
+        evaluate: false,
+        json: false,
+        lenient: false,
+        write_history: None,
+        history: HistoryParams::default(),
+        eval: EvaluateParams::default(),
+    };
+    let p = &mut a.eval.estimate;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("job") => a.job = true,
+            Long("name") => a.name = Some(parser.value()?.string()?),
+            Long("map-tasks") => a.map_tasks = Some(parser.value()?.parse()?),
+            Long("reduce-tasks") => a.reduce_tasks = Some(parser.value()?.parse()?),
+            Long("input-bytes") => a.input = Some(parser.value()?.parse()?),
+            Long("shuffle-bytes") => a.shuffle = Some(parser.value()?.parse()?),
+            Long("output-bytes") => a.output = Some(parser.value()?.parse()?),
+            Long("evaluate") => a.evaluate = true,
+            Long("json") => a.json = true,
+            Long("lenient") => a.lenient = true,
+            Long("level") => p.level = parser.value()?.parse()?,
+            Long("features") => p.scale = scale(&parser.value()?.string()?, "--features")?,
+            Long("targets") => {
+                p.target = match scale(&parser.value()?.string()?, "--targets")? {
+                    FeatureScale::Log => TargetScale::Log,
+                    FeatureScale::Linear => TargetScale::Linear,
+                }
+            }
+            Long("restarts") => p.gp.restarts = parser.value()?.parse()?,
+            Long("hyper-subset") => p.gp.hyper_subset = parser.value()?.parse()?,
+            Long("polish-subset") => p.gp.polish_subset = parser.value()?.parse()?,
+            Long("min-runs") => p.min_runs = parser.value()?.parse()?,
+            Long("train-share") => a.eval.train_share = parser.value()?.parse()?,
+            Long("seed") => {
+                let seed: u64 = parser.value()?.parse()?;
+                a.history.seed = seed;
+                a.eval.split_seed = seed;
+            }
+            Long("jobs") => a.history.jobs = parser.value()?.parse()?,
+            Long("write-history") => a.write_history = Some(parser.value()?.string()?),
+            Value(v) if a.file.is_none() => a.file = Some(v.string()?),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    Ok(a)
+}
+
+fn scale(v: &str, flag: &str) -> Result<FeatureScale, Failure> {
+    match v {
+        "log" => Ok(FeatureScale::Log),
+        "linear" => Ok(FeatureScale::Linear),
+        _ => Err(Failure::usage(format!(
+            "{flag}: `{v}` is not log or linear"
+        ))),
+    }
+}
+
+/// Loads the history: a job-history CSV as it is, or SWIM samples turned
+/// into one by the engine's generator. Returns the jobs and a description.
+fn load(path: &str, a: &Args) -> Result<(Vec<WorkloadJob>, String), Failure> {
+    let options = ImportOptions {
+        lenient: a.lenient,
+        ..ImportOptions::default()
+    };
+    let f = match import_file(path, &options)? {
+        Ok(f) => f,
+        Err(e) => {
+            let mut msg = e.to_string();
+            for line in e.errors().iter().skip(1).take(9) {
+                msg.push_str(&format!("\n  {line}"));
+            }
+            return Err(Failure::input(msg));
+        }
+    };
+    let skipped = if f.skipped_lines > 0 {
+        format!(", {} bad line(s) skipped", f.skipped_lines)
+    } else {
+        String::new()
+    };
+    match f.format {
+        Format::JobHistoryCsv => {
+            let n = f.data.workload.len();
+            Ok((
+                f.data.workload,
+                format!("{path}: {n} finished jobs{skipped}"),
+            ))
+        }
+        Format::SwimTsv => {
+            let h = history_from_swim(&f.data.workload, &a.history)
+                .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+            let what = format!(
+                "{path}: {} SWIM samples → {} history jobs generated ({} runs each, seed {}){skipped}",
+                f.data.workload.len(),
+                h.len(),
+                a.history.runs_per_job,
+                a.history.seed
+            );
+            Ok((h, what))
+        }
+        other => Err(Failure::input(format!(
+            "{path} is {other}; estimate needs a job history ({} or {})",
+            Format::JobHistoryCsv,
+            Format::SwimTsv
+        ))),
+    }
+}
+
+/// The job to estimate from the feature flags, if any were given.
+fn query(a: &Args) -> Result<Option<JobFeatures>, Failure> {
+    let any = a.job
+        || a.map_tasks.is_some()
+        || a.reduce_tasks.is_some()
+        || a.input.is_some()
+        || a.shuffle.is_some()
+        || a.output.is_some();
+    if !any {
+        return Ok(None);
+    }
+    let missing: Vec<&str> = [
+        ("--map-tasks", a.map_tasks.is_none()),
+        ("--reduce-tasks", a.reduce_tasks.is_none()),
+        ("--input-bytes", a.input.is_none()),
+        ("--shuffle-bytes", a.shuffle.is_none()),
+        ("--output-bytes", a.output.is_none()),
+    ]
+    .iter()
+    .filter(|(_, m)| *m)
+    .map(|(f, _)| *f)
+    .collect();
+    if !missing.is_empty() {
+        return Err(Failure::usage(format!(
+            "the job to estimate needs {}",
+            missing.join(", ")
+        )));
+    }
+    Ok(Some(JobFeatures {
+        map_tasks: a.map_tasks,
+        reduce_tasks: a.reduce_tasks,
+        input_bytes: a.input.unwrap_or(0.0),
+        shuffle_bytes: a.shuffle.unwrap_or(0.0),
+        output_bytes: a.output.unwrap_or(0.0),
+    }))
+}
+
+/// Runs `skyplan estimate`.
+pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    let a = parse(parser)?;
+    let Some(path) = a.file.clone() else {
+        return Err(Failure::usage("estimate needs a HISTORY file"));
+    };
+    let job = query(&a)?;
+    if job.is_none() && !a.evaluate && a.write_history.is_none() {
+        return Err(Failure::usage(
+            "estimate needs --job with --map-tasks, --reduce-tasks, --input-bytes, \
+             --shuffle-bytes and --output-bytes, or --evaluate (or --write-history)",
+        ));
+    }
+    a.eval
+        .estimate
+        .validate()
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let (history, what) = load(&path, &a)?;
+    if let Some(out) = &a.write_history {
+        let text = skyplan_engine::export::job_history_csv(&history);
+        std::fs::write(out, &text).map_err(|e| Failure::input(format!("{out}: {e}")))?;
+    }
+    let estimate = match &job {
+        Some(f) => {
+            let model = Estimator::fit(&history, &a.eval.estimate)
+                .map_err(|e| Failure::input(e.to_string()))?;
+            let e = model
+                .estimate(a.name.as_deref(), f)
+                .map_err(|e| Failure::input(e.to_string()))?;
+            Some((model, e))
+        }
+        None => None,
+    };
+    let evaluation = if a.evaluate {
+        Some(evaluate(&history, &a.eval).map_err(|e| Failure::input(e.to_string()))?)
+    } else {
+        None
+    };
+    if a.json {
+        let doc = serde_json::json!({
+            "history": what,
+            "jobs": history.len(),
+            "estimate": estimate.as_ref().map(|(_, e)| e),
+            "gp": estimate.as_ref().map(|(m, _)| Phase::ALL.map(|p| m.gp_fit(p).ok())),
+            "evaluation": evaluation,
+        });
+        crate::emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
+        return Ok(());
+    }
+    let mut out = format!("history: {what}\n");
+    if let Some(out_path) = &a.write_history {
+        let _ = writeln!(out, "wrote {out_path} ({} jobs)", history.len());
+    }
+    if let (Some((model, e)), Some(f)) = (&estimate, &job) {
+        print_estimate(&mut out, model, e, f);
+    }
+    if let Some(ev) = &evaluation {
+        print_evaluation(&mut out, ev);
+    }
+    crate::emit(&out);
+    Ok(())
+}
+
+/// Seconds with sensible precision.
+fn secs(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn print_estimate(out: &mut String, model: &Estimator, e: &JobEstimate, f: &JobFeatures) {
+    let _ = writeln!(
+        out,
+        "job {}: {} map tasks, {} reduce tasks, {} input, {} shuffle, {} output bytes",
+        e.job.as_deref().unwrap_or("(unnamed)"),
+        f.map_tasks.unwrap_or(0),
+        f.reduce_tasks.unwrap_or(0),
+        f.input_bytes,
+        f.shuffle_bytes,
+        f.output_bytes
+    );
+    let pct = format!("{}% PI (s)", e.level * 100.0);
+    let _ = writeln!(
+        out,
+        "{:<7} {:<9} {:>10} {:>10}  {:<24} note",
+        "phase", "method", "mean (s)", "σ (s)", pct
+    );
+    for ph in &e.phases {
+        for m in &ph.methods {
+            let (mean, sd, pi) = match &m.prediction {
+                Some(p) => (
+                    secs(p.mean),
+                    secs(p.std_dev),
+                    format!("[{}, {}]", secs(p.lower), secs(p.upper)),
+                ),
+                None => ("—".into(), "—".into(), "—".into()),
+            };
+            let _ = writeln!(
+                out,
+                "{:<7} {:<9} {:>10} {:>10}  {:<24} {}",
+                ph.phase.to_string(),
+                m.method.to_string(),
+                mean,
+                sd,
+                pi,
+                m.note.as_deref().unwrap_or("")
+            );
+        }
+    }
+    for phase in Phase::ALL {
+        if let Ok(g) = model.gp_fit(phase) {
+            let h = &g.hyperparameters;
+            let ls: Vec<String> = h.length_scales.iter().map(|l| format!("{l:.3}")).collect();
+            let from = if g.polish.is_some() {
+                format!(
+                    "{} starts on {} jobs, variances refined on {}",
+                    g.starts.len(),
+                    g.restart_points,
+                    g.hyper_points
+                )
+            } else {
+                format!("{} starts on {} jobs", g.starts.len(), g.restart_points)
+            };
+            let _ = writeln!(
+                out,
+                "GP {phase}: ℓ = [{}], σf² = {:.3}, σn² = {:.2e}, log ML = {:.2} ({} jobs); {from}",
+                ls.join(", "),
+                h.signal_variance,
+                h.noise_variance,
+                g.log_marginal_likelihood,
+                g.points
+            );
+            for w in &g.warnings {
+                let _ = writeln!(out, "  warning: {w}");
+            }
+        }
+    }
+}
+
+fn print_evaluation(out: &mut String, ev: &Evaluation) {
+    let _ = writeln!(
+        out,
+        "evaluation: {} training jobs, {} test jobs, {}% PIs",
+        ev.train_jobs,
+        ev.test_jobs,
+        ev.level * 100.0
+    );
+    let _ = writeln!(
+        out,
+        "{:<7} {:<9} {:>6} {:>7} {:>10} {:>12} {:>15}  note",
+        "phase", "method", "jobs", "R²", "coverage", "PI error %", "mean PI (s)"
+    );
+    let opt = |v: Option<f64>, digits: usize| {
+        v.map(|x| format!("{x:.digits$}"))
+            .unwrap_or_else(|| "—".into())
+    };
+    for ph in &ev.phases {
+        for m in &ph.methods {
+            let _ = writeln!(
+                out,
+                "{:<7} {:<9} {:>6} {:>7} {:>10} {:>12} {:>15}  {}",
+                ph.phase.to_string(),
+                m.method.to_string(),
+                m.predicted,
+                opt(m.r2, 3),
+                opt(m.coverage, 3),
+                opt(m.pi_error_percent, 1),
+                opt(m.mean_pi_length, 1),
+                m.note.as_deref().unwrap_or("")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:<7} {} test jobs with the phase, mean duration {} s",
+            ph.phase.to_string(),
+            ph.test_jobs,
+            secs(ph.mean_actual_secs)
+        );
+    }
+}
