@@ -346,6 +346,123 @@ pub fn agenda_requests(n: usize, seed: u64) -> Vec<crate::agenda::ReservationReq
         .collect()
 }
 
+/// `n` synthetic jobs shaped like SWIM's Facebook 2009 samples (sizes only,
+/// no durations, as the `swim-tsv` importer gives them): input bytes
+/// log-normal around 50 KB with 2.4 decades of spread, three quarters
+/// map-only, shuffle and output as log-normal fractions — the moments of
+/// `FB-2009_samples_24_times_1hr_0.tsv`. Seeded; benchmarks must not read
+/// files.
+pub fn swim_like_jobs(n: usize, seed: u64) -> Vec<crate::model::WorkloadJob> {
+    use crate::model::{JobFeatures, WorkloadJob};
+    let mut rng = Rng::new(seed);
+    let mut submit = 0;
+    (0..n)
+        .map(|i| {
+            submit += rng.int(1, 30);
+            let input = 10f64.powf(rng.gauss(4.7, 2.4).clamp(0.0, 13.0)).round();
+            let (shuffle, output) = if rng.chance(0.75) {
+                (0.0, (input * 10f64.powf(rng.gauss(-1.0, 1.5))).round())
+            } else {
+                let s = (input * 10f64.powf(rng.gauss(-0.5, 1.75))).round();
+                (s, (s * 10f64.powf(rng.gauss(-1.3, 1.5))).round())
+            };
+            WorkloadJob {
+                name: format!("job{i}"),
+                submit,
+                features: JobFeatures {
+                    map_tasks: None,
+                    reduce_tasks: None,
+                    input_bytes: input,
+                    shuffle_bytes: shuffle,
+                    output_bytes: output,
+                },
+                map_secs: None,
+                reduce_secs: None,
+            }
+        })
+        .collect()
+}
+
+/// A job history of `n` finished jobs for the estimation benchmarks:
+/// [`swim_like_jobs`] through [`crate::estimate::history_from_swim`] with
+/// its default processing-time model (three runs a job).
+pub fn estimate_history(n: usize, seed: u64) -> Vec<crate::model::WorkloadJob> {
+    use crate::estimate::{history_from_swim, HistoryParams};
+    let params = HistoryParams {
+        jobs: n,
+        seed,
+        ..HistoryParams::default()
+    };
+    let sources = swim_like_jobs(n.div_ceil(params.runs_per_job as usize), seed);
+    history_from_swim(&sources, &params).unwrap_or_default()
+}
+
+/// Timings of [`measure_estimate`], milliseconds per repetition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EstimateMeasurement {
+    /// History jobs trained on.
+    pub jobs: usize,
+    /// Fitting GP, OLS and same-job for both phases.
+    pub train_ms: Vec<f64>,
+    /// Estimating 100 new jobs (both phases, every method).
+    pub predict_ms: Vec<f64>,
+    /// Likelihood evaluations of the map and reduce GPs' searches (starts
+    /// and refinement).
+    pub evaluations: usize,
+    /// Most jobs the hyperparameters of a phase were fitted on.
+    pub hyper_points: usize,
+}
+
+/// Trains the estimators ([`crate::estimate::Estimator`], GP settings `gp`)
+/// on [`estimate_history`]`(jobs, 7)` and estimates 100 other jobs, `reps`
+/// times, timed by `now_ms` (`Instant` natively, `performance.now()` in the
+/// browser) — the work of `engine/benches/estimate.rs` and of the
+/// headless-Chrome benchmark.
+pub fn measure_estimate(
+    jobs: usize,
+    gp: &crate::estimate::GpParams,
+    reps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> EstimateMeasurement {
+    use crate::estimate::{EstimateParams, Estimator, Phase};
+    let history = estimate_history(jobs, 7);
+    let queries = estimate_history(100, 8);
+    let query: Vec<_> = queries
+        .iter()
+        .map(|j| (Some(j.name.as_str()), &j.features))
+        .collect();
+    let params = EstimateParams {
+        gp: gp.clone(),
+        ..EstimateParams::default()
+    };
+    let mut m = EstimateMeasurement {
+        jobs: history.len(),
+        train_ms: Vec::new(),
+        predict_ms: Vec::new(),
+        evaluations: 0,
+        hyper_points: 0,
+    };
+    for _ in 0..reps.max(1) {
+        let t = now_ms();
+        let Ok(model) = Estimator::fit(&history, &params) else {
+            break;
+        };
+        m.train_ms.push(now_ms() - t);
+        let t = now_ms();
+        let _ = model.estimate_many(&query);
+        m.predict_ms.push(now_ms() - t);
+        m.evaluations = 0;
+        for phase in Phase::ALL {
+            if let Ok(fit) = model.gp_fit(phase) {
+                let polish = fit.polish.as_ref().map_or(0, |p| p.evaluations);
+                m.evaluations += polish + fit.starts.iter().map(|s| s.evaluations).sum::<usize>();
+                m.hyper_points = m.hyper_points.max(fit.hyper_points);
+            }
+        }
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,5 +502,21 @@ mod tests {
         assert!(m.bytes <= 1_000_000 && m.records > 100);
         assert_eq!(m.median_ms(), 600.0);
         assert!(m.line("native").starts_with("BENCH native native-log 1 "));
+    }
+
+    #[test]
+    fn estimate_histories_are_deterministic_and_complete() {
+        let h = estimate_history(30, 7);
+        assert_eq!(h, estimate_history(30, 7));
+        assert_eq!(h.len(), 30);
+        assert!(h.iter().all(|j| j.map_secs.is_some()
+            && j.reduce_secs.is_some()
+            && j.features.map_tasks.is_some()));
+        let swim = swim_like_jobs(200, 1);
+        let map_only = swim
+            .iter()
+            .filter(|j| j.features.shuffle_bytes == 0.0)
+            .count();
+        assert!((120..180).contains(&map_only), "{map_only}");
     }
 }
