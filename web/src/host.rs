@@ -89,6 +89,8 @@ pub struct Host {
     /// Workspace id of each loaded demo file, by name.
     demo: HashMap<&'static str, u32>,
     outbox: Outbox,
+    /// The Agenda panel's plan.
+    agenda: crate::agenda_host::AgendaHost,
 }
 
 impl Host {
@@ -100,6 +102,7 @@ impl Host {
             saved: HashMap::new(),
             demo: HashMap::new(),
             outbox,
+            agenda: crate::agenda_host::AgendaHost::new(),
         }
     }
 
@@ -252,6 +255,11 @@ impl Host {
             }
             Request::Decisions => self.post_decisions(),
             Request::ExportDecisions { format } => self.export_decisions(format),
+            Request::Agenda(request) => {
+                let (workspace, store) = (&self.workspace, self.store.as_ref());
+                let post = |r: &Response| (self.outbox)(r);
+                self.agenda.handle(request, workspace, store, &post).await;
+            }
         }
     }
 

@@ -7,12 +7,18 @@
 //! ([`store`]) so the workspace survives a reload.
 //!
 //! - `bin/app.rs` mounts [`app::App`]; [`state`] is its reactive state (with
-//!   [`desk`] for the SLOs panel), [`client`] its link to the worker,
-//!   [`panels`] and [`widgets`] its views.
+//!   [`desk`] for the SLOs panel and [`agenda_desk`] for the Agenda panel),
+//!   [`client`] its link to the worker, [`panels`] and [`widgets`] its views.
+//! - The Agenda panel's messages are in [`agenda_protocol`], carried by
+//!   `Request::Agenda` / `Response::Agenda`; [`agenda_host`] owns the plan
+//!   in the worker.
 //! - `bin/worker.rs` runs a [`host::Host`] on the worker's message queue;
 //!   [`views`] builds what it sends.
 #![warn(missing_docs)]
 
+pub mod agenda_desk;
+pub mod agenda_host;
+pub mod agenda_protocol;
 pub mod app;
 pub mod client;
 pub mod desk;

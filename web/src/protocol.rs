@@ -100,6 +100,8 @@ pub enum Request {
         /// CSV or JSON.
         format: ExportFormat,
     },
+    /// The Agenda panel's plan (answered by [`Response::Agenda`]).
+    Agenda(crate::agenda_protocol::AgendaRequest),
 }
 
 /// A text format the decisions are exported in.
@@ -215,6 +217,8 @@ pub enum Response {
         /// File content.
         text: String,
     },
+    /// An answer to a [`Request::Agenda`].
+    Agenda(crate::agenda_protocol::AgendaResponse),
     /// Something went wrong outside an import (storage, a malformed message).
     Notice {
         /// What happened, in words.

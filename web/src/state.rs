@@ -99,6 +99,8 @@ pub struct Studio {
     pub lenient: RwSignal<bool>,
     /// The SLOs panel's state.
     pub slo: SloDesk,
+    /// The Agenda panel's state.
+    pub agenda: crate::agenda_desk::AgendaDesk,
     link: StoredValue<Option<WorkerLink>, LocalStorage>,
     next_id: StoredValue<u32>,
 }
@@ -117,6 +119,7 @@ impl Studio {
             format: RwSignal::new(None),
             lenient: RwSignal::new(false),
             slo: SloDesk::new(),
+            agenda: crate::agenda_desk::AgendaDesk::new(),
             link: StoredValue::new_local(None),
             next_id: StoredValue::new(0),
         }
@@ -270,6 +273,7 @@ impl Studio {
             Response::JobSkylines(chart) => self.take_chart(ChartData::Job(chart)),
             Response::Series(chart) => self.take_chart(ChartData::Series(chart)),
             Response::Notice { message } => self.notify(message),
+            Response::Agenda(response) => self.apply_agenda(response),
             slo @ (Response::Slos(_)
             | Response::SlosFailed { .. }
             | Response::Fit(_)

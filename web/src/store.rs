@@ -8,7 +8,8 @@
 //!   through wasm memory), or `{id, demo: true, name}` for a demo file, which
 //!   is re-read from the copy embedded in the worker.
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
-//!   first visit, so clearing it is not undone by a reload.
+//!   first visit, so clearing it is not undone by a reload; the key `agenda`
+//!   holds the Agenda panel's plan ([`crate::agenda_host`]).
 //! - `decisions` (key path `job`, since version 2): the user's SLO decisions,
 //!   one [`SloDecision`] per recurring job as a plain object (serde), kept
 //!   whether or not the job's runs are still loaded.
@@ -229,6 +230,27 @@ impl Store {
         let tx = self.writer(META)?;
         tx.object_store(META)?
             .put_with_key(&JsValue::TRUE, &SEEDED.into())?;
+        finish(&tx).await
+    }
+
+    /// Reads the `meta` record `key` (`undefined` when there is none).
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn get_meta(&self, key: &str) -> Result<JsValue, StoreError> {
+        let tx = self.db.transaction_with_str(META)?;
+        let request = tx.object_store(META)?.get(&key.into())?;
+        finish(&tx).await?;
+        Ok(request.result()?)
+    }
+
+    /// Saves (or replaces) the `meta` record `key`.
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn put_meta(&self, key: &str, value: &JsValue) -> Result<(), StoreError> {
+        let tx = self.writer(META)?;
+        tx.object_store(META)?.put_with_key(value, &key.into())?;
         finish(&tx).await
     }
 

@@ -1,9 +1,11 @@
 //! The studio's panels, one per part of the product. Only panels that work
 //! are listed; the navigation shows exactly [`Panel::ALL`].
 
+mod agenda;
 mod slos;
 mod traces;
 
+pub use agenda::AgendaPanel;
 pub use slos::SlosPanel;
 pub use traces::TracesPanel;
 
@@ -14,17 +16,20 @@ pub enum Panel {
     Traces,
     /// Recurring jobs: inferred SLOs, LP skylines and the owner's decisions.
     Slos,
+    /// The reservation plan: timeline, drag, admissions, comparison, exports.
+    Agenda,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 2] = [Panel::Traces, Panel::Slos];
+    pub const ALL: [Panel; 3] = [Panel::Traces, Panel::Slos, Panel::Agenda];
 
     /// Navigation label.
     pub fn label(self) -> &'static str {
         match self {
             Panel::Traces => "Traces",
             Panel::Slos => "SLOs",
+            Panel::Agenda => "Agenda",
         }
     }
 
@@ -33,6 +38,7 @@ impl Panel {
         match self {
             Panel::Traces => "nav-traces",
             Panel::Slos => "nav-slos",
+            Panel::Agenda => "nav-agenda",
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod format;
 pub mod problems;
 pub mod progress;
 pub mod stat;
+pub mod timeline;
 
 pub use chart::{ChartCanvas, PlotCanvas};
 pub use dropzone::Dropzone;

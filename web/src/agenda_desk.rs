@@ -1,0 +1,289 @@
+//! The Agenda panel's state: the plan as the worker last sent it, the drag
+//! in progress with its live preview, the comparison of methods, and what
+//! the last change said. Like the rest of [`Studio`], no algorithm: every
+//! figure comes from the worker.
+//!
+//! A drag keeps at most one [`AgendaRequest::Preview`] in flight: while one
+//! is out, only the latest wanted position is remembered, and sent when the
+//! answer arrives. The drop sends [`AgendaRequest::Move`]; the worker checks
+//! it again, so a drop that beats its preview is still judged right.
+
+use crate::agenda_protocol::{
+    now_ms, AgendaRequest, AgendaResponse, AgendaView, CompareView, PlanFormat,
+};
+use crate::protocol::Request;
+use crate::state::Studio;
+use crate::widgets::download::save_text;
+use leptos::prelude::*;
+use skyplan_engine::agenda::{Capacity, Method, MovePreview};
+
+/// A reservation being dragged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drag {
+    /// The reservation.
+    pub id: u32,
+    /// Its start in the plan (where it snaps back to).
+    pub from: usize,
+    /// The step position (fractional) where it was grabbed.
+    pub grab: f64,
+    /// The candidate start under the pointer.
+    pub start: usize,
+    /// The latest preview answered.
+    pub preview: Option<LivePreview>,
+    /// Dropped: the move is with the worker.
+    pub dropped: bool,
+}
+
+/// A preview as the timeline draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LivePreview {
+    /// The start it was asked for.
+    pub start: usize,
+    /// The worker's answer.
+    pub preview: MovePreview,
+    /// `performance.now()` when it was asked, to time the round trip.
+    pub asked_at: f64,
+}
+
+/// The Agenda panel's signals.
+#[derive(Clone, Copy)]
+pub struct AgendaDesk {
+    /// The plan as last sent (`None` until the worker answered).
+    pub view: RwSignal<Option<AgendaView>>,
+    /// The method admissions and one-offs are placed with.
+    pub method: RwSignal<Method>,
+    /// Whether skylines may stretch down to one container a step.
+    pub stretch: RwSignal<bool>,
+    /// The drag in progress.
+    pub drag: RwSignal<Option<Drag>>,
+    /// Why the last drop snapped back, until the next drag.
+    pub reason: RwSignal<Option<String>>,
+    /// The engine's last refusal of a change, until dismissed or replaced.
+    pub error: RwSignal<Option<String>>,
+    /// The last comparison of methods.
+    pub compare: RwSignal<Option<CompareView>>,
+    /// A comparison is being computed.
+    pub comparing: RwSignal<bool>,
+    /// A change was sent and not answered yet.
+    pub busy: RwSignal<bool>,
+    /// Milliseconds of the last preview round trip (asked → answered →
+    /// drawn), as the timeline measured it.
+    pub latency: RwSignal<Option<f64>>,
+    /// The YARN queue of the YARN export.
+    pub queue: RwSignal<String>,
+    /// The preview in flight: `(id, start, asked at)`.
+    in_flight: StoredValue<Option<(u32, usize, f64)>>,
+    /// The position wanted while one is in flight.
+    wanted: StoredValue<Option<(u32, usize)>>,
+}
+
+impl AgendaDesk {
+    /// Nothing known yet; LowCost selected.
+    pub fn new() -> AgendaDesk {
+        AgendaDesk {
+            view: RwSignal::new(None),
+            method: RwSignal::new(Method::LowCost),
+            stretch: RwSignal::new(true),
+            drag: RwSignal::new(None),
+            reason: RwSignal::new(None),
+            error: RwSignal::new(None),
+            compare: RwSignal::new(None),
+            comparing: RwSignal::new(false),
+            busy: RwSignal::new(false),
+            latency: RwSignal::new(None),
+            queue: RwSignal::new("default".into()),
+            in_flight: StoredValue::new(None),
+            wanted: StoredValue::new(None),
+        }
+    }
+}
+
+impl Default for AgendaDesk {
+    fn default() -> Self {
+        AgendaDesk::new()
+    }
+}
+
+impl Studio {
+    fn agenda_send(self, request: AgendaRequest) {
+        self.send(Request::Agenda(request));
+    }
+
+    /// Sends a change to the plan; the panel shows it busy until answered.
+    pub fn agenda_change(self, request: AgendaRequest) {
+        self.agenda.error.set(None);
+        self.agenda.busy.set(true);
+        self.agenda_send(request);
+    }
+
+    /// The Agenda panel was opened: ask for the plan (and the count of
+    /// decisions waiting to be admitted).
+    pub fn open_agenda(self) {
+        self.agenda_send(AgendaRequest::State);
+    }
+
+    /// Sets the capacity.
+    pub fn set_agenda_capacity(self, capacity: Capacity) {
+        self.agenda_change(AgendaRequest::SetCapacity { capacity });
+    }
+
+    /// Asks for the comparison of methods.
+    pub fn compare_agenda(self) {
+        self.agenda.comparing.set(true);
+        self.agenda_send(AgendaRequest::Compare);
+    }
+
+    /// Asks for the plan as a file; downloaded when it arrives.
+    pub fn export_agenda(self, format: PlanFormat) {
+        let queue = self.agenda.queue.get_untracked();
+        self.agenda_send(AgendaRequest::Export { format, queue });
+    }
+
+    /// Starts dragging reservation `id`, grabbed at step position `grab`.
+    pub fn grab(self, id: u32, grab: f64) {
+        let from = self.agenda.view.with_untracked(|v| {
+            v.as_ref()
+                .and_then(|v| v.reservations.iter().find(|r| r.id == id))
+                .map(|r| r.start)
+        });
+        let Some(from) = from else { return };
+        self.agenda.reason.set(None);
+        self.agenda.drag.set(Some(Drag {
+            id,
+            from,
+            grab,
+            start: from,
+            preview: None,
+            dropped: false,
+        }));
+    }
+
+    /// The pointer is at step position `at` during a drag: move the
+    /// candidate and ask for its preview.
+    pub fn drag_to(self, at: f64, steps: usize) {
+        let Some(mut drag) = self.agenda.drag.get_untracked() else {
+            return;
+        };
+        if drag.dropped {
+            return;
+        }
+        let start = (drag.from as f64 + (at - drag.grab).round())
+            .clamp(0.0, steps.saturating_sub(1) as f64) as usize;
+        if start == drag.start {
+            return;
+        }
+        drag.start = start;
+        let id = drag.id;
+        self.agenda.drag.set(Some(drag));
+        self.preview(id, start);
+    }
+
+    /// Asks for a preview, or remembers it while another is in flight.
+    fn preview(self, id: u32, start: usize) {
+        if self.agenda.in_flight.get_value().is_some() {
+            self.agenda.wanted.set_value(Some((id, start)));
+            return;
+        }
+        self.agenda.in_flight.set_value(Some((id, start, now_ms())));
+        self.agenda_send(AgendaRequest::Preview { id, start });
+    }
+
+    /// The reservation was dropped: move it there (the worker decides), or
+    /// let go if it did not move.
+    pub fn drop_drag(self) {
+        let Some(mut drag) = self.agenda.drag.get_untracked() else {
+            return;
+        };
+        if drag.dropped {
+            return;
+        }
+        if drag.start == drag.from {
+            self.agenda.drag.set(None);
+            return;
+        }
+        drag.dropped = true;
+        let (id, start) = (drag.id, drag.start);
+        self.agenda.drag.set(Some(drag));
+        self.agenda_change(AgendaRequest::Move { id, start });
+    }
+
+    /// Gives up the drag (Escape): the reservation stays where it was.
+    pub fn cancel_drag(self) {
+        if self
+            .agenda
+            .drag
+            .with_untracked(|d| d.as_ref().is_some_and(|d| !d.dropped))
+        {
+            self.agenda.drag.set(None);
+        }
+    }
+
+    /// Takes in one Agenda response.
+    pub(crate) fn apply_agenda(self, response: AgendaResponse) {
+        let agenda = self.agenda;
+        match response {
+            AgendaResponse::Plan(view) => {
+                agenda.busy.set(false);
+                // A new plan ends any drag (a dropped one has landed).
+                agenda.drag.set(None);
+                agenda.view.set(Some(*view));
+            }
+            AgendaResponse::Preview { id, start, preview } => {
+                let asked_at = match agenda.in_flight.get_value() {
+                    Some((i, s, t)) if i == id && s == start => t,
+                    _ => now_ms(),
+                };
+                agenda.in_flight.set_value(None);
+                let live = agenda
+                    .drag
+                    .with_untracked(|d| d.as_ref().is_some_and(|d| d.id == id && !d.dropped));
+                if live {
+                    agenda.drag.update(|d| {
+                        if let Some(d) = d {
+                            d.preview = Some(LivePreview {
+                                start,
+                                preview,
+                                asked_at,
+                            });
+                        }
+                    });
+                    if let Some((i, s)) = agenda.wanted.get_value() {
+                        agenda.wanted.set_value(None);
+                        if (i, s) != (id, start) {
+                            self.preview(i, s);
+                        }
+                    }
+                } else {
+                    agenda.wanted.set_value(None);
+                }
+            }
+            AgendaResponse::MoveRefused { id, reason, .. } => {
+                agenda.busy.set(false);
+                agenda.drag.set(None);
+                let name = agenda.view.with_untracked(|v| {
+                    v.as_ref()
+                        .and_then(|v| v.reservations.iter().find(|r| r.id == id))
+                        .map(|r| r.name.clone())
+                });
+                agenda.reason.set(Some(match name {
+                    Some(name) => format!("{name} snapped back: {reason}"),
+                    None => format!("Snapped back: {reason}"),
+                }));
+            }
+            AgendaResponse::Refused { message } => {
+                agenda.busy.set(false);
+                agenda.comparing.set(false);
+                agenda.error.set(Some(message));
+            }
+            AgendaResponse::Compare(table) => {
+                agenda.comparing.set(false);
+                agenda.compare.set(Some(table));
+            }
+            AgendaResponse::Exported { format, text } => {
+                if let Err(e) = save_text(format.file_name(), format.mime(), &text) {
+                    self.notify(format!("The plan could not be downloaded: {e}"));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,849 @@
+//! The worker's side of the Agenda panel: one reservation plan (Morpheus
+//! §6) over one day at one-minute steps, the changes made to it with undo
+//! and redo, and its copy in IndexedDB.
+//!
+//! - **Capacity** is the user's. Until they set one, it is derived once,
+//!   when the first jobs are admitted: 1.25 × the lower bound on the peak
+//!   load of those requests, in cores (memory 4096 MB a core), rounded up —
+//!   and the panel says so next to the capacity inputs.
+//! - **Requests** come from the SLO decisions in the workspace (signed off
+//!   or overridden, by [`requests_from_decisions`]) or from the one-off form.
+//!   The plan's origin is 00:00 UTC of the day of the earliest reference
+//!   among the decisions first admitted (the `skyplan plan` rule), or of
+//!   today for a plan started by a one-off.
+//! - **Undo** keeps up to [`UNDO_DEPTH`] changes: a move as its inverse move,
+//!   anything else as a copy of the whole agenda before it.
+//! - **Persistence**: after every change the agenda (origin, capacity and its
+//!   note, and the engine's `Plan` — requests, placements, load) is saved as
+//!   the `meta` record `agenda`; it is read back on the first request of a
+//!   session. The undo history is not saved.
+
+use crate::agenda_protocol::{
+    method_label, now_ms, AgendaRequest, AgendaResponse, AgendaView, CompareRow, CompareView,
+    Outcome, PlanFormat, ReservationView,
+};
+use crate::protocol::Response;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
+use skyplan_engine::agenda::{
+    lower_bounds, plan_to_yarn, requests_from_decisions, AgendaParams, Capacity, Method, Plan,
+    Recurrence, ReservationRequest,
+};
+use skyplan_engine::export::plan_csv;
+use skyplan_engine::slo::{DecisionKind, SloDecision};
+use skyplan_engine::time::format_timestamp;
+use skyplan_engine::{ContainerSize, Timestamp, Workspace};
+
+/// Changes kept for undo (and redo).
+pub const UNDO_DEPTH: usize = 50;
+
+/// Largest LP relaxation (variables) solved for a lower bound, as in
+/// `skyplan plan`.
+pub const LP_MAX_VARS: usize = 5_000;
+
+/// Capacity derived on first admission: this much above the lower bound.
+pub const HEADROOM: f64 = 1.25;
+
+/// Memory per core of a derived capacity (the CLI's default), MB.
+pub const MB_PER_CORE: f64 = 4096.0;
+
+/// Smallest parallelism a skyline step may be stretched to (the CLI's
+/// `--min-parallelism` default), or none: the skyline as it is.
+fn min_parallelism(stretch: bool) -> f64 {
+    if stretch {
+        1.0
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The `meta` record the agenda is saved under.
+const META_KEY: &str = "agenda";
+
+/// Version of the saved record; another version is not read back.
+const SAVED_VERSION: u32 = 1;
+
+/// Everything the panel works on, as saved.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Agenda {
+    /// 00:00 UTC of the plan's first step.
+    origin: Option<Timestamp>,
+    /// The capacity, once known.
+    capacity: Option<Capacity>,
+    /// How the capacity was set.
+    capacity_note: Option<String>,
+    /// The plan, once something was admitted.
+    plan: Option<Plan>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    agenda: Agenda,
+}
+
+/// A change, as undo (or redo) takes it back.
+enum Change {
+    /// A move: taken back by the inverse move.
+    Moved {
+        label: String,
+        id: u32,
+        from: usize,
+        to: usize,
+    },
+    /// Anything else: the agenda before (or after, for redo) the change.
+    Replaced { label: String, agenda: Box<Agenda> },
+}
+
+impl Change {
+    fn label(&self) -> &str {
+        match self {
+            Change::Moved { label, .. } | Change::Replaced { label, .. } => label,
+        }
+    }
+}
+
+/// The Agenda panel's worker state.
+pub struct AgendaHost {
+    restored: bool,
+    agenda: Agenda,
+    undo: Vec<Change>,
+    redo: Vec<Change>,
+    revision: u64,
+    outcome: Option<Outcome>,
+}
+
+impl Default for AgendaHost {
+    fn default() -> Self {
+        AgendaHost::new()
+    }
+}
+
+/// The context a request is answered in: the workspace (for the
+/// decisions), storage, and where answers go.
+struct Ctx<'a> {
+    workspace: &'a Workspace,
+    store: Option<&'a Store>,
+    post: &'a dyn Fn(&Response),
+}
+
+impl Ctx<'_> {
+    fn send(&self, response: AgendaResponse) {
+        (self.post)(&Response::Agenda(response));
+    }
+
+    fn refuse(&self, message: impl Into<String>) {
+        self.send(AgendaResponse::Refused {
+            message: message.into(),
+        });
+    }
+}
+
+impl AgendaHost {
+    /// No plan yet; the saved one is read on the first request.
+    pub fn new() -> AgendaHost {
+        AgendaHost {
+            restored: false,
+            agenda: Agenda::default(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            outcome: None,
+        }
+    }
+
+    /// Answers one Agenda request. `workspace` holds the SLO decisions,
+    /// `store` is where the plan is saved, `post` takes the answers.
+    pub async fn handle(
+        &mut self,
+        request: AgendaRequest,
+        workspace: &Workspace,
+        store: Option<&Store>,
+        post: &dyn Fn(&Response),
+    ) {
+        let ctx = Ctx {
+            workspace,
+            store,
+            post,
+        };
+        if !self.restored {
+            self.restored = true;
+            self.restore(&ctx).await;
+        }
+        match request {
+            AgendaRequest::State => self.post_view(&ctx),
+            AgendaRequest::SetCapacity { capacity } => self.set_capacity(&ctx, capacity).await,
+            AgendaRequest::AdmitDecisions { method, stretch } => {
+                self.admit_decisions(&ctx, method, stretch).await;
+            }
+            AgendaRequest::AddOneOff {
+                name,
+                start_secs,
+                deadline_secs,
+                containers,
+                steps,
+                method,
+                stretch,
+            } => {
+                let one_off = OneOff {
+                    name,
+                    window: (start_secs, deadline_secs),
+                    containers,
+                    steps,
+                    stretch,
+                };
+                self.add_one_off(&ctx, one_off, method).await;
+            }
+            AgendaRequest::Remove { id } => self.remove(&ctx, id).await,
+            AgendaRequest::Preview { id, start } => match &self.agenda.plan {
+                Some(plan) => match plan.preview_move(id, start) {
+                    Ok(preview) => ctx.send(AgendaResponse::Preview { id, start, preview }),
+                    Err(e) => ctx.refuse(e.to_string()),
+                },
+                None => ctx.refuse("There is no plan yet."),
+            },
+            AgendaRequest::Move { id, start } => self.move_to(&ctx, id, start).await,
+            AgendaRequest::Undo => self.step_back(&ctx, true).await,
+            AgendaRequest::Redo => self.step_back(&ctx, false).await,
+            AgendaRequest::Compare => self.compare(&ctx),
+            AgendaRequest::Export { format, queue } => self.export(&ctx, format, &queue),
+        }
+    }
+
+    fn params() -> AgendaParams {
+        AgendaParams::default()
+    }
+
+    /// The plan as the panel shows it.
+    fn view(&self, workspace: &Workspace) -> AgendaView {
+        let params = Self::params();
+        let plan = self.agenda.plan.as_ref();
+        let mut reservations: Vec<ReservationView> = plan
+            .map(|p| p.reservations().iter().map(reservation_view).collect())
+            .unwrap_or_default();
+        reservations.sort_by_key(|r| r.id);
+        let cost = plan.map(Plan::cost_curve).unwrap_or_default();
+        AgendaView {
+            revision: self.revision,
+            origin: self.agenda.origin,
+            step_secs: params.step_secs,
+            steps: (params.period_secs / params.step_secs) as usize,
+            capacity: self.agenda.capacity,
+            capacity_note: self.agenda.capacity_note.clone(),
+            peak: cost.iter().copied().fold(0.0, f64::max),
+            cost,
+            reservations,
+            undo: self.undo.len(),
+            redo: self.redo.len(),
+            admissible: self.admissible(workspace).len(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn post_view(&self, ctx: &Ctx<'_>) {
+        ctx.send(AgendaResponse::Plan(Box::new(self.view(ctx.workspace))));
+    }
+
+    /// Signed-off and overridden decisions whose jobs are not in the plan.
+    fn admissible(&self, workspace: &Workspace) -> Vec<SloDecision> {
+        let placed: Vec<&str> = self
+            .agenda
+            .plan
+            .iter()
+            .flat_map(|p| p.reservations())
+            .map(|r| r.request.name.as_str())
+            .collect();
+        workspace
+            .decisions()
+            .filter(|d| d.kind != DecisionKind::Rejected)
+            .filter(|d| !placed.iter().any(|name| of_job(name, &d.job)))
+            .cloned()
+            .collect()
+    }
+
+    /// Records a change made to the agenda (whose state before it is
+    /// `before`), saves, and posts the plan.
+    async fn changed(&mut self, ctx: &Ctx<'_>, change: Change, outcome: Outcome) {
+        push_bounded(&mut self.undo, change);
+        self.redo.clear();
+        self.outcome = Some(outcome);
+        self.revision += 1;
+        self.save(ctx).await;
+        self.post_view(ctx);
+    }
+
+    async fn set_capacity(&mut self, ctx: &Ctx<'_>, capacity: Capacity) {
+        let ok = |v: f64| v.is_finite() && v > 0.0;
+        if !ok(capacity.cores) || !ok(capacity.memory_mb) {
+            ctx.refuse("Capacity: cores and memory must be positive numbers.");
+            return;
+        }
+        let before = self.agenda.clone();
+        if let Some(plan) = &mut self.agenda.plan {
+            if let Err(e) = plan.set_capacity(vec![capacity]) {
+                ctx.refuse(format!(
+                    "Capacity {} cores, {} MB refused: {}",
+                    capacity.cores,
+                    capacity.memory_mb,
+                    e.to_string()
+                        .trim_start_matches("agenda parameter `capacity` ")
+                ));
+                return;
+            }
+        }
+        self.agenda.capacity = Some(capacity);
+        self.agenda.capacity_note = Some("Set by you.".into());
+        let label = format!(
+            "capacity {} cores, {} MB",
+            capacity.cores, capacity.memory_mb
+        );
+        let outcome = Outcome {
+            summary: format!(
+                "Capacity set to {} cores, {} MB.",
+                capacity.cores, capacity.memory_mb
+            ),
+            problems: Vec::new(),
+        };
+        let change = Change::Replaced {
+            label,
+            agenda: Box::new(before),
+        };
+        self.changed(ctx, change, outcome).await;
+    }
+
+    /// Makes sure there is a plan, deriving the capacity from `requests`
+    /// when none is set. Returns why not, when not.
+    fn ensure_plan(&mut self, requests: &[ReservationRequest]) -> Result<(), String> {
+        if self.agenda.plan.is_some() {
+            return Ok(());
+        }
+        let params = Self::params();
+        let capacity = match self.agenda.capacity {
+            Some(c) => c,
+            None => {
+                let (c, note) = derived_capacity(&params, requests)?;
+                self.agenda.capacity_note = Some(note);
+                c
+            }
+        };
+        let plan = Plan::new(params, vec![capacity]).map_err(|e| e.to_string())?;
+        self.agenda.capacity = Some(capacity);
+        self.agenda.plan = Some(plan);
+        Ok(())
+    }
+
+    async fn admit_decisions(&mut self, ctx: &Ctx<'_>, method: Method, stretch: bool) {
+        let decisions = self.admissible(ctx.workspace);
+        if decisions.is_empty() {
+            ctx.refuse(
+                "No signed-off or overridden SLO is waiting: sign jobs off in the SLOs panel first.",
+            );
+            return;
+        }
+        let before = self.agenda.clone();
+        let origin = self.agenda.origin.unwrap_or_else(|| {
+            let earliest = decisions.iter().map(|d| d.reference).min().unwrap_or(0);
+            day_of(earliest)
+        });
+        let params = Self::params();
+        let (requests, skipped) =
+            requests_from_decisions(&decisions, origin, &params, min_parallelism(stretch));
+        if requests.is_empty() {
+            let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
+            ctx.refuse(format!("Nothing to place. {}", why.join("; ")));
+            return;
+        }
+        // Periodic requests first (they take precedence), then one-offs.
+        let (mut ordered, one_offs): (Vec<_>, Vec<_>) = requests
+            .into_iter()
+            .partition(|r| matches!(r.recurrence, Recurrence::Periodic { .. }));
+        ordered.extend(one_offs);
+        if let Err(why) = self.ensure_plan(&ordered) {
+            self.agenda = before;
+            ctx.refuse(why);
+            return;
+        }
+        self.agenda.origin = Some(origin);
+        let mut problems = skipped;
+        let mut placed = 0;
+        let plan = self.agenda.plan.as_mut().expect("ensured");
+        for request in ordered.iter().cloned() {
+            match plan.admit(request, method) {
+                Ok((_, displaced)) => {
+                    placed += 1;
+                    problems.extend(displaced.into_iter().map(|r| (r.name, r.reason)));
+                }
+                Err(r) => problems.push((r.name, r.reason)),
+            }
+        }
+        let jobs = decisions.len();
+        let outcome = Outcome {
+            summary: format!(
+                "Admitted {placed} of {} request{} from {jobs} decision{} by {}.",
+                ordered.len(),
+                plural(ordered.len()),
+                plural(jobs),
+                method_label(method)
+            ),
+            problems,
+        };
+        let label = format!("admission of {jobs} job{}", plural(jobs));
+        let change = Change::Replaced {
+            label,
+            agenda: Box::new(before),
+        };
+        self.changed(ctx, change, outcome).await;
+    }
+
+    async fn add_one_off(&mut self, ctx: &Ctx<'_>, one_off: OneOff, method: Method) {
+        let params = Self::params();
+        let request = match one_off.request(&params) {
+            Ok(r) => r,
+            Err(why) => {
+                ctx.refuse(why);
+                return;
+            }
+        };
+        let before = self.agenda.clone();
+        if let Err(why) = self.ensure_plan(std::slice::from_ref(&request)) {
+            self.agenda = before;
+            ctx.refuse(why);
+            return;
+        }
+        if self.agenda.origin.is_none() {
+            self.agenda.origin = Some(day_of((js_sys::Date::now() / 1000.0) as i64));
+        }
+        let name = request.name.clone();
+        let plan = self.agenda.plan.as_mut().expect("ensured");
+        match plan.admit(request, method) {
+            Ok(_) => {
+                let outcome = Outcome {
+                    summary: format!("One-off {name} placed by {}.", method_label(method)),
+                    problems: Vec::new(),
+                };
+                let change = Change::Replaced {
+                    label: format!("one-off {name}"),
+                    agenda: Box::new(before),
+                };
+                self.changed(ctx, change, outcome).await;
+            }
+            Err(r) => {
+                self.agenda = before;
+                ctx.refuse(format!("One-off {name} not placed: {}", r.reason));
+            }
+        }
+    }
+
+    async fn remove(&mut self, ctx: &Ctx<'_>, id: u32) {
+        let before = self.agenda.clone();
+        let Some(removed) = self.agenda.plan.as_mut().and_then(|p| p.remove(id)) else {
+            ctx.refuse(format!("There is no reservation {id} any more."));
+            return;
+        };
+        let name = removed.request.name;
+        let outcome = Outcome {
+            summary: format!("Removed {name}."),
+            problems: Vec::new(),
+        };
+        let change = Change::Replaced {
+            label: format!("removal of {name}"),
+            agenda: Box::new(before),
+        };
+        self.changed(ctx, change, outcome).await;
+    }
+
+    async fn move_to(&mut self, ctx: &Ctx<'_>, id: u32, start: usize) {
+        let Some(plan) = self.agenda.plan.as_mut() else {
+            ctx.refuse("There is no plan yet.");
+            return;
+        };
+        let Some(from) = plan.reservation(id).map(|r| r.start) else {
+            ctx.refuse(format!("There is no reservation {id} any more."));
+            return;
+        };
+        match plan.move_to(id, start) {
+            Ok(p) if p.feasible => {
+                let name = plan
+                    .reservation(id)
+                    .map(|r| r.request.name.clone())
+                    .unwrap_or_default();
+                let at = self.agenda.origin.map_or_else(String::new, |o| {
+                    format!(" to {}", clock(o, start, Self::params().step_secs))
+                });
+                let outcome = Outcome {
+                    summary: format!("Moved {name}{at}; peak cost {:.3}.", p.peak),
+                    problems: Vec::new(),
+                };
+                let change = Change::Moved {
+                    label: format!("move of {name}"),
+                    id,
+                    from,
+                    to: start,
+                };
+                self.changed(ctx, change, outcome).await;
+            }
+            Ok(p) => ctx.send(AgendaResponse::MoveRefused {
+                id,
+                start,
+                reason: p.reason.unwrap_or_else(|| "not feasible".into()),
+            }),
+            Err(e) => ctx.send(AgendaResponse::MoveRefused {
+                id,
+                start,
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// Undo (`back`) or redo the last change.
+    async fn step_back(&mut self, ctx: &Ctx<'_>, back: bool) {
+        let (from, word) = if back {
+            (&mut self.undo, "Undone")
+        } else {
+            (&mut self.redo, "Redone")
+        };
+        let Some(change) = from.pop() else {
+            ctx.refuse(if back {
+                "Nothing to undo."
+            } else {
+                "Nothing to redo."
+            });
+            return;
+        };
+        let label = change.label().to_owned();
+        let inverse = match change {
+            Change::Moved {
+                label,
+                id,
+                from,
+                to,
+            } => {
+                let moved = self
+                    .agenda
+                    .plan
+                    .as_mut()
+                    .map(|p| p.move_to(id, from).map(|p| p.feasible));
+                if moved != Some(Ok(true)) {
+                    // The plan no longer matches the history: drop it.
+                    self.undo.clear();
+                    self.redo.clear();
+                    ctx.refuse(format!("The {label} can no longer be taken back."));
+                    self.post_view(ctx);
+                    return;
+                }
+                Change::Moved {
+                    label,
+                    id,
+                    from: to,
+                    to: from,
+                }
+            }
+            Change::Replaced { label, agenda } => {
+                let now = std::mem::replace(&mut self.agenda, *agenda);
+                Change::Replaced {
+                    label,
+                    agenda: Box::new(now),
+                }
+            }
+        };
+        push_bounded(if back { &mut self.redo } else { &mut self.undo }, inverse);
+        self.outcome = Some(Outcome {
+            summary: format!("{word}: {label}."),
+            problems: Vec::new(),
+        });
+        self.revision += 1;
+        self.save(ctx).await;
+        self.post_view(ctx);
+    }
+
+    /// The plan's requests placed afresh by each method, with lower bounds.
+    fn compare(&self, ctx: &Ctx<'_>) {
+        let Some(plan) = &self.agenda.plan else {
+            ctx.refuse("There is no plan to compare yet.");
+            return;
+        };
+        let mut reservations: Vec<_> = plan.reservations().iter().collect();
+        reservations.sort_by_key(|r| (!r.periodic(), r.id));
+        let requests: Vec<ReservationRequest> =
+            reservations.iter().map(|r| r.request.clone()).collect();
+        let capacity = plan.capacity().to_vec();
+        let mut rows = Vec::new();
+        let bound = lower_bounds(plan, &requests, LP_MAX_VARS);
+        for method in crate::agenda_protocol::METHODS {
+            let t = now_ms();
+            let Ok(mut fresh) = Plan::new(plan.params().clone(), capacity.clone()) else {
+                continue;
+            };
+            let placed = requests
+                .iter()
+                .filter(|r| fresh.admit((*r).clone(), method).is_ok())
+                .count();
+            let peak = fresh.peak();
+            rows.push(CompareRow {
+                method,
+                placed,
+                peak,
+                ratio: (bound.best > 0.0).then(|| peak / bound.best),
+                millis: now_ms() - t,
+            });
+        }
+        ctx.send(AgendaResponse::Compare(CompareView {
+            revision: self.revision,
+            requests: requests.len(),
+            rows,
+            bound,
+        }));
+    }
+
+    fn export(&self, ctx: &Ctx<'_>, format: PlanFormat, queue: &str) {
+        let (Some(plan), Some(origin)) = (&self.agenda.plan, self.agenda.origin) else {
+            ctx.refuse("There is no plan to export yet.");
+            return;
+        };
+        let text = match format {
+            PlanFormat::Csv => plan_csv(plan, origin),
+            PlanFormat::Yarn => {
+                let queue = queue.trim();
+                plan_to_yarn(
+                    plan,
+                    origin,
+                    if queue.is_empty() { "default" } else { queue },
+                )
+            }
+        };
+        ctx.send(AgendaResponse::Exported { format, text });
+    }
+
+    async fn restore(&mut self, ctx: &Ctx<'_>) {
+        let Some(store) = ctx.store else { return };
+        let value = match store.get_meta(META_KEY).await {
+            Ok(v) if v.is_undefined() || v.is_null() => return,
+            Ok(v) => v,
+            Err(e) => {
+                notice(ctx, format!("Could not read the saved agenda: {e}"));
+                return;
+            }
+        };
+        match serde_wasm_bindgen::from_value::<Saved>(value) {
+            Ok(saved) if saved.version == SAVED_VERSION => self.agenda = saved.agenda,
+            Ok(saved) => notice(
+                ctx,
+                format!(
+                    "The saved agenda is from another version ({}) and was not restored.",
+                    saved.version
+                ),
+            ),
+            Err(e) => notice(ctx, format!("The saved agenda could not be read: {e}")),
+        }
+    }
+
+    async fn save(&self, ctx: &Ctx<'_>) {
+        let Some(store) = ctx.store else { return };
+        let saved = Saved {
+            version: SAVED_VERSION,
+            agenda: self.agenda.clone(),
+        };
+        let written = match serde_wasm_bindgen::to_value(&saved) {
+            Ok(value) => store.put_meta(META_KEY, &value).await.map_err(|e| e.0),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = written {
+            notice(
+                ctx,
+                format!("The agenda holds for this session but could not be saved: {e}"),
+            );
+        }
+    }
+}
+
+/// The one-off form's request.
+struct OneOff {
+    name: String,
+    window: (i64, i64),
+    containers: f64,
+    steps: usize,
+    stretch: bool,
+}
+
+impl OneOff {
+    /// The request, or why the form is wrong.
+    fn request(&self, params: &AgendaParams) -> Result<ReservationRequest, String> {
+        let name = self.name.trim();
+        if name.is_empty() {
+            return Err("A one-off needs a name.".into());
+        }
+        if !(self.containers.is_finite() && self.containers > 0.0) {
+            return Err("A one-off needs a positive number of containers.".into());
+        }
+        if self.steps == 0 {
+            return Err("A one-off needs at least one step of work.".into());
+        }
+        let (a, d) = self.window;
+        if a < 0 || d > params.period_secs || d <= a {
+            return Err(
+                "A one-off's window must lie within the plan's day, start before its deadline."
+                    .into(),
+            );
+        }
+        if (self.steps as i64).saturating_mul(params.step_secs) > d - a {
+            return Err(format!(
+                "{} steps of work do not fit a {}-minute window.",
+                self.steps,
+                (d - a) / 60
+            ));
+        }
+        Ok(ReservationRequest::from_skyline(
+            name,
+            Recurrence::OneOff,
+            (a, d),
+            ContainerSize::default(),
+            &vec![self.containers; self.steps],
+            params.step_secs,
+            min_parallelism(self.stretch),
+        ))
+    }
+}
+
+/// The capacity derived for the first requests: [`HEADROOM`] × the lower
+/// bound on their peak load, in whole cores, [`MB_PER_CORE`] a core; and
+/// the note that says so.
+fn derived_capacity(
+    params: &AgendaParams,
+    requests: &[ReservationRequest],
+) -> Result<(Capacity, String), String> {
+    // Lower bounds are costs (load over capacity): on a reference capacity
+    // they scale to a load.
+    const REFERENCE: f64 = 1_000.0;
+    let reference = Plan::new(
+        params.clone(),
+        vec![Capacity {
+            cores: REFERENCE,
+            memory_mb: REFERENCE * MB_PER_CORE,
+        }],
+    )
+    .map_err(|e| e.to_string())?;
+    let bound = lower_bounds(&reference, requests, LP_MAX_VARS).best * REFERENCE;
+    if !(bound.is_finite() && bound > 0.0) {
+        return Err(
+            "These requests do not fit the plan's day; nothing to size the capacity on.".into(),
+        );
+    }
+    let cores = (bound * HEADROOM - 1e-9).ceil().max(1.0);
+    let capacity = Capacity {
+        cores,
+        memory_mb: cores * MB_PER_CORE,
+    };
+    let note = format!(
+        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core. Change it here."
+    );
+    Ok((capacity, note))
+}
+
+fn reservation_view(r: &skyplan_engine::agenda::Reservation) -> ReservationView {
+    ReservationView {
+        id: r.id,
+        name: r.request.name.clone(),
+        period_secs: match r.request.recurrence {
+            Recurrence::Periodic { period_secs } => Some(period_secs),
+            Recurrence::OneOff => None,
+        },
+        method: r.method,
+        start: r.start,
+        alloc: r.alloc.clone(),
+        window: r.window,
+        period_steps: r.period_steps,
+        instances: r.instances,
+        cores: r.request.container.cores,
+        memory_mb: r.request.container.memory_mb,
+        peak_containers: r.alloc.iter().copied().fold(0.0, f64::max),
+        demand: r.alloc.iter().sum(),
+    }
+}
+
+/// Whether a reservation named `name` was made for `job` (`job`, or one of
+/// its one-off instances `job#i`).
+fn of_job(name: &str, job: &str) -> bool {
+    name.strip_prefix(job)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
+}
+
+/// 00:00 UTC of the day of `t`.
+fn day_of(t: Timestamp) -> Timestamp {
+    t - t.rem_euclid(86_400)
+}
+
+/// `HH:MM` of plan step `step`.
+fn clock(origin: Timestamp, step: usize, step_secs: i64) -> String {
+    let t = format_timestamp(origin + step as i64 * step_secs);
+    t.get(11..16).unwrap_or(&t).to_owned()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn push_bounded(stack: &mut Vec<Change>, change: Change) {
+    if stack.len() == UNDO_DEPTH {
+        stack.remove(0);
+    }
+    stack.push(change);
+}
+
+fn notice(ctx: &Ctx<'_>, message: String) {
+    (ctx.post)(&Response::Notice { message });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reservations_belong_to_their_job() {
+        assert!(of_job("revenue_rollup", "revenue_rollup"));
+        assert!(of_job("seven#2", "seven"));
+        assert!(!of_job("revenue_rollup_v2", "revenue_rollup"));
+        assert!(!of_job("rev", "revenue_rollup"));
+    }
+
+    #[test]
+    fn derived_capacity_is_a_quarter_above_the_bound() {
+        // 40 containers for 10 minutes in a window of exactly 10 minutes:
+        // the bound on the peak is 40 cores, the capacity 50.
+        let request = ReservationRequest::from_skyline(
+            "a",
+            Recurrence::OneOff,
+            (600, 1_200),
+            ContainerSize::default(),
+            &[40.0; 10],
+            60,
+            1.0,
+        );
+        let (c, note) = derived_capacity(&AgendaParams::default(), &[request]).unwrap();
+        assert_eq!(c.cores, 50.0);
+        assert_eq!(c.memory_mb, 50.0 * MB_PER_CORE);
+        assert!(note.contains("40.0 cores"), "{note}");
+    }
+
+    #[test]
+    fn one_off_form_is_checked() {
+        let p = AgendaParams::default();
+        let form = |name: &str, window, containers, steps| OneOff {
+            name: name.into(),
+            window,
+            containers,
+            steps,
+            stretch: true,
+        };
+        assert!(form("", (0, 600), 2.0, 5).request(&p).is_err());
+        assert!(form("x", (600, 0), 2.0, 5).request(&p).is_err());
+        assert!(form("x", (0, 240), 2.0, 5).request(&p).is_err());
+        assert!(form("x", (0, 600), 0.0, 5).request(&p).is_err());
+        let r = form("x", (0, 600), 2.0, 5).request(&p).unwrap();
+        assert_eq!(r.total_demand(), 2.0 * 5.0 * 60.0);
+        assert_eq!(r.recurrence, Recurrence::OneOff);
+    }
+}
