@@ -1,14 +1,49 @@
 //! `skyplan fixtures`: write the deterministic demo workspace.
 
+use crate::import_cmd::import_file;
 use crate::Failure;
+use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::fixtures::{generate, FixtureParams};
+use skyplan_engine::import::{Format, ImportOptions};
 use std::path::PathBuf;
+
+/// The SWIM sample the demo's job history is generated from (the shared
+/// data next to the repository).
+pub const DEMO_SWIM: &str = "../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv";
+
+/// History jobs (runs) in the demo's `history.csv`.
+pub const DEMO_HISTORY_JOBS: usize = 300;
+
+/// The demo job history: `jobs` runs generated from the SWIM sample at
+/// `swim` by the engine's processing-time model, seeded with `seed`, as a
+/// job-history CSV.
+fn demo_history(swim: &str, jobs: usize, seed: u64) -> Result<String, Failure> {
+    let loaded = import_file(swim, &ImportOptions::default())?
+        .map_err(|e| Failure::input(format!("{swim}: {e}")))?;
+    if loaded.format != Format::SwimTsv {
+        return Err(Failure::input(format!(
+            "{swim} is {}, not a SWIM sample ({})",
+            loaded.format,
+            Format::SwimTsv
+        )));
+    }
+    let params = HistoryParams {
+        jobs,
+        seed,
+        ..HistoryParams::default()
+    };
+    let history = history_from_swim(&loaded.data.workload, &params)
+        .map_err(|e| Failure::input(format!("{swim}: {e}")))?;
+    Ok(skyplan_engine::export::job_history_csv(&history))
+}
 
 /// Runs `skyplan fixtures`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
     let mut params = FixtureParams::default();
     let mut out = PathBuf::from("fixtures/demo");
+    let mut swim = DEMO_SWIM.to_owned();
+    let mut history_jobs = DEMO_HISTORY_JOBS;
     while let Some(arg) = parser.next()? {
         match arg {
             Long("seed") => {
@@ -23,16 +58,23 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("hourly") => params.hourly_jobs = parser.value()?.parse()?,
             Long("adhoc") => params.adhoc_jobs = parser.value()?.parse()?,
             Long("servers") => params.servers = parser.value()?.parse()?,
+            Long("swim") => swim = parser.value()?.string()?,
+            Long("history-jobs") => history_jobs = parser.value()?.parse()?,
             _ => return Err(arg.unexpected().into()),
         }
     }
+    if history_jobs == 0 {
+        return Err(Failure::usage("--history-jobs must be at least 1"));
+    }
     let fx = generate(&params).map_err(|e| Failure::input(e.to_string()))?;
     let files = fx.files();
+    let history = demo_history(&swim, history_jobs, params.seed)?;
     std::fs::create_dir_all(&out).map_err(|e| Failure::input(format!("{}: {e}", out.display())))?;
     for (name, content) in [
         ("runs.csv", &files.runs_csv),
         ("utilization.csv", &files.utilization_csv),
         ("native.log", &files.native_log),
+        ("history.csv", &history),
     ] {
         let path = out.join(name);
         std::fs::write(&path, content)

@@ -94,7 +94,7 @@ fn fixtures_reproduce_the_committed_demo() {
     let (code, out, err) = skyplan(&["fixtures", "--seed", "7", "--out", &d]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("runs.csv"));
-    for name in ["runs.csv", "utilization.csv", "native.log"] {
+    for name in ["runs.csv", "utilization.csv", "native.log", "history.csv"] {
         let a = std::fs::read(dir.join(name)).unwrap();
         let b = std::fs::read(format!(
             "{}/../fixtures/demo/{name}",

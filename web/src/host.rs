@@ -22,7 +22,7 @@ pub const SLICE_BYTES: u64 = 4 << 20;
 pub const MAX_REPORTED_ERRORS: usize = 100;
 
 /// The built-in demo workspace: file name and content.
-pub const DEMO_FILES: [(&str, &str); 2] = [
+pub const DEMO_FILES: [(&str, &str); 3] = [
     (
         "demo/runs.csv",
         include_str!("../../fixtures/demo/runs.csv"),
@@ -30,6 +30,10 @@ pub const DEMO_FILES: [(&str, &str); 2] = [
     (
         "demo/utilization.csv",
         include_str!("../../fixtures/demo/utilization.csv"),
+    ),
+    (
+        "demo/history.csv",
+        include_str!("../../fixtures/demo/history.csv"),
     ),
 ];
 
