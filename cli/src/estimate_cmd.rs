@@ -8,7 +8,7 @@ use crate::import_cmd::import_file;
 use crate::Failure;
 use skyplan_engine::estimate::{
     evaluate, history_from_swim, Estimator, EvaluateParams, Evaluation, FeatureScale,
-    HistoryParams, JobEstimate, Phase, TargetScale,
+    HistoryParams, JobEstimate, Method, Phase, TargetScale,
 };
 use skyplan_engine::import::{Format, ImportOptions};
 use skyplan_engine::model::{JobFeatures, WorkloadJob};
@@ -17,13 +17,7 @@ use std::fmt::Write as _;
 /// What was asked on the command line.
 struct Args {
     file: Option<String>,
-    name: Option<String>,
-    job: bool,
-    map_tasks: Option<u32>,
-    reduce_tasks: Option<u32>,
-    input: Option<f64>,
-    shuffle: Option<f64>,
-    output: Option<f64>,
+    job: JobArgs,
     evaluate: bool,
     json: bool,
     lenient: bool,
@@ -36,13 +30,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
         file: None,
-        name: None,
-        job: false,
-        map_tasks: None,
-        reduce_tasks: None,
-        input: None,
-        shuffle: None,
-        output: None,
+        job: JobArgs::default(),
         evaluate: false,
         json: false,
         lenient: false,
@@ -53,13 +41,10 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     let p = &mut a.eval.estimate;
     while let Some(arg) = parser.next()? {
         match arg {
-            Long("job") => a.job = true,
-            Long("name") => a.name = Some(parser.value()?.string()?),
-            Long("map-tasks") => a.map_tasks = Some(parser.value()?.parse()?),
-            Long("reduce-tasks") => a.reduce_tasks = Some(parser.value()?.parse()?),
-            Long("input-bytes") => a.input = Some(parser.value()?.parse()?),
-            Long("shuffle-bytes") => a.shuffle = Some(parser.value()?.parse()?),
-            Long("output-bytes") => a.output = Some(parser.value()?.parse()?),
+            Long(flag) if JobArgs::FLAGS.contains(&flag) => {
+                let flag = flag.to_owned();
+                a.job.take(&flag, parser)?;
+            }
             Long("evaluate") => a.evaluate = true,
             Long("json") => a.json = true,
             Long("lenient") => a.lenient = true,
@@ -102,9 +87,13 @@ fn scale(v: &str, flag: &str) -> Result<FeatureScale, Failure> {
 
 /// Loads the history: a job-history CSV as it is, or SWIM samples turned
 /// into one by the engine's generator. Returns the jobs and a description.
-fn load(path: &str, a: &Args) -> Result<(Vec<WorkloadJob>, String), Failure> {
+pub(crate) fn load(
+    path: &str,
+    lenient: bool,
+    generate: &HistoryParams,
+) -> Result<(Vec<WorkloadJob>, String), Failure> {
     let options = ImportOptions {
-        lenient: a.lenient,
+        lenient,
         ..ImportOptions::default()
     };
     let f = match import_file(path, &options)? {
@@ -131,60 +120,103 @@ fn load(path: &str, a: &Args) -> Result<(Vec<WorkloadJob>, String), Failure> {
             ))
         }
         Format::SwimTsv => {
-            let h = history_from_swim(&f.data.workload, &a.history)
+            let h = history_from_swim(&f.data.workload, generate)
                 .map_err(|e| Failure::input(format!("{path}: {e}")))?;
             let what = format!(
                 "{path}: {} SWIM samples → {} history jobs generated ({} runs each, seed {}){skipped}",
                 f.data.workload.len(),
                 h.len(),
-                a.history.runs_per_job,
-                a.history.seed
+                generate.runs_per_job,
+                generate.seed
             );
             Ok((h, what))
         }
         other => Err(Failure::input(format!(
-            "{path} is {other}; estimate needs a job history ({} or {})",
+            "{path} is {other}; this command needs a job history ({} or {})",
             Format::JobHistoryCsv,
             Format::SwimTsv
         ))),
     }
 }
 
-/// The job to estimate from the feature flags, if any were given.
-fn query(a: &Args) -> Result<Option<JobFeatures>, Failure> {
-    let any = a.job
-        || a.map_tasks.is_some()
-        || a.reduce_tasks.is_some()
-        || a.input.is_some()
-        || a.shuffle.is_some()
-        || a.output.is_some();
-    if !any {
-        return Ok(None);
+/// The flags describing one job to estimate (shared with `skyplan quote`).
+#[derive(Default)]
+pub(crate) struct JobArgs {
+    /// `--job` was given.
+    job: bool,
+    /// `--name`, for the same-job method.
+    pub name: Option<String>,
+    map_tasks: Option<u32>,
+    reduce_tasks: Option<u32>,
+    input: Option<f64>,
+    shuffle: Option<f64>,
+    output: Option<f64>,
+}
+
+impl JobArgs {
+    /// The long flags [`JobArgs::take`] reads.
+    pub const FLAGS: [&'static str; 7] = [
+        "job",
+        "name",
+        "map-tasks",
+        "reduce-tasks",
+        "input-bytes",
+        "shuffle-bytes",
+        "output-bytes",
+    ];
+
+    /// Reads the long flag `flag` (one of [`JobArgs::FLAGS`]) and its value.
+    pub fn take(&mut self, flag: &str, parser: &mut lexopt::Parser) -> Result<(), Failure> {
+        use lexopt::ValueExt;
+        match flag {
+            "job" => self.job = true,
+            "name" => self.name = Some(parser.value()?.string()?),
+            "map-tasks" => self.map_tasks = Some(parser.value()?.parse()?),
+            "reduce-tasks" => self.reduce_tasks = Some(parser.value()?.parse()?),
+            "input-bytes" => self.input = Some(parser.value()?.parse()?),
+            "shuffle-bytes" => self.shuffle = Some(parser.value()?.parse()?),
+            "output-bytes" => self.output = Some(parser.value()?.parse()?),
+            _ => return Err(Failure::usage(format!("unexpected --{flag}"))),
+        }
+        Ok(())
     }
-    let missing: Vec<&str> = [
-        ("--map-tasks", a.map_tasks.is_none()),
-        ("--reduce-tasks", a.reduce_tasks.is_none()),
-        ("--input-bytes", a.input.is_none()),
-        ("--shuffle-bytes", a.shuffle.is_none()),
-        ("--output-bytes", a.output.is_none()),
-    ]
-    .iter()
-    .filter(|(_, m)| *m)
-    .map(|(f, _)| *f)
-    .collect();
-    if !missing.is_empty() {
-        return Err(Failure::usage(format!(
-            "the job to estimate needs {}",
-            missing.join(", ")
-        )));
+
+    /// The job to estimate from the feature flags, if any were given.
+    pub fn features(&self) -> Result<Option<JobFeatures>, Failure> {
+        let any = self.job
+            || self.map_tasks.is_some()
+            || self.reduce_tasks.is_some()
+            || self.input.is_some()
+            || self.shuffle.is_some()
+            || self.output.is_some();
+        if !any {
+            return Ok(None);
+        }
+        let missing: Vec<&str> = [
+            ("--map-tasks", self.map_tasks.is_none()),
+            ("--reduce-tasks", self.reduce_tasks.is_none()),
+            ("--input-bytes", self.input.is_none()),
+            ("--shuffle-bytes", self.shuffle.is_none()),
+            ("--output-bytes", self.output.is_none()),
+        ]
+        .iter()
+        .filter(|(_, m)| *m)
+        .map(|(f, _)| *f)
+        .collect();
+        if !missing.is_empty() {
+            return Err(Failure::usage(format!(
+                "the job to estimate needs {}",
+                missing.join(", ")
+            )));
+        }
+        Ok(Some(JobFeatures {
+            map_tasks: self.map_tasks,
+            reduce_tasks: self.reduce_tasks,
+            input_bytes: self.input.unwrap_or(0.0),
+            shuffle_bytes: self.shuffle.unwrap_or(0.0),
+            output_bytes: self.output.unwrap_or(0.0),
+        }))
     }
-    Ok(Some(JobFeatures {
-        map_tasks: a.map_tasks,
-        reduce_tasks: a.reduce_tasks,
-        input_bytes: a.input.unwrap_or(0.0),
-        shuffle_bytes: a.shuffle.unwrap_or(0.0),
-        output_bytes: a.output.unwrap_or(0.0),
-    }))
 }
 
 /// Runs `skyplan estimate`.
@@ -193,7 +225,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let Some(path) = a.file.clone() else {
         return Err(Failure::usage("estimate needs a HISTORY file"));
     };
-    let job = query(&a)?;
+    let job = a.job.features()?;
     if job.is_none() && !a.evaluate && a.write_history.is_none() {
         return Err(Failure::usage(
             "estimate needs --job with --map-tasks, --reduce-tasks, --input-bytes, \
@@ -204,7 +236,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         .estimate
         .validate()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let (history, what) = load(&path, &a)?;
+    let (history, what) = load(&path, a.lenient, &a.history)?;
     if let Some(out) = &a.write_history {
         let text = skyplan_engine::export::job_history_csv(&history);
         std::fs::write(out, &text).map_err(|e| Failure::input(format!("{out}: {e}")))?;
@@ -214,7 +246,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             let model = Estimator::fit(&history, &a.eval.estimate)
                 .map_err(|e| Failure::input(e.to_string()))?;
             let e = model
-                .estimate(a.name.as_deref(), f)
+                .estimate(a.job.name.as_deref(), f)
                 .map_err(|e| Failure::input(e.to_string()))?;
             Some((model, e))
         }
@@ -254,7 +286,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
 }
 
 /// Seconds with sensible precision.
-fn secs(v: f64) -> String {
+pub(crate) fn secs(v: f64) -> String {
     if v.abs() >= 100.0 {
         format!("{v:.0}")
     } else {
@@ -262,7 +294,14 @@ fn secs(v: f64) -> String {
     }
 }
 
-fn print_estimate(out: &mut String, model: &Estimator, e: &JobEstimate, f: &JobFeatures) {
+/// The job's line and the per-phase, per-method table of an estimate;
+/// `used` marks the method a quote plans with (`*`).
+pub(crate) fn estimate_table(
+    out: &mut String,
+    e: &JobEstimate,
+    f: &JobFeatures,
+    used: Option<Method>,
+) {
     let _ = writeln!(
         out,
         "job {}: {} map tasks, {} reduce tasks, {} input, {} shuffle, {} output bytes",
@@ -289,11 +328,12 @@ fn print_estimate(out: &mut String, model: &Estimator, e: &JobEstimate, f: &JobF
                 ),
                 None => ("—".into(), "—".into(), "—".into()),
             };
+            let mark = if used == Some(m.method) { "*" } else { "" };
             let _ = writeln!(
                 out,
                 "{:<7} {:<9} {:>10} {:>10}  {:<24} {}",
                 ph.phase.to_string(),
-                m.method.to_string(),
+                format!("{}{mark}", m.method),
                 mean,
                 sd,
                 pi,
@@ -301,6 +341,10 @@ fn print_estimate(out: &mut String, model: &Estimator, e: &JobEstimate, f: &JobF
             );
         }
     }
+}
+
+fn print_estimate(out: &mut String, model: &Estimator, e: &JobEstimate, f: &JobFeatures) {
+    estimate_table(out, e, f, None);
     for phase in Phase::ALL {
         if let Ok(g) = model.gp_fit(phase) {
             let h = &g.hyperparameters;

@@ -9,6 +9,7 @@ mod estimate_cmd;
 mod fixtures_cmd;
 mod import_cmd;
 mod plan_cmd;
+mod quote_cmd;
 mod replay_cmd;
 mod slo_cmd;
 
@@ -32,6 +33,13 @@ USAGE:
     skyplan estimate HISTORY [--job --map-tasks N --reduce-tasks N
                  --input-bytes B --shuffle-bytes B --output-bytes B
                  [--name NAME]] [--evaluate] [--level 0.95] [--json]
+    skyplan quote HISTORY --map-tasks N --reduce-tasks N --input-bytes B
+                 --shuffle-bytes B --output-bytes B [--name NAME]
+                 | --map-work W [--reduce-work W] --mean-job-secs S
+                 [--map-slots 80] [--reduce-slots 80] [--queue QUEUE.csv]
+                 [--method gp|ols|same-job] [--level 0.95]
+                 [--function mrm|exponential|quadratic|load-aware]
+                 [--kappa 1] [--points 20] [--deadline D] [--json]
     skyplan help
 
 COMMANDS:
@@ -109,6 +117,27 @@ COMMANDS:
                --min-runs N            same-job runs needed (2)
                --write-history OUT     write the history used as CSV
                --lenient --json
+    quote      MRM's price–deadline curve for a new job (§4.2, §5): its
+               estimate by every method (the one planned with marked *),
+               its work = the method's PI upper bound × slots per phase
+               (slot-seconds: the job occupies the cluster for its
+               estimated duration, as in MRM), its earliest feasible finish
+               against the admitted queue's lazy schedule (Figure 7) and
+               the price of deadlines from there on.
+               --map-slots N --reduce-slots N  the cluster (80, 80)
+               --queue FILE            admitted jobs: CSV name,map_work,
+                                       reduce_work,deadline (slot-seconds,
+                                       seconds from now); none by default
+               --method M --level X    estimate used (gp, 0.95)
+               --map-work W --reduce-work W   the work directly, no
+                                       estimate (needs --mean-job-secs)
+               --function F --kappa K --z Z   price function (mrm, 1, 2)
+               --mean-job-secs S       slack unit γ (default: the
+                                       history's mean processing time)
+               --reserve R --points N --span JOBS --quantum S
+                                       curve settings (0.1, 20, 10, 1)
+               --deadline D            the price of one chosen deadline
+               --restarts N --lenient --json
 ";
 
 /// Writes a command's whole output to stdout at once. A closed pipe (as in
@@ -167,6 +196,7 @@ fn run() -> Result<(), Failure> {
         "replay" => replay_cmd::run(&mut parser),
         "plan" => plan_cmd::run(&mut parser),
         "estimate" => estimate_cmd::run(&mut parser),
+        "quote" => quote_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())

@@ -565,3 +565,164 @@ fn estimate_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("needs a job history"), "{err}");
 }
+
+const HISTORY: &str = "fixtures/demo/history.csv";
+
+/// The job of the quote tests: 40 maps, 4 reduces, 2.6 GB in.
+const NEW_JOB: [&str; 10] = [
+    "--map-tasks",
+    "40",
+    "--reduce-tasks",
+    "4",
+    "--input-bytes",
+    "2.6e9",
+    "--shuffle-bytes",
+    "4e9",
+    "--output-bytes",
+    "1e8",
+];
+
+#[test]
+fn quote_figure_7_with_given_work() {
+    // MRM Figure 7 on one slot: A (10 s) due 70, B (20 s) due 110; C of 80 s
+    // finishes at 90, C of 100 s at 130.
+    let queue = temp_file(
+        "fig7-queue.csv",
+        "name,map_work,reduce_work,deadline\nA,10,0,70\nB,20,0,110\n",
+    );
+    let run = |work: &str| {
+        skyplan(&[
+            "quote",
+            "--map-work",
+            work,
+            "--map-slots",
+            "1",
+            "--reduce-slots",
+            "1",
+            "--queue",
+            &queue,
+            "--mean-job-secs",
+            "60",
+            "--points",
+            "3",
+        ])
+    };
+    let (code, out, err) = run("80");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("earliest feasible finish: 90.00 s from now"),
+        "{out}"
+    );
+    assert!(out.contains("queue: 2 admitted job(s)"), "{out}");
+    assert!(
+        out.contains("deadline (s)") && out.contains("price"),
+        "{out}"
+    );
+    let (code, out, _) = run("100");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("earliest feasible finish: 130 s from now"),
+        "{out}"
+    );
+}
+
+#[test]
+fn quote_a_job_from_the_demo_history() {
+    let queue = temp_file(
+        "demo-queue.csv",
+        "name,map_work,reduce_work,deadline\nnightly,40000,8000,1200\nadhoc,2000,0,300\n",
+    );
+    let mut args = vec![
+        "quote",
+        HISTORY,
+        "--queue",
+        &queue,
+        "--restarts",
+        "0",
+        "--points",
+        "5",
+    ];
+    args.extend(NEW_JOB);
+    let (code, out, err) = skyplan(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("300 finished jobs"), "{out}");
+    assert!(out.contains("map     GP*"), "{out}");
+    assert!(out.contains("work (GP at the 95% PI upper bound)"), "{out}");
+    assert!(out.contains("earliest feasible finish"), "{out}");
+    args.extend(["--json", "--method", "ols", "--deadline", "900"]);
+    let (code, json, err) = skyplan(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["work"]["method"], "ols");
+    // Work is the OLS upper bound × 80 slots per phase.
+    let upper = v["estimate"]["phases"][0]["methods"][1]["prediction"]["upper"]
+        .as_f64()
+        .unwrap();
+    assert!((v["map_work"].as_f64().unwrap() - upper * 80.0).abs() < 1e-6);
+    let q = &v["quote"];
+    let f = q["earliest_finish"].as_f64().unwrap();
+    assert!(f >= q["processing_secs"].as_f64().unwrap() - 1.0, "{q}");
+    let curve = q["curve"].as_array().unwrap();
+    assert_eq!(curve.len(), 5);
+    assert_eq!(curve[0]["deadline"].as_f64().unwrap(), f);
+    for w in curve.windows(2) {
+        assert!(w[1]["price"].as_f64().unwrap() <= w[0]["price"].as_f64().unwrap() + 1e-12);
+    }
+    assert_eq!(v["chosen"]["deadline"].as_f64().unwrap(), 900.0);
+}
+
+#[test]
+fn quote_errors() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["quote", HISTORY, "--restarts", "0"];
+        args.extend(NEW_JOB);
+        args.extend(extra);
+        skyplan(&args)
+    };
+    let (code, _, err) = run(&["--kappa", "0.5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("κ must be ≥ 1"), "{err}");
+    let (code, _, err) = run(&["--function", "linear"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not mrm, exponential"), "{err}");
+    let (code, _, err) = run(&["--deadline", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("before the earliest feasible finish"), "{err}");
+    // A queue whose jobs cannot all meet their deadlines.
+    let infeasible = temp_file(
+        "infeasible-queue.csv",
+        "name,map_work,reduce_work,deadline\nbig,1000000,0,10\n",
+    );
+    let (code, _, err) = run(&["--queue", &infeasible]);
+    assert_eq!(code, 1);
+    assert!(err.contains("job `big` cannot meet its deadline"), "{err}");
+    let bad_queue = temp_file(
+        "bad-queue.csv",
+        "name,map_work,reduce_work,deadline\nx,1,-2,5\n",
+    );
+    let (code, _, err) = run(&["--queue", &bad_queue]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad-queue.csv:2:5: reduce_work must not be negative"),
+        "{err}"
+    );
+    // An empty history.
+    let empty = temp_file(
+        "empty-history.csv",
+        "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n",
+    );
+    let mut args = vec!["quote", &empty];
+    args.extend(NEW_JOB);
+    let (code, _, err) = skyplan(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.is_empty());
+    // Neither features nor work; both.
+    let (code, _, err) = skyplan(&["quote", HISTORY]);
+    assert_eq!(code, 2);
+    assert!(err.contains("quote needs a HISTORY"), "{err}");
+    let (code, _, _) = run(&["--map-work", "5"]);
+    assert_eq!(code, 2);
+    let (code, _, err) = skyplan(&["quote", "--map-work", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--mean-job-secs"), "{err}");
+}

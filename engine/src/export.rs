@@ -168,6 +168,25 @@ pub fn decisions_csv(decisions: &[SloDecision]) -> String {
     out
 }
 
+/// Writes a pricing queue as CSV: `name,map_work,reduce_work,deadline`
+/// (slot-seconds and seconds from now; what [`crate::import::read_queue_csv`]
+/// reads back).
+pub fn queue_csv(jobs: &[crate::pricing::QueuedJob]) -> String {
+    let mut out = crate::import::QUEUE_COLUMNS.join(",");
+    out.push('\n');
+    for j in jobs {
+        let _ = writeln!(
+            out,
+            "{},{},{},{}",
+            field(&j.name),
+            num(j.map_work),
+            num(j.reduce_work),
+            num(j.deadline)
+        );
+    }
+    out
+}
+
 /// Writes a reservation plan as CSV: `name,instance,method,start,end,
 /// containers`, one row per run of equal, non-zero steps of each instance's
 /// allocation, reservations by id and instances in order. Times are UTC

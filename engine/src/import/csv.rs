@@ -3,7 +3,7 @@
 //! RFC 4180 quoting is supported (`"a, b"`, `""` for a quote) because job
 //! names may contain commas; the unquoted fast path is what 100 MB files hit.
 
-use super::{column_of, FieldError};
+use super::{column_of, FieldError, ParseError};
 use std::borrow::Cow;
 
 /// One field of a line and where it starts.
@@ -288,6 +288,93 @@ pub(crate) fn shorten(t: &str) -> String {
         format!("{s}…")
     } else {
         t.to_string()
+    }
+}
+
+/// Reads a whole small header-based CSV (`file` names it in errors): blank
+/// lines and `#` comments skipped, a byte-order mark allowed, the header
+/// read against `known`/`required` columns, then `row` per line. Strict: any
+/// bad line refuses the file, and every bad line is returned (a line with
+/// more or fewer fields than the header among them); a bad or missing
+/// header stops the reading.
+pub(crate) fn read_rows<T>(
+    file: &str,
+    text: &str,
+    known: &[&str],
+    required: &[&str],
+    mut row: impl FnMut(&str, &[Field<'_>], &Header) -> Result<T, FieldError>,
+) -> Result<Vec<T>, Vec<ParseError>> {
+    let mut header: Option<Header> = None;
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let mut fields = Vec::with_capacity(known.len());
+    for (i, raw) in text.split('\n').enumerate() {
+        let mut line = raw.strip_suffix('\r').unwrap_or(raw);
+        if i == 0 {
+            line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let mut error = |e: FieldError| {
+            errors.push(ParseError {
+                file: file.to_string(),
+                line: i as u64 + 1,
+                column: e.column,
+                reason: e.reason,
+            });
+        };
+        if let Err(e) = split(line, b',', &mut fields) {
+            error(e);
+            continue;
+        }
+        let Some(h) = &header else {
+            let (h, unknown) = Header::read(line, &fields, known, required);
+            match h {
+                Ok(h) => header = Some(h),
+                Err(e) => {
+                    error(e);
+                    return Err(errors);
+                }
+            }
+            if let Some(e) = unknown {
+                error(e);
+            }
+            continue;
+        };
+        if fields.len() != h.width {
+            let col = fields.get(h.width).map_or_else(
+                || column_of(line, line.len()),
+                |f| column_of(line, f.offset),
+            );
+            error(FieldError::at(
+                col,
+                format!(
+                    "expected {} fields as in the header, found {}",
+                    h.width,
+                    fields.len()
+                ),
+            ));
+            continue;
+        }
+        match row(line, &fields, h) {
+            Ok(d) => out.push(d),
+            Err(e) => error(e),
+        }
+    }
+    if header.is_none() {
+        errors.push(ParseError {
+            file: file.to_string(),
+            line: 1,
+            column: 1,
+            reason: format!("no header line (expected columns {})", known.join(",")),
+        });
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
     }
 }
 

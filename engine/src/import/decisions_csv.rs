@@ -42,83 +42,10 @@ const NOTE: usize = 8;
 /// Reads a decisions CSV (`file` names it in errors). Strict: any bad line
 /// refuses the file, and every bad line is returned.
 pub fn read_decisions_csv(file: &str, text: &str) -> Result<Vec<SloDecision>, Vec<ParseError>> {
-    let mut header: Option<csv::Header> = None;
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    let mut fields = Vec::with_capacity(DECISION_COLUMNS.len());
-    for (i, raw) in text.split('\n').enumerate() {
-        let mut line = raw.strip_suffix('\r').unwrap_or(raw);
-        if i == 0 {
-            line = line.strip_prefix('\u{feff}').unwrap_or(line);
-        }
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let mut error = |e: FieldError| {
-            errors.push(ParseError {
-                file: file.to_string(),
-                line: i as u64 + 1,
-                column: e.column,
-                reason: e.reason,
-            });
-        };
-        if let Err(e) = csv::split(line, b',', &mut fields) {
-            error(e);
-            continue;
-        }
-        let Some(h) = &header else {
-            let (h, unknown) = csv::Header::read(line, &fields, &DECISION_COLUMNS, &REQUIRED);
-            match h {
-                Ok(h) => header = Some(h),
-                Err(e) => {
-                    error(e);
-                    return Err(errors);
-                }
-            }
-            if let Some(e) = unknown {
-                error(e);
-            }
-            continue;
-        };
-        match row(line, &fields, h) {
-            Ok(d) => out.push(d),
-            Err(e) => error(e),
-        }
-    }
-    if header.is_none() {
-        errors.push(ParseError {
-            file: file.to_string(),
-            line: 1,
-            column: 1,
-            reason: format!(
-                "no header line (expected columns {})",
-                DECISION_COLUMNS.join(",")
-            ),
-        });
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    csv::read_rows(file, text, &DECISION_COLUMNS, &REQUIRED, row)
 }
 
 fn row(line: &str, fields: &[csv::Field<'_>], h: &csv::Header) -> Result<SloDecision, FieldError> {
-    if fields.len() != h.width {
-        let col = fields.get(h.width).map_or_else(
-            || column_of(line, line.len()),
-            |f| column_of(line, f.offset),
-        );
-        return Err(FieldError::at(
-            col,
-            format!(
-                "expected {} fields as in the header, found {}",
-                h.width,
-                fields.len()
-            ),
-        ));
-    }
     let field = |k: usize| {
         h.pos[k]
             .map(|i| &fields[i])

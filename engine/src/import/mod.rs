@@ -20,6 +20,7 @@ mod decisions_csv;
 mod detect;
 mod job_history;
 mod native_log;
+mod queue_csv;
 mod runs_csv;
 mod swim;
 mod utilization;
@@ -31,6 +32,7 @@ use std::str::FromStr;
 
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
+pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
 
 /// A trace format the engine reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

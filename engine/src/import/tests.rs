@@ -423,3 +423,48 @@ fn relative_time_spans_stay_out_of_the_workspace_span() {
     assert!(s.files[0].relative_time && !s.files[1].relative_time);
     assert_eq!(s.span, Some((1_392_388_200, 1_392_388_200)));
 }
+
+#[test]
+fn queue_csv_round_trip_and_errors() {
+    use crate::import::read_queue_csv;
+    use crate::pricing::QueuedJob;
+    let queue = vec![
+        QueuedJob {
+            name: "etl, nightly".into(),
+            map_work: 1200.0,
+            reduce_work: 300.5,
+            deadline: 900.0,
+        },
+        QueuedJob {
+            name: "adhoc".into(),
+            map_work: 10.0,
+            reduce_work: 0.0,
+            deadline: 60.0,
+        },
+    ];
+    let text = crate::export::queue_csv(&queue);
+    assert_eq!(read_queue_csv("q.csv", &text).unwrap(), queue);
+    // Any column order, comments and blank lines.
+    let text = "# admitted\ndeadline,NAME,reduce_work,map_work\n\n60,a,0,5\n";
+    assert_eq!(read_queue_csv("q.csv", text).unwrap()[0].map_work, 5.0);
+    let errors = read_queue_csv(
+        "q.csv",
+        "name,map_work,reduce_work,deadline\na,1,2,3\nb,-1,0,4\na,1,1,1\nc,1,x,2\nd,1,2\n",
+    )
+    .unwrap_err();
+    let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        got,
+        [
+            "q.csv:3:3: map_work must not be negative",
+            "q.csv:4:1: job `a` appears twice",
+            "q.csv:5:5: reduce_work: `x` is not a finite number",
+            "q.csv:6:6: expected 4 fields as in the header, found 3",
+        ]
+    );
+    let errors = read_queue_csv("q.csv", "name,map_work,deadline\n").unwrap_err();
+    assert!(errors[0].reason.contains("`reduce_work`"), "{errors:?}");
+    assert!(read_queue_csv("q.csv", "").unwrap_err()[0]
+        .reason
+        .contains("no header"));
+}

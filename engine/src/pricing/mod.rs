@@ -8,12 +8,16 @@
 //! - [`schedule`]: the lazy schedule of admitted jobs and the earliest
 //!   feasible finish time of a new one by filling its slack (§5, Fig. 7).
 //! - [`price`]: price–deadline curves by eq. (13) and the alternatives
-//!   (14)–(16).
+//!   (14)–(16), and the price of one chosen deadline;
+//! - [`work`]: a processing-time estimate (seconds per phase) turned into
+//!   the slot-seconds of work the schedule plans with.
 
 pub mod price;
 pub mod schedule;
 pub mod slots;
+pub mod work;
 
-pub use price::{processing_secs, quote, PriceFunction, PriceParams, PricePoint, Quote};
+pub use price::{price_at, processing_secs, quote, PriceFunction, PriceParams, PricePoint, Quote};
 pub use schedule::{LazySchedule, QueuedJob, ScheduleError, Slots};
 pub use slots::{price_curve, price_curve_brute_force, PricingError};
+pub use work::{job_work, mean_processing_secs, phase_work, JobWork};

@@ -222,71 +222,115 @@ impl SlackIndex {
     }
 }
 
-/// Quotes a new job with `map_work`/`reduce_work` (slot-seconds, PI upper
-/// bounds) against `queue` on `slots`.
-pub fn quote(
-    queue: &[QueuedJob],
+/// Everything the price of one deadline needs, computed once per quote.
+struct Pricer<'a> {
+    queue: &'a [QueuedJob],
     slots: Slots,
     map_work: f64,
     reduce_work: f64,
-    params: &PriceParams,
-) -> Result<Quote, ScheduleError> {
-    check(params)?;
-    if !(map_work.is_finite() && map_work >= 0.0 && reduce_work.is_finite() && reduce_work >= 0.0)
-        || map_work + reduce_work <= 0.0
-    {
-        return Err(ScheduleError::Invalid(
-            "the new job needs positive, finite work".into(),
-        ));
-    }
-    let base = LazySchedule::build(queue, slots, params.quantum)?;
-    let f = base.earliest_finish(map_work, reduce_work);
-    let index = SlackIndex::new(&base);
-    let pj = processing_secs(map_work, reduce_work, slots);
-    let gamma = params.mean_job_secs;
-    let rj = params.reserve * pj / gamma;
-    let before: Vec<f64> = queue
-        .iter()
-        .map(|q| index.free_time(0.0, q.deadline) / gamma)
-        .collect();
-    let mut by_deadline: Vec<(f64, f64)> = queue
-        .iter()
-        .map(|q| {
-            (
-                q.deadline,
-                processing_secs(q.map_work, q.reduce_work, slots),
-            )
+    function: PriceFunction,
+    gamma: f64,
+    /// Earliest feasible finish of the new job.
+    f: f64,
+    index: SlackIndex,
+    /// `p_j`, the new job's processing time alone.
+    pj: f64,
+    /// Reserve price `r_j`.
+    rj: f64,
+    /// Each queued job's slack before the new job (mean job times).
+    before: Vec<f64>,
+    /// Queued jobs by deadline: `(deadline, processing time)`.
+    by_deadline: Vec<(f64, f64)>,
+    /// Prefix sums of their processing times.
+    ahead_prefix: Vec<f64>,
+}
+
+impl<'a> Pricer<'a> {
+    fn new(
+        queue: &'a [QueuedJob],
+        slots: Slots,
+        map_work: f64,
+        reduce_work: f64,
+        params: &PriceParams,
+    ) -> Result<Self, ScheduleError> {
+        check(params)?;
+        if !(map_work.is_finite()
+            && map_work >= 0.0
+            && reduce_work.is_finite()
+            && reduce_work >= 0.0)
+            || map_work + reduce_work <= 0.0
+        {
+            return Err(ScheduleError::Invalid(
+                "the new job needs positive, finite work".into(),
+            ));
+        }
+        let base = LazySchedule::build(queue, slots, params.quantum)?;
+        let f = base.earliest_finish(map_work, reduce_work);
+        let index = SlackIndex::new(&base);
+        let pj = processing_secs(map_work, reduce_work, slots);
+        let gamma = params.mean_job_secs;
+        let before: Vec<f64> = queue
+            .iter()
+            .map(|q| index.free_time(0.0, q.deadline) / gamma)
+            .collect();
+        let mut by_deadline: Vec<(f64, f64)> = queue
+            .iter()
+            .map(|q| {
+                (
+                    q.deadline,
+                    processing_secs(q.map_work, q.reduce_work, slots),
+                )
+            })
+            .collect();
+        by_deadline.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut ahead_prefix = vec![0.0];
+        for &(_, p) in &by_deadline {
+            ahead_prefix.push(ahead_prefix.last().copied().unwrap_or(0.0) + p);
+        }
+        Ok(Pricer {
+            queue,
+            slots,
+            map_work,
+            reduce_work,
+            function: params.function,
+            gamma,
+            f,
+            index,
+            pj,
+            rj: params.reserve * pj / gamma,
+            before,
+            by_deadline,
+            ahead_prefix,
         })
-        .collect();
-    by_deadline.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut ahead_prefix = vec![0.0];
-    for &(_, p) in &by_deadline {
-        ahead_prefix.push(ahead_prefix.last().copied().unwrap_or(0.0) + p);
     }
-    let span = params.span_jobs * gamma;
-    let mut curve = Vec::with_capacity(params.points);
-    for k in 0..params.points {
-        let d = f + span * k as f64 / (params.points - 1) as f64;
-        let slack = index.free_time(f, d) / gamma;
-        let price = match params.function {
+
+    /// The price of deadline `d ≥ f`.
+    fn point(&self, d: f64) -> PricePoint {
+        let (index, gamma, pj, rj) = (&self.index, self.gamma, self.pj, self.rj);
+        let slack = index.free_time(self.f, d) / gamma;
+        let price = match self.function {
             PriceFunction::Mrm { kappa } => {
                 // Admitted jobs keep their lazy positions; the new job takes
                 // the latest slack before its deadline: reduce work last,
                 // map work before it. What it takes before each queued job's
                 // deadline is slack that job loses.
                 let end = index.q(d);
-                let reduce = index.fill_back(1, reduce_work, end);
-                let map_end = if reduce_work > 1e-12 { reduce.0 } else { end };
-                let map = index.fill_back(0, map_work, map_end);
+                let reduce = index.fill_back(1, self.reduce_work, end);
+                let map_end = if self.reduce_work > 1e-12 {
+                    reduce.0
+                } else {
+                    end
+                };
+                let map = index.fill_back(0, self.map_work, map_end);
                 let mut charge = 0.0;
-                for (q, &b) in queue.iter().zip(&before) {
+                for (q, &b) in self.queue.iter().zip(&self.before) {
                     let x = index.q(q.deadline);
                     let lost = (index.taken_before(0, map, map_end, x) / index.cap[0]
                         + index.taken_before(1, reduce, end, x) / index.cap[1])
                         * index.quantum
                         / 2.0;
                     let a = (b - lost / gamma).max(0.0);
-                    let pi = processing_secs(q.map_work, q.reduce_work, slots) / gamma;
+                    let pi = processing_secs(q.map_work, q.reduce_work, self.slots) / gamma;
                     charge += pi / (a + 1.0) - pi / (b + 1.0);
                 }
                 kappa * (pj / gamma / (slack + 1.0) + charge)
@@ -298,23 +342,61 @@ pub fn quote(
                 (kappa * rj - slack.powf(z) / (pj / gamma)).max(rj)
             }
             PriceFunction::LoadAware => {
-                let n = by_deadline.partition_point(|x| x.0 <= d);
-                let beta = d - ahead_prefix[n] - pj;
+                let n = self.by_deadline.partition_point(|x| x.0 <= d);
+                let beta = d - self.ahead_prefix[n] - pj;
                 let rho = (1.0 - beta / pj).max(0.0);
                 rj * (rho * pj / gamma).exp()
             }
         };
-        curve.push(PricePoint {
+        PricePoint {
             deadline: d,
             slack,
             price,
-        });
+        }
     }
+}
+
+/// Quotes a new job with `map_work`/`reduce_work` (slot-seconds, PI upper
+/// bounds) against `queue` on `slots`.
+pub fn quote(
+    queue: &[QueuedJob],
+    slots: Slots,
+    map_work: f64,
+    reduce_work: f64,
+    params: &PriceParams,
+) -> Result<Quote, ScheduleError> {
+    let pricer = Pricer::new(queue, slots, map_work, reduce_work, params)?;
+    let span = params.span_jobs * params.mean_job_secs;
+    let curve = (0..params.points)
+        .map(|k| pricer.point(pricer.f + span * k as f64 / (params.points - 1) as f64))
+        .collect();
     Ok(Quote {
-        earliest_finish: f,
-        processing_secs: pj,
+        earliest_finish: pricer.f,
+        processing_secs: pricer.pj,
         curve,
     })
+}
+
+/// The price of one chosen `deadline` (seconds from now) for the new job,
+/// as [`quote`] prices its curve: the price a job admitted with that
+/// deadline is charged. Fails with [`ScheduleError::Invalid`] when the
+/// deadline is before the job's earliest feasible finish (or not finite).
+pub fn price_at(
+    queue: &[QueuedJob],
+    slots: Slots,
+    map_work: f64,
+    reduce_work: f64,
+    params: &PriceParams,
+    deadline: f64,
+) -> Result<PricePoint, ScheduleError> {
+    let pricer = Pricer::new(queue, slots, map_work, reduce_work, params)?;
+    if !deadline.is_finite() || deadline < pricer.f {
+        return Err(ScheduleError::Invalid(format!(
+            "deadline {deadline} s is before the earliest feasible finish {} s",
+            pricer.f
+        )));
+    }
+    Ok(pricer.point(deadline))
 }
 
 #[cfg(test)]
@@ -482,5 +564,25 @@ mod tests {
             }
         )
         .is_err());
+    }
+
+    #[test]
+    fn price_at_matches_the_curve_and_refuses_early_deadlines() {
+        let queue = [job("A", 10.0, 70.0), job("B", 20.0, 110.0)];
+        let p = PriceParams {
+            points: 9,
+            span_jobs: 2.0,
+            ..PriceParams::default()
+        };
+        let q = quote(&queue, ONE, 80.0, 0.0, &p).unwrap();
+        for pt in &q.curve {
+            assert_eq!(
+                price_at(&queue, ONE, 80.0, 0.0, &p, pt.deadline).unwrap(),
+                *pt
+            );
+        }
+        let early = price_at(&queue, ONE, 80.0, 0.0, &p, q.earliest_finish - 1.0);
+        assert!(matches!(early, Err(ScheduleError::Invalid(m)) if m.contains("earliest")));
+        assert!(price_at(&queue, ONE, 80.0, 0.0, &p, f64::NAN).is_err());
     }
 }
