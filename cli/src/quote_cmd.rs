@@ -184,7 +184,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     };
     let gamma = match (a.mean_job_secs, &loaded) {
         (Some(g), _) => g,
-        (None, Some((history, what))) => mean_processing_secs(history, a.slots)
+        (None, Some((history, what))) => mean_processing_secs(history)
             .ok_or_else(|| Failure::input(format!("{what}: no job with a processing time")))?,
         (None, None) => {
             return Err(Failure::usage(

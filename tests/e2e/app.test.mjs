@@ -802,3 +802,123 @@ test('Agenda: admit signed-off jobs, drag with live preview, snap back, undo/red
   await screenshot('agenda-after-reload');
   assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Agenda panel');
 });
+
+// ---------------------------------------------------------------- Pricing
+
+/** The drawn canvas `testid` whose data-key differs from `previous`; its key. */
+async function drawnKey(testid, previous = null) {
+  await page.waitForFunction(
+    ({ testid, previous }) => {
+      const c = document.querySelector(`canvas[data-testid=${testid}][data-drawn="true"]`);
+      return c && c.dataset.key !== previous;
+    },
+    { testid, previous },
+  );
+  return page.locator(`canvas[data-testid=${testid}]`).getAttribute('data-key');
+}
+
+/** Types `value` into the input `testid` and commits it (change event). */
+async function typeInto(testid, value) {
+  await page.fill(`[data-testid=${testid}]`, value);
+  await page.locator(`[data-testid=${testid}]`).dispatchEvent('change');
+}
+
+/** Clicks the price curve at `share` of its width; returns the deadline set. */
+async function clickCurve(share) {
+  const box = await page.locator('canvas[data-testid=price-curve]').boundingBox();
+  await page.mouse.click(box.x + box.width * share, box.y + box.height / 2);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=deadline-input]').value !== '',
+  );
+  return Number(await page.inputValue('[data-testid=deadline-input]'));
+}
+
+test('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, persist; bad input is refused', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+  await openTraces();
+  await page.click('[data-testid=load-demo]');
+  await row('demo/history.csv').waitFor();
+  await page.click('[data-testid=nav-pricing]');
+
+  // Pick a job of the demo history: every method estimates both phases, GP
+  // is the one planned with, and the curve is drawn.
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=history-select] option').length > 300,
+  );
+  const before = await drawnKey('price-curve');
+  const value = await page.locator('[data-testid=history-select] option').nth(41).getAttribute('value');
+  await page.selectOption('[data-testid=history-select]', value);
+  const name = await page.inputValue('[data-testid=job-name]');
+  assert.match(name, /^job\d+$/);
+  let key = await drawnKey('price-curve', before);
+  await waitForCount(page.locator('[data-testid=estimate-row]'), 6, 'estimate rows');
+  const used = page.locator('[data-testid=estimate-row][data-used="true"]');
+  assert.equal(await used.count(), 2, 'one method used per phase');
+  assert.deepEqual(
+    await used.evaluateAll((rs) => rs.map((r) => `${r.dataset.phase}/${r.dataset.method}`)),
+    ['map/gp', 'reduce/gp'],
+  );
+  const finish = Number(await page.locator('[data-testid=earliest-finish]').getAttribute('data-secs'));
+  assert.ok(finish > 0, `an earliest finish (${finish} s)`);
+  const inked = await ink(page.locator('canvas[data-testid=price-curve]'));
+  assert.ok(inked > 2_000, `the curve has ink (${inked} pixels)`);
+
+  // κ < 1 is refused by the engine, inline; the panel keeps working.
+  await typeInto('kappa-input', '0.5');
+  await page.locator('[data-testid=quote-error]').waitFor();
+  assert.match(await page.locator('[data-testid=quote-error]').textContent(), /κ must be ≥ 1/);
+  await typeInto('kappa-input', '2');
+  await page.locator('[data-testid=quote-error]').waitFor({ state: 'detached' });
+  key = await drawnKey('price-curve', key);
+
+  // A deadline before the earliest finish cannot be admitted.
+  await typeInto('deadline-input', String(Math.max(0, Math.floor(finish) - 1)));
+  await page.locator('[data-testid=deadline-error]').waitFor();
+  await page.click('[data-testid=admit]');
+  await page.locator('[data-testid=pricing-error]').waitFor();
+  assert.match(
+    await page.locator('[data-testid=pricing-error]').textContent(),
+    /before the earliest feasible finish/,
+  );
+  assert.equal(await page.locator('[data-testid=queue-row]').count(), 0);
+
+  // A deadline chosen on the curve is priced and admitted: the queue row,
+  // the Gantt chart and the price charged appear.
+  const deadline = await clickCurve(0.7);
+  assert.ok(deadline >= finish, `deadline ${deadline} ≥ earliest finish ${finish}`);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=chosen-price]')?.dataset.price,
+  );
+  const price = Number(await page.locator('[data-testid=chosen-price]').getAttribute('data-price'));
+  assert.ok(price > 0, `a price (${price})`);
+  await page.click('[data-testid=admit]');
+  const queued = page.locator(`[data-testid=queue-row][data-name="${name}"]`);
+  await queued.waitFor();
+  await page.locator('[data-testid=admitted]').waitFor();
+  assert.match(await page.locator('[data-testid=admitted]').textContent(), new RegExp(`Admitted ${name}`));
+  await drawnKey('gantt');
+  assert.ok((await ink(page.locator('canvas[data-testid=gantt]'))) > 2_000, 'the Gantt chart has ink');
+  await screenshot('pricing-admitted');
+
+  // The same job again: a second row, quoted against a queue of one.
+  await drawnKey('price-curve', key);
+  await clickCurve(0.9);
+  await page.click('[data-testid=admit]');
+  await page.locator(`[data-testid=queue-row][data-name="${name}#2"]`).waitFor();
+
+  // The queue survives a reload; remove and clear work.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await page.click('[data-testid=nav-pricing]');
+  await queued.waitFor();
+  await waitForCount(page.locator('[data-testid=queue-row]'), 2, 'queue rows after reload');
+  assert.equal(await page.inputValue('[data-testid=kappa-input]'), '2', 'settings restored');
+  await drawnKey('gantt');
+  await screenshot('pricing-after-reload');
+  await queued.locator('[data-testid=queue-remove]').click();
+  await waitForCount(page.locator('[data-testid=queue-row]'), 1, 'queue rows after remove');
+  await page.click('[data-testid=queue-clear]');
+  await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'queue rows after clear');
+  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Pricing panel');
+});

@@ -1,6 +1,6 @@
 //! The page: header with navigation, notices, and the selected panel.
 
-use crate::panels::{AgendaPanel, Panel, SlosPanel, TracesPanel};
+use crate::panels::{AgendaPanel, Panel, PricingPanel, SlosPanel, TracesPanel};
 use crate::state::Studio;
 use leptos::prelude::*;
 
@@ -49,6 +49,7 @@ pub fn App() -> impl IntoView {
                 Panel::Traces => view! { <TracesPanel/> }.into_any(),
                 Panel::Slos => view! { <SlosPanel/> }.into_any(),
                 Panel::Agenda => view! { <AgendaPanel/> }.into_any(),
+                Panel::Pricing => view! { <PricingPanel/> }.into_any(),
             }}
         </main>
     }

@@ -95,6 +95,8 @@ pub struct Host {
     outbox: Outbox,
     /// The Agenda panel's plan.
     agenda: crate::agenda_host::AgendaHost,
+    /// The Pricing panel's estimators and queue.
+    pricing: crate::pricing_host::PricingHost,
 }
 
 impl Host {
@@ -107,6 +109,7 @@ impl Host {
             demo: HashMap::new(),
             outbox,
             agenda: crate::agenda_host::AgendaHost::new(),
+            pricing: crate::pricing_host::PricingHost::new(),
         }
     }
 
@@ -263,6 +266,11 @@ impl Host {
                 let (workspace, store) = (&self.workspace, self.store.as_ref());
                 let post = |r: &Response| (self.outbox)(r);
                 self.agenda.handle(request, workspace, store, &post).await;
+            }
+            Request::Pricing(request) => {
+                let (workspace, store) = (&self.workspace, self.store.as_ref());
+                let post = |r: &Response| (self.outbox)(r);
+                self.pricing.handle(request, workspace, store, &post).await;
             }
         }
     }
@@ -540,15 +548,20 @@ impl Host {
 }
 
 /// Drops from `queue` every [`Request::FitSkyline`] that a later one for
-/// the same job supersedes, so a burst of slider changes costs one fit. The
+/// the same job supersedes, and every pricing quote a later one supersedes,
+/// so a burst of slider changes or keystrokes costs one fit or quote. The
 /// order of everything else is kept.
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
+    let mut quote_later = false;
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
         .map(|(request, _)| match request {
             Request::FitSkyline { job, .. } => later.insert(job.clone()),
+            Request::Pricing(crate::pricing_protocol::PricingRequest::Quote { .. }) => {
+                !std::mem::replace(&mut quote_later, true)
+            }
             _ => true,
         })
         .collect();
@@ -602,6 +615,42 @@ mod tests {
                 fit(2, "b"),
                 Request::Decisions,
                 fit(4, "a")
+            ]
+        );
+    }
+
+    #[test]
+    fn coalesce_keeps_the_latest_pricing_quote() {
+        use crate::pricing_protocol::{JobSpec, PricingRequest, PricingSettings};
+        let quote = |ticket| {
+            Request::Pricing(PricingRequest::Quote {
+                ticket,
+                job: JobSpec {
+                    name: "j".into(),
+                    features: Default::default(),
+                },
+                settings: PricingSettings::default(),
+                deadline: None,
+            })
+        };
+        let mut queue: VecDeque<(Request, ())> = [
+            quote(1),
+            Request::Pricing(PricingRequest::Clear),
+            quote(2),
+            fit(3, "a"),
+            quote(4),
+        ]
+        .into_iter()
+        .map(|r| (r, ()))
+        .collect();
+        coalesce(&mut queue);
+        let left: Vec<Request> = queue.into_iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            left,
+            vec![
+                Request::Pricing(PricingRequest::Clear),
+                fit(3, "a"),
+                quote(4)
             ]
         );
     }

@@ -12,6 +12,10 @@
 //! - The Agenda panel's messages are in [`agenda_protocol`], carried by
 //!   `Request::Agenda` / `Response::Agenda`; [`agenda_host`] owns the plan
 //!   in the worker.
+//! - The Pricing panel's messages are in [`pricing_protocol`], carried by
+//!   `Request::Pricing` / `Response::Pricing`; [`pricing_host`] owns the
+//!   estimators and the queue in the worker, [`pricing_desk`] the page's
+//!   state.
 //! - `bin/worker.rs` runs a [`host::Host`] on the worker's message queue;
 //!   [`views`] builds what it sends.
 #![warn(missing_docs)]
@@ -24,6 +28,9 @@ pub mod client;
 pub mod desk;
 pub mod host;
 pub mod panels;
+pub mod pricing_desk;
+pub mod pricing_host;
+pub mod pricing_protocol;
 pub mod protocol;
 pub mod state;
 pub mod store;

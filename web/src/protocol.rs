@@ -102,6 +102,9 @@ pub enum Request {
     },
     /// The Agenda panel's plan (answered by [`Response::Agenda`]).
     Agenda(crate::agenda_protocol::AgendaRequest),
+    /// The Pricing panel's estimates, quotes and queue (answered by
+    /// [`Response::Pricing`]).
+    Pricing(crate::pricing_protocol::PricingRequest),
 }
 
 /// A text format the decisions are exported in.
@@ -219,6 +222,8 @@ pub enum Response {
     },
     /// An answer to a [`Request::Agenda`].
     Agenda(crate::agenda_protocol::AgendaResponse),
+    /// An answer to a [`Request::Pricing`].
+    Pricing(crate::pricing_protocol::PricingResponse),
     /// Something went wrong outside an import (storage, a malformed message).
     Notice {
         /// What happened, in words.

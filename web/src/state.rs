@@ -101,6 +101,8 @@ pub struct Studio {
     pub slo: SloDesk,
     /// The Agenda panel's state.
     pub agenda: crate::agenda_desk::AgendaDesk,
+    /// The Pricing panel's state.
+    pub pricing: crate::pricing_desk::PricingDesk,
     link: StoredValue<Option<WorkerLink>, LocalStorage>,
     next_id: StoredValue<u32>,
 }
@@ -120,6 +122,7 @@ impl Studio {
             lenient: RwSignal::new(false),
             slo: SloDesk::new(),
             agenda: crate::agenda_desk::AgendaDesk::new(),
+            pricing: crate::pricing_desk::PricingDesk::new(),
             link: StoredValue::new_local(None),
             next_id: StoredValue::new(0),
         }
@@ -274,6 +277,7 @@ impl Studio {
             Response::Series(chart) => self.take_chart(ChartData::Series(chart)),
             Response::Notice { message } => self.notify(message),
             Response::Agenda(response) => self.apply_agenda(response),
+            Response::Pricing(response) => self.apply_pricing(response),
             slo @ (Response::Slos(_)
             | Response::SlosFailed { .. }
             | Response::Fit(_)

@@ -165,6 +165,15 @@ impl Estimator {
         &self.params
     }
 
+    /// Changes the coverage of the prediction intervals of later estimates
+    /// (the fitted models do not depend on it), so a new level costs no
+    /// refit.
+    pub fn set_level(&mut self, level: f64) -> Result<(), EstimateError> {
+        check_level(level)?;
+        self.params.level = level;
+        Ok(())
+    }
+
     /// The GP fit of a phase, or why there is none.
     pub fn gp_fit(&self, phase: Phase) -> Result<&GpFit, &EstimateError> {
         self.models(phase).gp.as_ref().map(|g| g.fit_summary())

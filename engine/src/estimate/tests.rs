@@ -470,3 +470,25 @@ fn estimation_inputs_are_validated() {
         Err(EstimateError::TooFewJobs { .. })
     ));
 }
+
+#[test]
+fn a_new_level_is_the_refit_at_that_level() {
+    let history = small_history(40);
+    let job = &history[3].features;
+    let mut model = Estimator::fit(&history, &quick()).unwrap();
+    model.set_level(0.8).unwrap();
+    let refit = Estimator::fit(
+        &history,
+        &EstimateParams {
+            level: 0.8,
+            ..quick()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        model.estimate(Some("x"), job).unwrap(),
+        refit.estimate(Some("x"), job).unwrap()
+    );
+    assert!(model.set_level(1.0).is_err());
+    assert_eq!(model.params().level, 0.8);
+}

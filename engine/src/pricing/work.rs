@@ -94,19 +94,17 @@ pub fn job_work(
     })
 }
 
-/// The mean processing time γ of the finished jobs in `history` on `slots`
+/// The mean processing time γ of the finished jobs in `history`
 /// (seconds; the slack unit of the price functions): by the conversion
 /// above a job's processing time is the sum of its phase durations, so γ is
-/// the mean of `map_secs + reduce_secs` (the slots do not change it).
+/// the mean of `map_secs + reduce_secs` (on any cluster).
 /// Jobs without durations are skipped; `None` when no job has a positive
 /// processing time.
-pub fn mean_processing_secs(history: &[WorkloadJob], slots: Slots) -> Option<f64> {
+pub fn mean_processing_secs(history: &[WorkloadJob]) -> Option<f64> {
     let (mut sum, mut n) = (0.0, 0usize);
     for j in history {
         let Some(map) = j.map_secs else { continue };
-        let map_work = phase_work(map, slots.map);
-        let reduce_work = phase_work(j.reduce_secs.unwrap_or(0.0), slots.reduce);
-        let p = super::processing_secs(map_work, reduce_work, slots);
+        let p = map.max(0.0) + j.reduce_secs.unwrap_or(0.0).max(0.0);
         if p.is_finite() {
             sum += p;
             n += 1;
@@ -217,7 +215,7 @@ mod tests {
             job(8, Some(10.0), None),
             job(8, None, None),
         ];
-        assert_eq!(mean_processing_secs(&h, SLOTS), Some(12.5));
-        assert_eq!(mean_processing_secs(&h[2..], SLOTS), None);
+        assert_eq!(mean_processing_secs(&h), Some(12.5));
+        assert_eq!(mean_processing_secs(&h[2..]), None);
     }
 }

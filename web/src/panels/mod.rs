@@ -2,10 +2,12 @@
 //! are listed; the navigation shows exactly [`Panel::ALL`].
 
 mod agenda;
+mod pricing;
 mod slos;
 mod traces;
 
 pub use agenda::AgendaPanel;
+pub use pricing::PricingPanel;
 pub use slos::SlosPanel;
 pub use traces::TracesPanel;
 
@@ -18,11 +20,13 @@ pub enum Panel {
     Slos,
     /// The reservation plan: timeline, drag, admissions, comparison, exports.
     Agenda,
+    /// Price–deadline negotiation: estimate, quote, admit, the queue.
+    Pricing,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 3] = [Panel::Traces, Panel::Slos, Panel::Agenda];
+    pub const ALL: [Panel; 4] = [Panel::Traces, Panel::Slos, Panel::Agenda, Panel::Pricing];
 
     /// Navigation label.
     pub fn label(self) -> &'static str {
@@ -30,6 +34,7 @@ impl Panel {
             Panel::Traces => "Traces",
             Panel::Slos => "SLOs",
             Panel::Agenda => "Agenda",
+            Panel::Pricing => "Pricing",
         }
     }
 
@@ -39,6 +44,7 @@ impl Panel {
             Panel::Traces => "nav-traces",
             Panel::Slos => "nav-slos",
             Panel::Agenda => "nav-agenda",
+            Panel::Pricing => "nav-pricing",
         }
     }
 }

@@ -175,6 +175,20 @@ pub type DrawError = DrawingAreaErrorKind<<CanvasBackend as DrawingBackend>::Err
 pub(crate) type Ctx<'a> =
     ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
+/// Margin around a [`frame`], CSS pixels.
+const MARGIN: f64 = 14.0;
+/// Width of a [`frame`]'s y label area, CSS pixels.
+const Y_LABEL_AREA: f64 = 58.0;
+
+/// Where a [`frame`]'s plot area lies across a canvas `width` CSS pixels
+/// wide: its left and right edges, CSS pixels from the canvas's left.
+pub(crate) fn plot_x_span(width: f64) -> (f64, f64) {
+    (
+        MARGIN + Y_LABEL_AREA,
+        (width - MARGIN).max(MARGIN + Y_LABEL_AREA + 1.0),
+    )
+}
+
 /// Plot area with a caption, axis descriptions, a light grid and tick
 /// labels formatted by `x_label` and `y_label`.
 #[allow(clippy::too_many_arguments)]
@@ -189,10 +203,10 @@ pub(crate) fn frame<'a>(
     px: Px,
 ) -> Result<Ctx<'a>, DrawError> {
     let mut plot = ChartBuilder::on(root)
-        .margin(px.u(14.0))
+        .margin(px.u(MARGIN))
         .caption(caption, (FONT, px.f(15.0)).into_font().color(&INK))
         .x_label_area_size(px.u(46.0))
-        .y_label_area_size(px.u(58.0))
+        .y_label_area_size(px.u(Y_LABEL_AREA))
         .build_cartesian_2d(x, y)?;
     plot.configure_mesh()
         .x_desc(x_desc)

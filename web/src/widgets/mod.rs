@@ -6,6 +6,7 @@ pub mod download;
 pub mod dropzone;
 pub mod fit_chart;
 pub mod format;
+pub mod pricing_charts;
 pub mod problems;
 pub mod progress;
 pub mod stat;

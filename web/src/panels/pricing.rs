@@ -1,0 +1,686 @@
+//! The Pricing panel (MRM §3.2, §4.2, §5): describe a new job or pick one
+//! from the loaded job history; the worker estimates it by every method
+//! (the chosen one highlighted), plans with the chosen method's PI upper
+//! bound, and quotes it against the queue — the earliest feasible finish
+//! and the price–deadline curve. Choose a deadline (click the curve or type
+//! it) and admit the job: it joins the queue at that price, and the queue's
+//! lazy schedule is redrawn. The queue is kept across reloads.
+//!
+//! Test hooks: `[data-testid=estimate-row]` (with `data-phase`,
+//! `data-method` and `data-used`), `earliest-finish` (with `data-secs`),
+//! `chosen-price` (with `data-price`), the `price-curve`
+//! and `gantt` canvases (with `data-drawn`), `deadline-input`, `admit`,
+//! `pricing-error`, `quote-error`, `queue-row` (with `data-name`).
+
+use crate::pricing_protocol::{method_value, PricingRequest, QueueView, QuoteView, FUNCTIONS};
+use crate::state::Studio;
+use crate::widgets::chart::plot_x_span;
+use crate::widgets::format::{count, trimmed};
+use crate::widgets::pricing_charts::{duration_text, price_text, CurvePlot, GanttPlot};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+use skyplan_engine::estimate::Method;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, MouseEvent};
+
+/// The Pricing panel.
+#[component]
+pub fn PricingPanel() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.pricing;
+    // The history and the queue, now and whenever the workspace changes.
+    Effect::new(move |_| {
+        studio.workspace.track();
+        studio.open_pricing();
+    });
+    // A quote for every change of the form.
+    Effect::new(move |_| {
+        desk.form.track();
+        studio.request_quote();
+    });
+    view! {
+        <div class="agenda pricing">
+            <div class="main-column">
+                <QuoteCard/>
+                <QueueCard/>
+            </div>
+            <aside class="sidebar">
+                <JobCard/>
+                <SettingsCard/>
+            </aside>
+        </div>
+    }
+}
+
+/// A text input bound to one field of the form.
+#[component]
+fn FormField(
+    /// Label.
+    label: &'static str,
+    /// `data-testid`.
+    testid: &'static str,
+    /// Reads the field.
+    get: fn(&crate::pricing_desk::PricingForm) -> String,
+    /// Writes the field.
+    set: fn(&mut crate::pricing_desk::PricingForm, String),
+) -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let form = studio.pricing.form;
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type="text"
+                inputmode="decimal"
+                data-testid=testid
+                prop:value=move || form.with(get)
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    form.update(|f| set(f, v));
+                }
+            />
+        </label>
+    }
+}
+
+/// The new job: pick from the history or describe it.
+#[component]
+fn JobCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.pricing;
+    let jobs = move || {
+        desk.history
+            .with(|h| h.as_ref().map_or(0, |h| h.jobs.len()))
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"New job"</h2>
+            </header>
+            <label class="field">
+                <span class="field-label">"Pick from the history"</span>
+                <select
+                    data-testid="history-select"
+                    disabled=move || jobs() == 0
+                    on:change=move |ev| {
+                        let picked = event_target_value(&ev).parse::<usize>().ok();
+                        let job = picked
+                            .and_then(|i| {
+                                desk.history.with_untracked(|h| h.as_ref()?.jobs.get(i).cloned())
+                            });
+                        if let Some(job) = job {
+                            desk.form.update(|f| f.take_job(&job));
+                        }
+                    }
+                >
+                    <option value="">
+                        {move || {
+                            if jobs() == 0 {
+                                "No job history loaded".to_string()
+                            } else {
+                                format!("{} jobs…", count(jobs()))
+                            }
+                        }}
+                    </option>
+                    {move || {
+                        desk.history
+                            .with(|h| {
+                                h.as_ref()
+                                    .map(|h| {
+                                        h.jobs
+                                            .iter()
+                                            .enumerate()
+                                            .map(|(i, j)| {
+                                                let text = format!(
+                                                    "{} · {} maps, {} reduces · {} s",
+                                                    j.name,
+                                                    j.features.map_tasks.unwrap_or(0),
+                                                    j.features.reduce_tasks.unwrap_or(0),
+                                                    trimmed(j.map_secs + j.reduce_secs, 1),
+                                                );
+                                                view! { <option value=i.to_string()>{text}</option> }
+                                            })
+                                            .collect_view()
+                                    })
+                            })
+                    }}
+                </select>
+            </label>
+            <p class="hint">
+                {move || {
+                    desk.history
+                        .with(|h| match h {
+                            Some(h) if !h.files.is_empty() => {
+                                format!("Learned from {}.", h.files.join(", "))
+                            }
+                            Some(_) => {
+                                "Load a job-history CSV in Traces (the demo workspace has one)."
+                                    .into()
+                            }
+                            None => "Asking the engine…".into(),
+                        })
+                }}
+            </p>
+            <div class="form-grid two">
+                <div class="wide">
+                    <FormField
+                        label="Name (same-job runs)"
+                        testid="job-name"
+                        get=|f| f.name.clone()
+                        set=|f, v| f.name = v
+                    />
+                </div>
+                <FormField
+                    label="Map tasks"
+                    testid="job-map-tasks"
+                    get=|f| f.map_tasks.clone()
+                    set=|f, v| f.map_tasks = v
+                />
+                <FormField
+                    label="Reduce tasks"
+                    testid="job-reduce-tasks"
+                    get=|f| f.reduce_tasks.clone()
+                    set=|f, v| f.reduce_tasks = v
+                />
+                <FormField
+                    label="Input bytes"
+                    testid="job-input"
+                    get=|f| f.input.clone()
+                    set=|f, v| f.input = v
+                />
+                <FormField
+                    label="Shuffle bytes"
+                    testid="job-shuffle"
+                    get=|f| f.shuffle.clone()
+                    set=|f, v| f.shuffle = v
+                />
+                <FormField
+                    label="Output bytes"
+                    testid="job-output"
+                    get=|f| f.output.clone()
+                    set=|f, v| f.output = v
+                />
+            </div>
+        </section>
+    }
+}
+
+/// Method, level, cluster and price function.
+#[component]
+fn SettingsCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let form = studio.pricing.form;
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Estimate, cluster and price"</h2>
+            </header>
+            <div class="form-grid two">
+                <label class="field">
+                    <span class="field-label">"Method"</span>
+                    <select
+                        data-testid="estimate-method"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            form.update(|f| f.method = v);
+                        }
+                    >
+                        {Method::ALL
+                            .into_iter()
+                            .map(|m| {
+                                let value = method_value(m);
+                                view! {
+                                    <option value=value selected=move || form.with(|f| f.method == value)>
+                                        {m.to_string()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <FormField
+                    label="PI level (%)"
+                    testid="level-input"
+                    get=|f| f.level.clone()
+                    set=|f, v| f.level = v
+                />
+                <FormField
+                    label="Map slots"
+                    testid="map-slots"
+                    get=|f| f.map_slots.clone()
+                    set=|f, v| f.map_slots = v
+                />
+                <FormField
+                    label="Reduce slots"
+                    testid="reduce-slots"
+                    get=|f| f.reduce_slots.clone()
+                    set=|f, v| f.reduce_slots = v
+                />
+                <label class="field">
+                    <span class="field-label">"Price function"</span>
+                    <select
+                        data-testid="function-select"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            form.update(|f| f.function = v);
+                        }
+                    >
+                        {FUNCTIONS
+                            .into_iter()
+                            .map(|(value, label)| {
+                                view! {
+                                    <option value=value selected=move || form.with(|f| f.function == value)>
+                                        {label}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+                <FormField label="κ" testid="kappa-input" get=|f| f.kappa.clone() set=|f, v| f.kappa = v/>
+            </div>
+            <p class="hint">
+                "Work per phase = the method's PI upper bound × the phase's slots: the job holds the cluster for its estimated duration, as in MRM. The history's durations were measured on its own cluster; give that cluster's slots."
+            </p>
+        </section>
+    }
+}
+
+/// The estimate table, the figures, the curve, the deadline and Admit.
+#[component]
+fn QuoteCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.pricing;
+    let quote = move || desk.quote.get();
+    let curve = Signal::derive(move || {
+        desk.quote.with(|q| {
+            q.as_ref().map(|q| CurvePlot {
+                quote: q.quote.clone(),
+                chosen: q.chosen,
+                key: format!("quote-{}", q.ticket),
+            })
+        })
+    });
+    let on_click = move |ev: MouseEvent| {
+        let Some(el) = ev.target().and_then(|t| t.dyn_into::<HtmlElement>().ok()) else {
+            return;
+        };
+        let Some(x_max) = curve.with_untracked(|c| c.as_ref().map(CurvePlot::x_max)) else {
+            return;
+        };
+        let (left, right) = plot_x_span(f64::from(el.client_width()));
+        let x = f64::from(ev.offset_x());
+        if x < left || x > right {
+            return;
+        }
+        let deadline = ((x - left) / (right - left) * x_max).ceil();
+        desk.form.update(|f| f.deadline = format!("{deadline:.0}"));
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Quote"</h2>
+                <span class="card-note" data-testid="quote-status">
+                    {move || {
+                        if desk.quoting.get() {
+                            "estimating…".to_string()
+                        } else {
+                            quote()
+                                .map(|q| timing(&q))
+                                .unwrap_or_default()
+                        }
+                    }}
+                </span>
+            </header>
+            {move || {
+                desk.quote_error
+                    .get()
+                    .map(|e| view! { <p class="field-error" data-testid="quote-error">{e}</p> })
+            }}
+            {move || quote().map(|q| view! { <EstimateTable quote=q/> })}
+            <div class="agenda-figures">
+                <div class="figure">
+                    <span class="figure-label">"Earliest feasible finish"</span>
+                    <span
+                        class="figure-value"
+                        data-testid="earliest-finish"
+                        data-secs=move || quote().map(|q| q.quote.earliest_finish.to_string())
+                    >
+                        {move || {
+                            quote()
+                                .map(|q| duration_text(q.quote.earliest_finish))
+                                .unwrap_or_else(|| "—".into())
+                        }}
+                    </span>
+                </div>
+                <div class="figure">
+                    <span class="figure-label">"Processing time alone"</span>
+                    <span class="figure-value">
+                        {move || {
+                            quote()
+                                .map(|q| duration_text(q.quote.processing_secs))
+                                .unwrap_or_else(|| "—".into())
+                        }}
+                    </span>
+                </div>
+                <div class="figure">
+                    <span class="figure-label">"Price at the earliest finish"</span>
+                    <span class="figure-value">
+                        {move || {
+                            quote()
+                                .and_then(|q| q.quote.curve.first().map(|p| price_text(p.price)))
+                                .unwrap_or_else(|| "—".into())
+                        }}
+                    </span>
+                </div>
+                <div class="figure">
+                    <span class="figure-label">"Slack unit γ"</span>
+                    <span class="figure-value">
+                        {move || {
+                            quote()
+                                .map(|q| duration_text(q.mean_job_secs))
+                                .unwrap_or_else(|| "—".into())
+                        }}
+                    </span>
+                </div>
+            </div>
+            <div class="curve-frame" title="Click to choose a deadline" on:click=on_click>
+                <PlotCanvas
+                    data=curve
+                    placeholder=Signal::derive(move || {
+                        if desk.quoting.get() {
+                            "Estimating the job and quoting it…".to_string()
+                        } else {
+                            "No quote: see the message above.".to_string()
+                        }
+                    })
+                    testid="price-curve"
+                />
+            </div>
+            <form
+                class="form-grid"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    studio.admit_priced();
+                }
+            >
+                <label class="field">
+                    <span class="field-label">"Deadline (seconds from now)"</span>
+                    <input
+                        type="text"
+                        inputmode="decimal"
+                        data-testid="deadline-input"
+                        placeholder="click the curve"
+                        prop:value=move || desk.form.with(|f| f.deadline.clone())
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            desk.form.update(|f| f.deadline = v);
+                        }
+                    />
+                </label>
+                <div class="field">
+                    <span class="field-label">"Price"</span>
+                    <span
+                        class="figure-value"
+                        data-testid="chosen-price"
+                        data-price=move || quote().and_then(|q| q.chosen).map(|c| c.price.to_string())
+                    >
+                        {move || {
+                            quote()
+                                .and_then(|q| q.chosen)
+                                .map(|c| format!("{} tokens", price_text(c.price)))
+                                .unwrap_or_else(|| "—".into())
+                        }}
+                    </span>
+                </div>
+                <button
+                    class="button primary"
+                    type="submit"
+                    data-testid="admit"
+                    disabled=move || desk.busy.get() || quote().is_none()
+                >
+                    "Admit"
+                </button>
+            </form>
+            {move || {
+                let q = quote()?;
+                let e = q.chosen_error?;
+                Some(view! { <p class="field-error" data-testid="deadline-error">{e}</p> })
+            }}
+            {move || {
+                desk.error
+                    .get()
+                    .map(|e| view! { <p class="field-error" data-testid="pricing-error">{e}</p> })
+            }}
+            {move || {
+                desk.admitted
+                    .get()
+                    .map(|a| {
+                        view! {
+                            <p class="hint" data-testid="admitted">
+                                {format!(
+                                    "Admitted {} with a deadline {} from now for {} tokens.",
+                                    a.name,
+                                    duration_text(a.deadline),
+                                    price_text(a.price),
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+/// Where the quote's time went.
+fn timing(q: &QuoteView) -> String {
+    let fit = q
+        .fit_millis
+        .map(|m| format!("estimators fitted in {m:.0} ms · "))
+        .unwrap_or_default();
+    format!(
+        "{fit}quoted against {} queued job(s) in {:.0} ms",
+        q.queued, q.quote_millis
+    )
+}
+
+/// Every method's estimate of both phases; the one planned with marked.
+#[component]
+fn EstimateTable(quote: QuoteView) -> impl IntoView {
+    let used = quote.work.method;
+    let level = quote.estimate.level * 100.0;
+    let rows = quote
+        .estimate
+        .phases
+        .iter()
+        .flat_map(|ph| ph.methods.iter().map(move |m| (ph.phase, m.clone())))
+        .map(|(phase, m)| {
+            let is_used = m.method == used;
+            let cells = match &m.prediction {
+                Some(p) => (
+                    trimmed(p.mean, 2),
+                    trimmed(p.std_dev, 2),
+                    format!("[{}, {}]", trimmed(p.lower, 2), trimmed(p.upper, 2)),
+                ),
+                None => ("—".into(), "—".into(), "—".into()),
+            };
+            view! {
+                <tr
+                    data-testid="estimate-row"
+                    data-phase=phase.to_string()
+                    data-method=method_value(m.method)
+                    data-used=is_used.to_string()
+                    class:used=is_used
+                >
+                    <td>{phase.to_string()}</td>
+                    <td>{m.method.to_string()}{if is_used { " ✓" } else { "" }}</td>
+                    <td class="num">{cells.0}</td>
+                    <td class="num">{cells.1}</td>
+                    <td class="num">{cells.2}</td>
+                    <td class="muted">{m.note.clone().unwrap_or_default()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let w = quote.work;
+    view! {
+        <div class="table-scroll">
+            <table class="data estimate-table">
+                <thead>
+                    <tr>
+                        <th>"Phase"</th>
+                        <th>"Method"</th>
+                        <th class="num">"Mean (s)"</th>
+                        <th class="num">"σ (s)"</th>
+                        <th class="num">{format!("{}% PI (s)", trimmed(level, 2))}</th>
+                        <th></th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <p class="hint" data-testid="work-note">
+            {format!(
+                "Planned with {} at the PI upper bound: map {} s → {} slot-s, reduce {} s → {} slot-s.",
+                w.method,
+                trimmed(w.map_upper_secs, 2),
+                trimmed(w.map_work, 0),
+                trimmed(w.reduce_upper_secs, 2),
+                trimmed(w.reduce_work, 0),
+            )}
+        </p>
+    }
+}
+
+/// The queue: its lazy schedule and its table.
+#[component]
+fn QueueCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.pricing;
+    let gantt = Signal::derive(move || {
+        desk.queue.with(|q| {
+            q.as_ref()
+                .filter(|q| !q.rows.is_empty() && q.problem.is_none())
+                .map(|q| GanttPlot { view: q.clone() })
+        })
+    });
+    let empty = move || {
+        desk.queue
+            .with(|q| q.as_ref().is_none_or(|q| q.rows.is_empty()))
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Queue"</h2>
+                <span class="card-note">
+                    {move || {
+                        desk.queue
+                            .with(|q| q.as_ref().map(summary))
+                            .unwrap_or_default()
+                    }}
+                </span>
+                <div class="head-actions">
+                    <button
+                        class="button small"
+                        data-testid="queue-export"
+                        disabled=empty
+                        on:click=move |_| studio.export_queue()
+                    >
+                        "Export CSV"
+                    </button>
+                    <button
+                        class="button small"
+                        data-testid="queue-clear"
+                        disabled=move || empty() || desk.busy.get()
+                        on:click=move |_| studio.pricing_change(PricingRequest::Clear)
+                    >
+                        "Clear"
+                    </button>
+                </div>
+            </header>
+            {move || {
+                desk.queue
+                    .with(|q| q.as_ref().and_then(|q| q.problem.clone()))
+                    .map(|p| {
+                        view! {
+                            <p class="field-error" data-testid="queue-problem">
+                                {format!("No schedule on this cluster: {p}")}
+                            </p>
+                        }
+                    })
+            }}
+            <PlotCanvas
+                data=gantt
+                placeholder="No job admitted yet: quote one and press Admit."
+                testid="gantt"
+            />
+            <p class="hint">
+                "Each job as late as its deadline allows (latest deadline first): map in blue, reduce in orange, its slack in grey up to its deadline (red). Green bands: free map and reduce capacity, the slack a new job fills."
+            </p>
+            <div class="table-scroll">
+                <table class="data">
+                    <thead>
+                        <tr>
+                            <th>"Job"</th>
+                            <th class="num">"Deadline"</th>
+                            <th class="num">"Map work (slot-s)"</th>
+                            <th class="num">"Reduce work (slot-s)"</th>
+                            <th>"Method"</th>
+                            <th class="num">"Price"</th>
+                            <th></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            desk.queue
+                                .with(|q| q.as_ref().map(|q| q.rows.clone()).unwrap_or_default())
+                                .into_iter()
+                                .map(|r| {
+                                    let name = r.name.clone();
+                                    view! {
+                                        <tr data-testid="queue-row" data-name=r.name.clone()>
+                                            <td class="job-name">{r.name.clone()}</td>
+                                            <td class="num">{duration_text(r.deadline)}</td>
+                                            <td class="num">{trimmed(r.map_work, 0)}</td>
+                                            <td class="num">{trimmed(r.reduce_work, 0)}</td>
+                                            <td>{r.method.to_string()}</td>
+                                            <td class="num">{price_text(r.price)}</td>
+                                            <td>
+                                                <button
+                                                    class="button ghost small"
+                                                    data-testid="queue-remove"
+                                                    disabled=move || desk.busy.get()
+                                                    on:click=move |_| {
+                                                        studio
+                                                            .pricing_change(PricingRequest::Remove {
+                                                                name: name.clone(),
+                                                            })
+                                                    }
+                                                >
+                                                    "Remove"
+                                                </button>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// The queue in one line.
+fn summary(q: &QueueView) -> String {
+    if q.rows.is_empty() {
+        return "empty".into();
+    }
+    format!(
+        "{} job(s) · latest deadline {} · {} tokens charged",
+        count(q.rows.len()),
+        duration_text(q.horizon),
+        price_text(q.revenue)
+    )
+}

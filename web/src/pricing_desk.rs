@@ -1,0 +1,340 @@
+//! The Pricing panel's state: the form (the new job, the method, the
+//! cluster, the price function, the chosen deadline) kept as typed so that
+//! nothing is lost when the panel is left or an input is refused, and the
+//! worker's last answers — the history, the quote, the queue. No algorithm:
+//! every figure comes from the worker.
+//!
+//! Quotes carry tickets: only the answer to the latest ask is shown (the
+//! worker also drops quotes a later one supersedes).
+
+use crate::pricing_protocol::{
+    function_of, method_of, HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse,
+    PricingSettings, QueueView, QuoteView,
+};
+use crate::protocol::Request;
+use crate::state::Studio;
+use crate::widgets::download::save_text;
+use crate::widgets::format::trimmed;
+use leptos::prelude::*;
+use skyplan_engine::model::JobFeatures;
+use skyplan_engine::pricing::Slots;
+
+/// The form's fields, as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PricingForm {
+    /// Job name (same-job method, queue row).
+    pub name: String,
+    /// Map tasks.
+    pub map_tasks: String,
+    /// Reduce tasks.
+    pub reduce_tasks: String,
+    /// Input bytes.
+    pub input: String,
+    /// Shuffle bytes.
+    pub shuffle: String,
+    /// Output bytes.
+    pub output: String,
+    /// Estimation method (`<select>` value).
+    pub method: String,
+    /// PI level, percent.
+    pub level: String,
+    /// Map slots.
+    pub map_slots: String,
+    /// Reduce slots.
+    pub reduce_slots: String,
+    /// Price function (`<select>` value).
+    pub function: String,
+    /// κ.
+    pub kappa: String,
+    /// The chosen deadline, seconds from now (empty: none yet).
+    pub deadline: String,
+}
+
+impl Default for PricingForm {
+    /// A mid-sized job (40 maps, 4 reduces, 2.6 GB in) on the defaults of
+    /// [`PricingSettings`].
+    fn default() -> Self {
+        let s = PricingSettings::default();
+        PricingForm {
+            name: "new_job".into(),
+            map_tasks: "40".into(),
+            reduce_tasks: "4".into(),
+            input: "2.6e9".into(),
+            shuffle: "4e9".into(),
+            output: "1e8".into(),
+            method: "gp".into(),
+            level: "95".into(),
+            map_slots: trimmed(s.slots.map, 0),
+            reduce_slots: trimmed(s.slots.reduce, 0),
+            function: "mrm".into(),
+            kappa: "1".into(),
+            deadline: String::new(),
+        }
+    }
+}
+
+fn number(text: &str, what: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{what} must be a number."))
+}
+
+fn tasks(text: &str, what: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .map_err(|_| format!("{what} must be a whole number ≥ 0."))
+}
+
+impl PricingForm {
+    /// The job and settings the form describes, or what is not a number
+    /// (the engine judges the values).
+    pub fn request(&self) -> Result<(JobSpec, PricingSettings), String> {
+        let features = JobFeatures {
+            map_tasks: Some(tasks(&self.map_tasks, "Map tasks")?),
+            reduce_tasks: Some(tasks(&self.reduce_tasks, "Reduce tasks")?),
+            input_bytes: number(&self.input, "Input bytes")?,
+            shuffle_bytes: number(&self.shuffle, "Shuffle bytes")?,
+            output_bytes: number(&self.output, "Output bytes")?,
+        };
+        let kappa = number(&self.kappa, "κ")?;
+        let settings = PricingSettings {
+            method: method_of(&self.method).ok_or("Unknown method.")?,
+            level: number(&self.level, "The PI level")? / 100.0,
+            slots: Slots {
+                map: number(&self.map_slots, "Map slots")?,
+                reduce: number(&self.reduce_slots, "Reduce slots")?,
+            },
+            function: function_of(&self.function, kappa).ok_or("Unknown price function.")?,
+        };
+        Ok((
+            JobSpec {
+                name: self.name.trim().to_string(),
+                features,
+            },
+            settings,
+        ))
+    }
+
+    /// The chosen deadline, if one is typed (`Err` when it is not a
+    /// number).
+    pub fn deadline(&self) -> Result<Option<f64>, String> {
+        if self.deadline.trim().is_empty() {
+            return Ok(None);
+        }
+        number(&self.deadline, "The deadline").map(Some)
+    }
+
+    /// Takes a history job's name and size.
+    pub fn take_job(&mut self, job: &HistoryJob) {
+        let f = &job.features;
+        self.name = job.name.clone();
+        self.map_tasks = f.map_tasks.unwrap_or(0).to_string();
+        self.reduce_tasks = f.reduce_tasks.unwrap_or(0).to_string();
+        self.input = trimmed(f.input_bytes, 0);
+        self.shuffle = trimmed(f.shuffle_bytes, 0);
+        self.output = trimmed(f.output_bytes, 0);
+    }
+
+    /// Takes the cluster and price settings the queue was last used with.
+    pub fn take_settings(&mut self, s: &PricingSettings) {
+        self.method = crate::pricing_protocol::method_value(s.method).into();
+        self.level = trimmed(s.level * 100.0, 2);
+        self.map_slots = trimmed(s.slots.map, 3);
+        self.reduce_slots = trimmed(s.slots.reduce, 3);
+        self.function = crate::pricing_protocol::function_value(&s.function).into();
+        self.kappa = trimmed(crate::pricing_protocol::kappa_of(&s.function), 3);
+    }
+}
+
+/// The last admission, as the panel reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Admission {
+    /// The job's name in the queue.
+    pub name: String,
+    /// Its deadline, seconds from now.
+    pub deadline: f64,
+    /// The price charged.
+    pub price: f64,
+}
+
+/// The Pricing panel's signals.
+#[derive(Clone, Copy)]
+pub struct PricingDesk {
+    /// The form as typed.
+    pub form: RwSignal<PricingForm>,
+    /// The loaded history's jobs (`None` until the worker answered).
+    pub history: RwSignal<Option<HistoryView>>,
+    /// The last quote answered for the latest ask.
+    pub quote: RwSignal<Option<QuoteView>>,
+    /// Why the form or the latest quote failed.
+    pub quote_error: RwSignal<Option<String>>,
+    /// A quote is out.
+    pub quoting: RwSignal<bool>,
+    /// The queue (`None` until the worker answered).
+    pub queue: RwSignal<Option<QueueView>>,
+    /// The engine's last refusal of a change.
+    pub error: RwSignal<Option<String>>,
+    /// The last admission.
+    pub admitted: RwSignal<Option<Admission>>,
+    /// A change is with the worker.
+    pub busy: RwSignal<bool>,
+    /// The form's settings were set from the saved queue once.
+    settings_restored: StoredValue<bool>,
+    ticket: StoredValue<u32>,
+}
+
+impl PricingDesk {
+    /// Nothing known yet; the default form.
+    pub fn new() -> PricingDesk {
+        PricingDesk {
+            form: RwSignal::new(PricingForm::default()),
+            history: RwSignal::new(None),
+            quote: RwSignal::new(None),
+            quote_error: RwSignal::new(None),
+            quoting: RwSignal::new(false),
+            queue: RwSignal::new(None),
+            error: RwSignal::new(None),
+            admitted: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            settings_restored: StoredValue::new(false),
+            ticket: StoredValue::new(0),
+        }
+    }
+}
+
+impl Default for PricingDesk {
+    fn default() -> Self {
+        PricingDesk::new()
+    }
+}
+
+impl Studio {
+    fn pricing_send(self, request: PricingRequest) {
+        self.send(Request::Pricing(request));
+    }
+
+    /// The Pricing panel was opened or the workspace changed: ask for the
+    /// history and the queue.
+    pub fn open_pricing(self) {
+        self.pricing_send(PricingRequest::State);
+    }
+
+    /// Asks for a quote of the form's job (or says what in the form is not
+    /// a number).
+    pub fn request_quote(self) {
+        let desk = self.pricing;
+        let form = desk.form.get_untracked();
+        let asked = form
+            .request()
+            .and_then(|(job, settings)| Ok((job, settings, form.deadline()?)));
+        let (job, settings, deadline) = match asked {
+            Ok(v) => v,
+            Err(message) => {
+                desk.quote_error.set(Some(message));
+                desk.quoting.set(false);
+                return;
+            }
+        };
+        let ticket = desk.ticket.get_value().wrapping_add(1);
+        desk.ticket.set_value(ticket);
+        desk.quoting.set(true);
+        self.pricing_send(PricingRequest::Quote {
+            ticket,
+            job,
+            settings,
+            deadline,
+        });
+    }
+
+    /// Admits the form's job with its chosen deadline.
+    pub fn admit_priced(self) {
+        let desk = self.pricing;
+        let form = desk.form.get_untracked();
+        let asked = form
+            .request()
+            .and_then(|(job, settings)| Ok((job, settings, form.deadline()?)));
+        match asked {
+            Ok((job, settings, Some(deadline))) => {
+                desk.error.set(None);
+                desk.busy.set(true);
+                self.pricing_send(PricingRequest::Admit {
+                    job,
+                    settings,
+                    deadline,
+                });
+            }
+            Ok((.., None)) => desk.error.set(Some(
+                "Choose a deadline: click the curve or type it.".into(),
+            )),
+            Err(message) => desk.error.set(Some(message)),
+        }
+    }
+
+    /// Sends a change to the queue (remove, clear).
+    pub fn pricing_change(self, request: PricingRequest) {
+        self.pricing.error.set(None);
+        self.pricing.busy.set(true);
+        self.pricing_send(request);
+    }
+
+    /// Asks for the queue as CSV; downloaded when it arrives.
+    pub fn export_queue(self) {
+        self.pricing_send(PricingRequest::Export);
+    }
+
+    /// Takes in one Pricing response.
+    pub(crate) fn apply_pricing(self, response: PricingResponse) {
+        let desk = self.pricing;
+        match response {
+            PricingResponse::History(view) => desk.history.set(Some(view)),
+            PricingResponse::Quote(view) => {
+                if view.ticket == desk.ticket.get_value() {
+                    desk.quoting.set(false);
+                    desk.quote_error.set(None);
+                    desk.quote.set(Some(*view));
+                }
+            }
+            PricingResponse::QuoteFailed { ticket, message } => {
+                if ticket == desk.ticket.get_value() {
+                    desk.quoting.set(false);
+                    desk.quote_error.set(Some(message));
+                }
+            }
+            PricingResponse::Queue(view) => {
+                desk.busy.set(false);
+                if !desk.settings_restored.get_value() {
+                    desk.settings_restored.set_value(true);
+                    if let Some(s) = &view.settings {
+                        desk.form.update(|f| f.take_settings(s));
+                    }
+                }
+                desk.queue.set(Some(*view));
+                // The curve depends on the queue: quote again.
+                self.request_quote();
+            }
+            PricingResponse::Admitted {
+                name,
+                deadline,
+                price,
+            } => {
+                desk.form.update(|f| f.deadline.clear());
+                desk.admitted.set(Some(Admission {
+                    name,
+                    deadline,
+                    price,
+                }));
+            }
+            PricingResponse::Refused { message } => {
+                desk.busy.set(false);
+                desk.error.set(Some(message));
+            }
+            PricingResponse::Exported { text } => {
+                if let Err(e) = save_text("skyplan-queue.csv", "text/csv", &text) {
+                    self.notify(format!("The queue could not be downloaded: {e}"));
+                }
+            }
+        }
+    }
+}

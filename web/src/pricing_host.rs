@@ -1,0 +1,589 @@
+//! The worker's side of the Pricing panel (MRM §3.2, §4.2, §5): the
+//! estimators fitted on the loaded job history (kept until the history
+//! changes: a GP fit of 1,000 jobs takes the better part of a second), the
+//! queue of admitted jobs with their deadlines and prices, and its copy in
+//! IndexedDB.
+//!
+//! - **History**: every job with durations in the workspace's
+//!   `job-history-csv` files (the demo's `history.csv` among them).
+//! - **Quote**: the job's estimate by every method; the chosen method's PI
+//!   upper bounds become its work (`engine::pricing::job_work`); the slack
+//!   unit γ is the history's mean processing time; the curve is
+//!   `engine::pricing::quote` against the queue.
+//! - **Admit**: the price of the chosen deadline (`engine::pricing::price_at`,
+//!   which refuses one before the earliest finish), then the job joins the
+//!   queue under a unique name.
+//! - **Persistence**: after every change the queue and the settings last
+//!   used are saved as the `meta` record `pricing`, read back on the first
+//!   request of a session.
+
+use crate::agenda_protocol::now_ms;
+use crate::pricing_protocol::{
+    HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse, PricingSettings, QueueRow,
+    QueueView, QuoteView,
+};
+use crate::protocol::Response;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
+use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
+use skyplan_engine::export::queue_csv;
+use skyplan_engine::model::WorkloadJob;
+use skyplan_engine::pricing::{
+    job_work, mean_processing_secs, price_at, quote, JobWork, LazySchedule, PriceParams,
+    PricePoint, QueuedJob, Quote,
+};
+use skyplan_engine::{Format, Workspace};
+
+/// The `meta` record the queue is saved under.
+const META_KEY: &str = "pricing";
+
+/// Version of the saved record; another version is not read back.
+const SAVED_VERSION: u32 = 1;
+
+/// Deadlines on a quoted curve.
+pub const CURVE_POINTS: usize = 60;
+
+/// Bands the free capacity of the lazy schedule is sent in, at most.
+pub const FREE_BANDS: usize = 400;
+
+/// Seconds per quantum of the lazy schedule.
+const QUANTUM: f64 = 1.0;
+
+/// One admitted job, as saved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Admitted {
+    job: QueuedJob,
+    price: f64,
+    method: Method,
+}
+
+/// Everything the panel works on, as saved.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Desk {
+    settings: Option<PricingSettings>,
+    queue: Vec<Admitted>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    desk: Desk,
+}
+
+/// A job estimated and quoted.
+struct Priced {
+    work: JobWork,
+    estimate: JobEstimate,
+    quote: Quote,
+    /// Milliseconds of the estimator's fit, when one was needed.
+    fit_millis: Option<f64>,
+    /// γ, seconds.
+    mean_job_secs: f64,
+    /// The deadline asked for, priced (or why it cannot be), if one was.
+    chosen: Option<Result<PricePoint, String>>,
+}
+
+/// The estimators of one history.
+struct Model {
+    /// Ids of the workspace files the history came from.
+    key: Vec<u32>,
+    estimator: Estimator,
+    /// γ, seconds.
+    mean_job_secs: f64,
+}
+
+/// The Pricing panel's worker state.
+pub struct PricingHost {
+    restored: bool,
+    desk: Desk,
+    model: Option<Model>,
+    revision: u64,
+}
+
+impl Default for PricingHost {
+    fn default() -> Self {
+        PricingHost::new()
+    }
+}
+
+/// The jobs with durations of the workspace's job histories, the ids of
+/// their files and the files' names.
+fn history(workspace: &Workspace) -> (Vec<u32>, Vec<String>, Vec<WorkloadJob>) {
+    let (mut ids, mut names, mut jobs) = (Vec::new(), Vec::new(), Vec::new());
+    for f in workspace.files() {
+        if f.format != Format::JobHistoryCsv {
+            continue;
+        }
+        ids.push(f.id);
+        names.push(f.name.clone());
+        jobs.extend(
+            f.data
+                .workload
+                .iter()
+                .filter(|j| j.map_secs.is_some())
+                .cloned(),
+        );
+    }
+    (ids, names, jobs)
+}
+
+/// The context a request is answered in.
+struct Ctx<'a> {
+    workspace: &'a Workspace,
+    store: Option<&'a Store>,
+    post: &'a dyn Fn(&Response),
+}
+
+impl Ctx<'_> {
+    fn send(&self, response: PricingResponse) {
+        (self.post)(&Response::Pricing(response));
+    }
+
+    fn notice(&self, message: String) {
+        (self.post)(&Response::Notice { message });
+    }
+}
+
+impl PricingHost {
+    /// No queue yet; the saved one is read on the first request.
+    pub fn new() -> PricingHost {
+        PricingHost {
+            restored: false,
+            desk: Desk::default(),
+            model: None,
+            revision: 0,
+        }
+    }
+
+    /// Answers one Pricing request. `workspace` holds the job history,
+    /// `store` is where the queue is saved, `post` takes the answers.
+    pub async fn handle(
+        &mut self,
+        request: PricingRequest,
+        workspace: &Workspace,
+        store: Option<&Store>,
+        post: &dyn Fn(&Response),
+    ) {
+        let ctx = Ctx {
+            workspace,
+            store,
+            post,
+        };
+        if !self.restored {
+            self.restored = true;
+            self.restore(&ctx).await;
+        }
+        match request {
+            PricingRequest::State => {
+                let (_, files, jobs) = history(workspace);
+                ctx.send(PricingResponse::History(HistoryView {
+                    files,
+                    jobs: jobs
+                        .into_iter()
+                        .map(|j| HistoryJob {
+                            name: j.name,
+                            features: j.features,
+                            map_secs: j.map_secs.unwrap_or(0.0),
+                            reduce_secs: j.reduce_secs.unwrap_or(0.0),
+                        })
+                        .collect(),
+                }));
+                self.post_queue(&ctx);
+            }
+            PricingRequest::Quote {
+                ticket,
+                job,
+                settings,
+                deadline,
+            } => {
+                let t0 = now_ms();
+                ctx.send(match self.quote(workspace, &job, &settings, deadline) {
+                    Ok(p) => PricingResponse::Quote(Box::new(QuoteView {
+                        ticket,
+                        estimate: p.estimate,
+                        work: p.work,
+                        quote: p.quote,
+                        mean_job_secs: p.mean_job_secs,
+                        chosen: p.chosen.clone().and_then(Result::ok),
+                        chosen_error: p.chosen.and_then(Result::err),
+                        queued: self.desk.queue.len(),
+                        fit_millis: p.fit_millis,
+                        quote_millis: now_ms() - t0 - p.fit_millis.unwrap_or(0.0),
+                    })),
+                    Err(message) => PricingResponse::QuoteFailed { ticket, message },
+                });
+            }
+            PricingRequest::Admit {
+                job,
+                settings,
+                deadline,
+            } => self.admit(&ctx, job, settings, deadline).await,
+            PricingRequest::Remove { name } => {
+                let before = self.desk.queue.len();
+                self.desk.queue.retain(|a| a.job.name != name);
+                if self.desk.queue.len() == before {
+                    ctx.send(PricingResponse::Refused {
+                        message: format!("`{name}` is not in the queue."),
+                    });
+                    return;
+                }
+                self.changed(&ctx).await;
+            }
+            PricingRequest::Clear => {
+                self.desk.queue.clear();
+                self.changed(&ctx).await;
+            }
+            PricingRequest::Export => ctx.send(PricingResponse::Exported {
+                text: queue_csv(&self.queued()),
+            }),
+        }
+    }
+
+    fn queued(&self) -> Vec<QueuedJob> {
+        self.desk.queue.iter().map(|a| a.job.clone()).collect()
+    }
+
+    /// The estimators for the workspace's history at `level`, fitted now
+    /// (with the milliseconds it took) or kept from an earlier quote.
+    fn model(
+        &mut self,
+        workspace: &Workspace,
+        level: f64,
+    ) -> Result<(&Model, Option<f64>), String> {
+        let (key, _, jobs) = history(workspace);
+        if jobs.is_empty() {
+            self.model = None;
+            return Err(
+                "There is no job history: load a job-history CSV in Traces (the demo workspace has one)."
+                    .into(),
+            );
+        }
+        let mut fit_millis = None;
+        let stale = self.model.as_ref().is_none_or(|m| m.key != key);
+        if stale {
+            let t0 = now_ms();
+            let params = EstimateParams {
+                level,
+                ..EstimateParams::default()
+            };
+            let estimator = Estimator::fit(&jobs, &params).map_err(|e| e.to_string())?;
+            let mean_job_secs = mean_processing_secs(&jobs)
+                .ok_or("No job of the history has a positive processing time.")?;
+            self.model = Some(Model {
+                key,
+                estimator,
+                mean_job_secs,
+            });
+            fit_millis = Some(now_ms() - t0);
+        }
+        let model = self.model.as_mut().ok_or("no model")?;
+        model
+            .estimator
+            .set_level(level)
+            .map_err(|e| e.to_string())?;
+        Ok((model, fit_millis))
+    }
+
+    /// The job's work, estimate and quote against the queue, and the price
+    /// of `deadline` when one is given.
+    fn quote(
+        &mut self,
+        workspace: &Workspace,
+        job: &JobSpec,
+        settings: &PricingSettings,
+        deadline: Option<f64>,
+    ) -> Result<Priced, String> {
+        let queue = self.queued();
+        let (model, fit_millis) = self.model(workspace, settings.level)?;
+        let name = job.name.trim();
+        let estimate = model
+            .estimator
+            .estimate((!name.is_empty()).then_some(name), &job.features)
+            .map_err(|e| e.to_string())?;
+        let work = job_work(&estimate, settings.method, &job.features, settings.slots)
+            .map_err(|e| e.to_string())?;
+        let params = PriceParams {
+            function: settings.function,
+            mean_job_secs: model.mean_job_secs,
+            points: CURVE_POINTS,
+            quantum: QUANTUM,
+            ..PriceParams::default()
+        };
+        let gamma = model.mean_job_secs;
+        let q = quote(
+            &queue,
+            settings.slots,
+            work.map_work,
+            work.reduce_work,
+            &params,
+        )
+        .map_err(|e| e.to_string())?;
+        let chosen = deadline.map(|d| {
+            price_at(
+                &queue,
+                settings.slots,
+                work.map_work,
+                work.reduce_work,
+                &params,
+                d,
+            )
+            .map_err(|e| e.to_string())
+        });
+        Ok(Priced {
+            work,
+            estimate,
+            quote: q,
+            fit_millis,
+            mean_job_secs: gamma,
+            chosen,
+        })
+    }
+
+    async fn admit(
+        &mut self,
+        ctx: &Ctx<'_>,
+        job: JobSpec,
+        settings: PricingSettings,
+        deadline: f64,
+    ) {
+        let priced = self
+            .quote(ctx.workspace, &job, &settings, Some(deadline))
+            .and_then(|p| match p.chosen {
+                Some(Ok(point)) => Ok((p.work, point.price)),
+                Some(Err(message)) => Err(message),
+                None => Err("no deadline was chosen".into()),
+            });
+        let (work, price) = match priced {
+            Ok(v) => v,
+            Err(message) => {
+                ctx.send(PricingResponse::Refused { message });
+                return;
+            }
+        };
+        let name = self.unique_name(&job.name);
+        let admitted = Admitted {
+            job: QueuedJob {
+                name: name.clone(),
+                map_work: work.map_work,
+                reduce_work: work.reduce_work,
+                deadline,
+            },
+            price,
+            method: settings.method,
+        };
+        let mut queue = self.queued();
+        queue.push(admitted.job.clone());
+        if let Err(e) = LazySchedule::build(&queue, settings.slots, QUANTUM) {
+            ctx.send(PricingResponse::Refused {
+                message: e.to_string(),
+            });
+            return;
+        }
+        self.desk.queue.push(admitted);
+        self.desk.settings = Some(settings);
+        ctx.send(PricingResponse::Admitted {
+            name,
+            deadline,
+            price,
+        });
+        self.changed(ctx).await;
+    }
+
+    /// `base` (or `job`), made unique in the queue with `#2`, `#3`, ….
+    fn unique_name(&self, base: &str) -> String {
+        let base = match base.trim() {
+            "" => "job",
+            b => b,
+        };
+        let taken = |n: &str| self.desk.queue.iter().any(|a| a.job.name == n);
+        if !taken(base) {
+            return base.to_string();
+        }
+        (2..)
+            .map(|k| format!("{base}#{k}"))
+            .find(|n| !taken(n))
+            .unwrap_or_default()
+    }
+
+    async fn changed(&mut self, ctx: &Ctx<'_>) {
+        self.revision += 1;
+        self.save(ctx).await;
+        self.post_queue(ctx);
+    }
+
+    fn post_queue(&self, ctx: &Ctx<'_>) {
+        ctx.send(PricingResponse::Queue(Box::new(self.queue_view())));
+    }
+
+    /// The queue with its lazy schedule on the settings' cluster.
+    fn queue_view(&self) -> QueueView {
+        let settings = self.desk.settings.unwrap_or_default();
+        let queue = self.queued();
+        let mut view = QueueView {
+            revision: self.revision,
+            settings: self.desk.settings,
+            rows: self
+                .desk
+                .queue
+                .iter()
+                .map(|a| QueueRow {
+                    name: a.job.name.clone(),
+                    map_work: a.job.map_work,
+                    reduce_work: a.job.reduce_work,
+                    deadline: a.job.deadline,
+                    price: a.price,
+                    method: a.method,
+                    map: None,
+                    reduce: None,
+                })
+                .collect(),
+            revenue: self.desk.queue.iter().map(|a| a.price).sum(),
+            ..QueueView::default()
+        };
+        match LazySchedule::build(&queue, settings.slots, QUANTUM) {
+            Ok(s) => schedule_into(&s, &queue, &mut view),
+            Err(e) => view.problem = Some(e.to_string()),
+        }
+        view
+    }
+
+    async fn restore(&mut self, ctx: &Ctx<'_>) {
+        let Some(store) = ctx.store else { return };
+        let value = match store.get_meta(META_KEY).await {
+            Ok(v) if v.is_undefined() || v.is_null() => return,
+            Ok(v) => v,
+            Err(e) => {
+                ctx.notice(format!("Could not read the saved pricing queue: {e}"));
+                return;
+            }
+        };
+        match serde_wasm_bindgen::from_value::<Saved>(value) {
+            Ok(saved) if saved.version == SAVED_VERSION => self.desk = saved.desk,
+            Ok(saved) => ctx.notice(format!(
+                "The saved pricing queue is from another version ({}) and was not restored.",
+                saved.version
+            )),
+            Err(e) => ctx.notice(format!("The saved pricing queue could not be read: {e}")),
+        }
+    }
+
+    async fn save(&self, ctx: &Ctx<'_>) {
+        let Some(store) = ctx.store else { return };
+        let saved = Saved {
+            version: SAVED_VERSION,
+            desk: self.desk.clone(),
+        };
+        let written = match serde_wasm_bindgen::to_value(&saved) {
+            Ok(value) => store.put_meta(META_KEY, &value).await.map_err(|e| e.0),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = written {
+            ctx.notice(format!(
+                "The pricing queue holds for this session but could not be saved: {e}"
+            ));
+        }
+    }
+}
+
+/// Fills `view` with the schedule `s` of `queue`: each row's lazily placed
+/// phases in seconds and the free capacity in at most [`FREE_BANDS`] bands.
+fn schedule_into(s: &LazySchedule, queue: &[QueuedJob], view: &mut QueueView) {
+    let q = s.quantum;
+    for (row, job) in view.rows.iter_mut().zip(queue) {
+        let Some((_, [map, reduce])) = s.placements.iter().find(|(n, _)| *n == job.name) else {
+            continue;
+        };
+        let span = |(first, last): (usize, usize), work: f64| {
+            (work > 1e-12).then(|| (first as f64 * q, (last + 1) as f64 * q))
+        };
+        row.map = span(*map, job.map_work);
+        row.reduce = span(*reduce, job.reduce_work);
+    }
+    let n = s.used.len();
+    view.horizon = n as f64 * q;
+    if n == 0 {
+        return;
+    }
+    let per = n.div_ceil(FREE_BANDS);
+    view.band_secs = per as f64 * q;
+    let free = |p: usize| -> Vec<f64> {
+        s.used
+            .chunks(per)
+            .map(|c| {
+                let used: f64 = c.iter().map(|u| u[p]).sum();
+                (1.0 - used / (s.capacity[p] * c.len() as f64)).clamp(0.0, 1.0)
+            })
+            .collect()
+    };
+    view.free_map = free(0);
+    view.free_reduce = free(1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skyplan_engine::pricing::Slots;
+
+    fn job(name: &str, map_work: f64, reduce_work: f64, deadline: f64) -> QueuedJob {
+        QueuedJob {
+            name: name.into(),
+            map_work,
+            reduce_work,
+            deadline,
+        }
+    }
+
+    /// Figure 7 on one slot: A (10 s) due 70 lies in [60, 70), B (20 s)
+    /// due 110 in [90, 110); the free bands say where the slack is.
+    #[test]
+    fn schedule_of_figure_7() {
+        let queue = [job("A", 10.0, 0.0, 70.0), job("B", 20.0, 0.0, 110.0)];
+        let one = Slots {
+            map: 1.0,
+            reduce: 1.0,
+        };
+        let s = LazySchedule::build(&queue, one, 1.0).unwrap();
+        let mut view = QueueView {
+            rows: queue
+                .iter()
+                .map(|j| QueueRow {
+                    name: j.name.clone(),
+                    map_work: j.map_work,
+                    reduce_work: j.reduce_work,
+                    deadline: j.deadline,
+                    price: 1.0,
+                    method: Method::Gp,
+                    map: None,
+                    reduce: None,
+                })
+                .collect(),
+            ..QueueView::default()
+        };
+        schedule_into(&s, &queue, &mut view);
+        assert_eq!(view.rows[0].map, Some((60.0, 70.0)));
+        assert_eq!(view.rows[1].map, Some((90.0, 110.0)));
+        assert_eq!(view.rows[0].reduce, None);
+        assert_eq!(view.horizon, 110.0);
+        assert_eq!(view.band_secs, 1.0);
+        assert_eq!(view.free_map.len(), 110);
+        assert_eq!(view.free_map[0], 1.0);
+        assert_eq!(view.free_map[65], 0.0);
+        assert!(view.free_reduce.iter().all(|&f| f == 1.0));
+    }
+
+    #[test]
+    fn long_horizons_are_banded() {
+        let queue = [job("A", 1000.0, 0.0, 4000.0)];
+        let one = Slots {
+            map: 1.0,
+            reduce: 1.0,
+        };
+        let s = LazySchedule::build(&queue, one, 1.0).unwrap();
+        let mut view = QueueView::default();
+        schedule_into(&s, &queue, &mut view);
+        assert!(view.free_map.len() <= FREE_BANDS);
+        assert_eq!(view.band_secs, 10.0);
+        let free: f64 = view.free_map.iter().sum::<f64>() * view.band_secs;
+        assert!((free - 3000.0).abs() < 1e-9, "{free}");
+    }
+}
