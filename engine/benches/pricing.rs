@@ -1,54 +1,29 @@
 //! Price–deadline curve against a queue of 1,000 jobs (MRM §4.2, eq. 13):
 //! 40 deadlines; the lazy schedule is built once and indexed by prefix sums.
+//! The queue and the timing loop are `bench_data::measure_quote`, shared
+//! with the headless-Chrome benchmark (`tests/wasm-bench/tests/pricing.rs`).
+//! Prints `BENCH-PRICING native …` lines and a table.
 
-use skyplan_engine::fixtures::Rng;
-use skyplan_engine::pricing::{quote, PriceFunction, PriceParams, QueuedJob, Slots};
+use skyplan_engine::bench_data::{measure_quote, PRICING_FUNCTIONS};
 use std::time::Instant;
 
 fn main() {
-    let slots = Slots {
-        map: 64.0,
-        reduce: 32.0,
-    };
-    let mut rng = Rng::new(5);
-    let mut t = 0.0;
-    let queue: Vec<QueuedJob> = (0..1000)
-        .map(|i| {
-            let (m, r) = (rng.uniform(200.0, 6000.0), rng.uniform(50.0, 2000.0));
-            t += (m / slots.map + r / slots.reduce) * 1.3;
-            QueuedJob {
-                name: format!("j{i}"),
-                map_work: m,
-                reduce_work: r,
-                deadline: t.ceil(),
-            }
-        })
-        .collect();
-    let mean = queue
-        .iter()
-        .map(|q| q.map_work / slots.map + q.reduce_work / slots.reduce)
-        .sum::<f64>()
-        / 1000.0;
+    let start = Instant::now();
+    let mut now = || start.elapsed().as_secs_f64() * 1000.0;
+    let mut rows = Vec::new();
+    for (name, f) in PRICING_FUNCTIONS {
+        // Warm-up, then the median of 5.
+        measure_quote(1000, f, 1, &mut now);
+        let ms = measure_quote(1000, f, 5, &mut now).expect("quote");
+        println!(
+            "BENCH-PRICING native {} 1000 {ms:.2}",
+            name.replace(' ', "")
+        );
+        rows.push((name, ms));
+    }
     println!("| price function | queue | points | curve (ms) |");
     println!("| --- | --- | --- | --- |");
-    for (name, f) in [
-        ("eq. 13", PriceFunction::Mrm { kappa: 1.0 }),
-        ("eq. 14", PriceFunction::Exponential { kappa: 2.0 }),
-        ("eq. 16", PriceFunction::LoadAware),
-    ] {
-        let params = PriceParams {
-            function: f,
-            mean_job_secs: mean,
-            ..PriceParams::default()
-        };
-        let mut times = Vec::new();
-        for _ in 0..5 {
-            let s = Instant::now();
-            let q = quote(&queue, slots, 3000.0, 800.0, &params).expect("quote");
-            times.push(s.elapsed().as_secs_f64() * 1000.0);
-            assert_eq!(q.curve.len(), 40);
-        }
-        times.sort_by(f64::total_cmp);
-        println!("| {name} | 1,000 jobs | 40 | {:.1} |", times[2]);
+    for (name, ms) in rows {
+        println!("| {name} | 1,000 jobs | 40 | {ms:.1} |");
     }
 }

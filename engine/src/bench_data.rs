@@ -463,6 +463,82 @@ pub fn measure_estimate(
     m
 }
 
+/// The cluster of the pricing benchmarks: 64 map and 32 reduce slots.
+pub const PRICING_SLOTS: crate::pricing::Slots = crate::pricing::Slots {
+    map: 64.0,
+    reduce: 32.0,
+};
+
+/// A queue of `n` admitted jobs for the pricing benchmarks, on
+/// [`PRICING_SLOTS`]: map work uniform in 200–6,000 slot-seconds, reduce
+/// work in 50–2,000, deadlines one after the other with 30 % slack over
+/// each job's processing time. Returns the queue and its mean processing
+/// time (the slack unit γ).
+pub fn pricing_queue(n: usize, seed: u64) -> (Vec<crate::pricing::QueuedJob>, f64) {
+    use crate::pricing::{processing_secs, QueuedJob};
+    let slots = PRICING_SLOTS;
+    let mut rng = Rng::new(seed);
+    let mut t = 0.0;
+    let queue: Vec<QueuedJob> = (0..n)
+        .map(|i| {
+            let (m, r) = (rng.uniform(200.0, 6000.0), rng.uniform(50.0, 2000.0));
+            t += processing_secs(m, r, slots) * 1.3;
+            QueuedJob {
+                name: format!("j{i}"),
+                map_work: m,
+                reduce_work: r,
+                deadline: t.ceil(),
+            }
+        })
+        .collect();
+    let mean = queue
+        .iter()
+        .map(|q| processing_secs(q.map_work, q.reduce_work, slots))
+        .sum::<f64>()
+        / n.max(1) as f64;
+    (queue, mean)
+}
+
+/// The price functions the pricing benchmarks time, with their labels.
+pub const PRICING_FUNCTIONS: [(&str, crate::pricing::PriceFunction); 3] = [
+    ("eq. 13", crate::pricing::PriceFunction::Mrm { kappa: 1.0 }),
+    (
+        "eq. 14",
+        crate::pricing::PriceFunction::Exponential { kappa: 2.0 },
+    ),
+    ("eq. 16", crate::pricing::PriceFunction::LoadAware),
+];
+
+/// Median milliseconds of `reps` quotes (40 deadlines) of a new job of
+/// 3,000 + 800 slot-seconds against [`pricing_queue`]`(n, 5)` with
+/// `function`, timed by `now_ms` — the work of `engine/benches/pricing.rs`
+/// and of the headless-Chrome benchmark. `None` if the quote fails.
+pub fn measure_quote(
+    n: usize,
+    function: crate::pricing::PriceFunction,
+    reps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Option<f64> {
+    use crate::pricing::{quote, PriceParams};
+    let (queue, mean) = pricing_queue(n, 5);
+    let params = PriceParams {
+        function,
+        mean_job_secs: mean,
+        ..PriceParams::default()
+    };
+    let mut times = Vec::new();
+    for _ in 0..reps.max(1) {
+        let t = now_ms();
+        let q = quote(&queue, PRICING_SLOTS, 3000.0, 800.0, &params).ok()?;
+        times.push(now_ms() - t);
+        if q.curve.len() != params.points {
+            return None;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    Some(times[times.len() / 2])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
