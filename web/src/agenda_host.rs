@@ -82,6 +82,15 @@ struct Saved {
     agenda: Agenda,
 }
 
+impl crate::store::MetaRecord for Saved {
+    const KEY: &'static str = META_KEY;
+    const WHAT: &'static str = "agenda";
+    const VERSION: u32 = SAVED_VERSION;
+    fn version(&self) -> u32 {
+        self.version
+    }
+}
+
 /// A change, as undo (or redo) takes it back.
 enum Change {
     /// A move: taken back by the inverse move.
@@ -616,24 +625,10 @@ impl AgendaHost {
 
     async fn restore(&mut self, ctx: &Ctx<'_>) {
         let Some(store) = ctx.store else { return };
-        let value = match store.get_meta(META_KEY).await {
-            Ok(v) if v.is_undefined() || v.is_null() => return,
-            Ok(v) => v,
-            Err(e) => {
-                notice(ctx, format!("Could not read the saved agenda: {e}"));
-                return;
-            }
-        };
-        match serde_wasm_bindgen::from_value::<Saved>(value) {
-            Ok(saved) if saved.version == SAVED_VERSION => self.agenda = saved.agenda,
-            Ok(saved) => notice(
-                ctx,
-                format!(
-                    "The saved agenda is from another version ({}) and was not restored.",
-                    saved.version
-                ),
-            ),
-            Err(e) => notice(ctx, format!("The saved agenda could not be read: {e}")),
+        match store.read_record::<Saved>().await {
+            Ok(Some(saved)) => self.agenda = saved.agenda,
+            Ok(None) => {}
+            Err(message) => notice(ctx, message),
         }
     }
 
@@ -643,15 +638,8 @@ impl AgendaHost {
             version: SAVED_VERSION,
             agenda: self.agenda.clone(),
         };
-        let written = match serde_wasm_bindgen::to_value(&saved) {
-            Ok(value) => store.put_meta(META_KEY, &value).await.map_err(|e| e.0),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = written {
-            notice(
-                ctx,
-                format!("The agenda holds for this session but could not be saved: {e}"),
-            );
+        if let Err(message) = store.write_record(&saved).await {
+            notice(ctx, message);
         }
     }
 }

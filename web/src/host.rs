@@ -593,21 +593,23 @@ mod tests {
         }
     }
 
+    /// What [`coalesce`] leaves of `requests`.
+    fn coalesced(requests: Vec<Request>) -> Vec<Request> {
+        let mut queue: VecDeque<(Request, ())> = requests.into_iter().map(|r| (r, ())).collect();
+        coalesce(&mut queue);
+        queue.into_iter().map(|(r, _)| r).collect()
+    }
+
     #[test]
     fn coalesce_keeps_the_latest_fit_per_job_and_everything_else() {
-        let mut queue: VecDeque<(Request, ())> = [
+        let left = coalesced(vec![
             fit(1, "a"),
             Request::Summary,
             fit(2, "b"),
             fit(3, "a"),
             Request::Decisions,
             fit(4, "a"),
-        ]
-        .into_iter()
-        .map(|r| (r, ()))
-        .collect();
-        coalesce(&mut queue);
-        let left: Vec<Request> = queue.into_iter().map(|(r, _)| r).collect();
+        ]);
         assert_eq!(
             left,
             vec![
@@ -633,18 +635,13 @@ mod tests {
                 deadline: None,
             })
         };
-        let mut queue: VecDeque<(Request, ())> = [
+        let left = coalesced(vec![
             quote(1),
             Request::Pricing(PricingRequest::Clear),
             quote(2),
             fit(3, "a"),
             quote(4),
-        ]
-        .into_iter()
-        .map(|r| (r, ()))
-        .collect();
-        coalesce(&mut queue);
-        let left: Vec<Request> = queue.into_iter().map(|(r, _)| r).collect();
+        ]);
         assert_eq!(
             left,
             vec![

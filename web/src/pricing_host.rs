@@ -70,6 +70,15 @@ struct Saved {
     desk: Desk,
 }
 
+impl crate::store::MetaRecord for Saved {
+    const KEY: &'static str = META_KEY;
+    const WHAT: &'static str = "pricing queue";
+    const VERSION: u32 = SAVED_VERSION;
+    fn version(&self) -> u32 {
+        self.version
+    }
+}
+
 /// A job estimated and quoted.
 struct Priced {
     work: JobWork,
@@ -449,21 +458,10 @@ impl PricingHost {
 
     async fn restore(&mut self, ctx: &Ctx<'_>) {
         let Some(store) = ctx.store else { return };
-        let value = match store.get_meta(META_KEY).await {
-            Ok(v) if v.is_undefined() || v.is_null() => return,
-            Ok(v) => v,
-            Err(e) => {
-                ctx.notice(format!("Could not read the saved pricing queue: {e}"));
-                return;
-            }
-        };
-        match serde_wasm_bindgen::from_value::<Saved>(value) {
-            Ok(saved) if saved.version == SAVED_VERSION => self.desk = saved.desk,
-            Ok(saved) => ctx.notice(format!(
-                "The saved pricing queue is from another version ({}) and was not restored.",
-                saved.version
-            )),
-            Err(e) => ctx.notice(format!("The saved pricing queue could not be read: {e}")),
+        match store.read_record::<Saved>().await {
+            Ok(Some(saved)) => self.desk = saved.desk,
+            Ok(None) => {}
+            Err(message) => ctx.notice(message),
         }
     }
 
@@ -473,14 +471,8 @@ impl PricingHost {
             version: SAVED_VERSION,
             desk: self.desk.clone(),
         };
-        let written = match serde_wasm_bindgen::to_value(&saved) {
-            Ok(value) => store.put_meta(META_KEY, &value).await.map_err(|e| e.0),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = written {
-            ctx.notice(format!(
-                "The pricing queue holds for this session but could not be saved: {e}"
-            ));
+        if let Err(message) = store.write_record(&saved).await {
+            ctx.notice(message);
         }
     }
 }

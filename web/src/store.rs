@@ -9,7 +9,9 @@
 //!   is re-read from the copy embedded in the worker.
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
 //!   first visit, so clearing it is not undone by a reload; the key `agenda`
-//!   holds the Agenda panel's plan ([`crate::agenda_host`]).
+//!   holds the Agenda panel's plan ([`crate::agenda_host`]), the key
+//!   `pricing` the Pricing panel's queue ([`crate::pricing_host`]), both
+//!   [`MetaRecord`]s.
 //! - `decisions` (key path `job`, since version 2): the user's SLO decisions,
 //!   one [`SloDecision`] per recurring job as a plain object (serde), kept
 //!   whether or not the job's runs are still loaded.
@@ -38,6 +40,20 @@ use web_sys::{
 };
 
 const DB_NAME: &str = "skyplan";
+
+/// A panel's state saved as one versioned `meta` record (the Agenda
+/// panel's plan, the Pricing panel's queue): read back only by a build that
+/// writes the same version.
+pub trait MetaRecord: serde::Serialize + serde::de::DeserializeOwned {
+    /// Its key in the `meta` store.
+    const KEY: &'static str;
+    /// What it is, in the user's words (`agenda`, `pricing queue`).
+    const WHAT: &'static str;
+    /// The version this build writes and reads.
+    const VERSION: u32;
+    /// The version of a record read back.
+    fn version(&self) -> u32;
+}
 const DB_VERSION: u32 = 2;
 const FILES: &str = "files";
 const META: &str = "meta";
@@ -252,6 +268,40 @@ impl Store {
         let tx = self.writer(META)?;
         tx.object_store(META)?.put_with_key(value, &key.into())?;
         finish(&tx).await
+    }
+
+    /// Reads the panel record `R`: `Ok(None)` when there is none, `Err`
+    /// with what to tell the user when it cannot be read or is from another
+    /// version (it is then not restored).
+    pub async fn read_record<R: MetaRecord>(&self) -> Result<Option<R>, String> {
+        let value = match self.get_meta(R::KEY).await {
+            Ok(v) if v.is_undefined() || v.is_null() => return Ok(None),
+            Ok(v) => v,
+            Err(e) => return Err(format!("Could not read the saved {}: {e}", R::WHAT)),
+        };
+        match serde_wasm_bindgen::from_value::<R>(value) {
+            Ok(r) if r.version() == R::VERSION => Ok(Some(r)),
+            Ok(r) => Err(format!(
+                "The saved {} is from another version ({}) and was not restored.",
+                R::WHAT,
+                r.version()
+            )),
+            Err(e) => Err(format!("The saved {} could not be read: {e}", R::WHAT)),
+        }
+    }
+
+    /// Saves the panel record `record`; `Err` with what to tell the user.
+    pub async fn write_record<R: MetaRecord>(&self, record: &R) -> Result<(), String> {
+        let written = match serde_wasm_bindgen::to_value(record) {
+            Ok(value) => self.put_meta(R::KEY, &value).await.map_err(|e| e.0),
+            Err(e) => Err(e.to_string()),
+        };
+        written.map_err(|e| {
+            format!(
+                "The {} holds for this session but could not be saved: {e}",
+                R::WHAT
+            )
+        })
     }
 
     /// Reads every saved SLO decision.

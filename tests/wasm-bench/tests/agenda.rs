@@ -5,16 +5,10 @@
 
 use skyplan_engine::agenda::{AgendaParams, Capacity, Method, Plan};
 use skyplan_engine::bench_data::agenda_requests;
-use wasm_bindgen::prelude::wasm_bindgen;
+use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
 
 #[wasm_bindgen_test]
 fn agenda_1000_jobs() {

@@ -8,16 +8,10 @@
 
 use skyplan_engine::bench_data::measure_estimate;
 use skyplan_engine::estimate::GpParams;
-use wasm_bindgen::prelude::wasm_bindgen;
+use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
 
 fn bench(jobs: usize, gp: &GpParams, label: &str) {
     let mut now = performance_now;

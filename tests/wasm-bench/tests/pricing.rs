@@ -7,16 +7,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use skyplan_engine::bench_data::{measure_quote, PRICING_FUNCTIONS};
-use wasm_bindgen::prelude::wasm_bindgen;
+use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
 
 #[wasm_bindgen_test]
 fn price_curve_1000_jobs() {

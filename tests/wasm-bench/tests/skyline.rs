@@ -6,16 +6,10 @@
 
 use skyplan_engine::bench_data::skyline_history;
 use skyplan_engine::resource_model::{fit, ModelParams, SolverKind};
-use wasm_bindgen::prelude::wasm_bindgen;
+use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
 
 fn bench(n: usize, k: usize, solver: SolverKind) {
     let runs = skyline_history(n, k, 7);

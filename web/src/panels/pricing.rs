@@ -12,6 +12,7 @@
 //! and `gantt` canvases (with `data-drawn`), `deadline-input`, `admit`,
 //! `pricing-error`, `quote-error`, `queue-row` (with `data-name`).
 
+use crate::pricing_desk::PricingForm;
 use crate::pricing_protocol::{method_value, PricingRequest, QueueView, QuoteView, FUNCTIONS};
 use crate::state::Studio;
 use crate::widgets::chart::plot_x_span;
@@ -60,9 +61,9 @@ fn FormField(
     /// `data-testid`.
     testid: &'static str,
     /// Reads the field.
-    get: fn(&crate::pricing_desk::PricingForm) -> String,
+    get: fn(&PricingForm) -> String,
     /// Writes the field.
-    set: fn(&mut crate::pricing_desk::PricingForm, String),
+    set: fn(&mut PricingForm, String),
 ) -> impl IntoView {
     let studio = expect_context::<Studio>();
     let form = studio.pricing.form;
@@ -81,6 +82,75 @@ fn FormField(
             />
         </label>
     }
+}
+
+/// A text field of the form: label, `data-testid`, how to read and write it.
+type Field = (
+    &'static str,
+    &'static str,
+    fn(&PricingForm) -> String,
+    fn(&mut PricingForm, String),
+);
+
+/// The new job's size.
+const JOB_FIELDS: [Field; 5] = [
+    (
+        "Map tasks",
+        "job-map-tasks",
+        |f| f.map_tasks.clone(),
+        |f, v| f.map_tasks = v,
+    ),
+    (
+        "Reduce tasks",
+        "job-reduce-tasks",
+        |f| f.reduce_tasks.clone(),
+        |f, v| f.reduce_tasks = v,
+    ),
+    (
+        "Input bytes",
+        "job-input",
+        |f| f.input.clone(),
+        |f, v| f.input = v,
+    ),
+    (
+        "Shuffle bytes",
+        "job-shuffle",
+        |f| f.shuffle.clone(),
+        |f, v| f.shuffle = v,
+    ),
+    (
+        "Output bytes",
+        "job-output",
+        |f| f.output.clone(),
+        |f, v| f.output = v,
+    ),
+];
+
+/// The PI level, κ and the cluster.
+const SETTINGS_FIELDS: [Field; 4] = [
+    (
+        "PI level (%)",
+        "level-input",
+        |f| f.level.clone(),
+        |f, v| f.level = v,
+    ),
+    ("κ", "kappa-input", |f| f.kappa.clone(), |f, v| f.kappa = v),
+    (
+        "Map slots",
+        "map-slots",
+        |f| f.map_slots.clone(),
+        |f, v| f.map_slots = v,
+    ),
+    (
+        "Reduce slots",
+        "reduce-slots",
+        |f| f.reduce_slots.clone(),
+        |f, v| f.reduce_slots = v,
+    ),
+];
+
+fn field_view((label, testid, get, set): Field) -> impl IntoView {
+    view! { <FormField label=label testid=testid get=get set=set/> }
 }
 
 /// The new job: pick from the history or describe it.
@@ -170,36 +240,7 @@ fn JobCard() -> impl IntoView {
                         set=|f, v| f.name = v
                     />
                 </div>
-                <FormField
-                    label="Map tasks"
-                    testid="job-map-tasks"
-                    get=|f| f.map_tasks.clone()
-                    set=|f, v| f.map_tasks = v
-                />
-                <FormField
-                    label="Reduce tasks"
-                    testid="job-reduce-tasks"
-                    get=|f| f.reduce_tasks.clone()
-                    set=|f, v| f.reduce_tasks = v
-                />
-                <FormField
-                    label="Input bytes"
-                    testid="job-input"
-                    get=|f| f.input.clone()
-                    set=|f, v| f.input = v
-                />
-                <FormField
-                    label="Shuffle bytes"
-                    testid="job-shuffle"
-                    get=|f| f.shuffle.clone()
-                    set=|f, v| f.shuffle = v
-                />
-                <FormField
-                    label="Output bytes"
-                    testid="job-output"
-                    get=|f| f.output.clone()
-                    set=|f, v| f.output = v
-                />
+                {JOB_FIELDS.into_iter().map(field_view).collect_view()}
             </div>
         </section>
     }
@@ -238,24 +279,6 @@ fn SettingsCard() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <FormField
-                    label="PI level (%)"
-                    testid="level-input"
-                    get=|f| f.level.clone()
-                    set=|f, v| f.level = v
-                />
-                <FormField
-                    label="Map slots"
-                    testid="map-slots"
-                    get=|f| f.map_slots.clone()
-                    set=|f, v| f.map_slots = v
-                />
-                <FormField
-                    label="Reduce slots"
-                    testid="reduce-slots"
-                    get=|f| f.reduce_slots.clone()
-                    set=|f, v| f.reduce_slots = v
-                />
                 <label class="field">
                     <span class="field-label">"Price function"</span>
                     <select
@@ -277,7 +300,7 @@ fn SettingsCard() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <FormField label="κ" testid="kappa-input" get=|f| f.kappa.clone() set=|f, v| f.kappa = v/>
+                {SETTINGS_FIELDS.into_iter().map(field_view).collect_view()}
             </div>
             <p class="hint">
                 "Work per phase = the method's PI upper bound × the phase's slots: the job holds the cluster for its estimated duration, as in MRM. The history's durations were measured on its own cluster; give that cluster's slots."
