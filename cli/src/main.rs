@@ -35,7 +35,8 @@ USAGE:
                  [--name NAME]] [--evaluate] [--level 0.95] [--json]
     skyplan simulate-pricing [--jobs N] [--interarrival 50,100,200]
                  [--alpha 2] [--kappa 2] [--ds-share 0.5] [--error-share X]
-                 [--durations HISTORY.csv] [--seed N] [--json]
+                 [--durations HISTORY.csv] [--charge-in-service]
+                 [--charge-weight 1] [--seed N] [--json]
     skyplan help
 
 COMMANDS:
@@ -133,6 +134,9 @@ COMMANDS:
                --mean-secs S           mean of the built-in Table 1 mix (36)
                --durations HISTORY     processing times from a
                                        job-history CSV (map + reduce secs)
+               --charge-in-service     eq. (13) also charges for the slack
+                                       of the job in service
+               --charge-weight W       multiplies eq. (13)'s charge (1)
                --seed N --json
 ";
 

@@ -54,6 +54,8 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
                 }
             }
             Long("seed") => p.seed = parser.value()?.parse()?,
+            Long("charge-in-service") => p.charge_in_service = true,
+            Long("charge-weight") => p.charge_weight = parser.value()?.parse()?,
             Long("durations") => a.durations_file = Some(parser.value()?.string()?),
             Long("json") => a.json = true,
             _ => return Err(arg.unexpected().into()),
@@ -187,8 +189,11 @@ fn classes(c: &ByClass<Option<Summary>>, digits: usize) -> (String, String) {
 fn print_run(out: &mut String, gap: f64, r: &SimReport) {
     let _ = writeln!(
         out,
-        "\ninter-arrival {gap} s: {} jobs, load {:.3}, mean processing {:.1} s, γ = {:.1} s",
-        r.jobs, r.load, r.mean_processing_secs, r.mean_job_secs
+        "\ninter-arrival {gap} s: {} jobs, load {}, mean processing {:.1} s, γ = {:.1} s",
+        r.jobs,
+        num(r.load, 3),
+        r.mean_processing_secs,
+        r.mean_job_secs
     );
     let _ = writeln!(
         out,

@@ -2,7 +2,8 @@
 //! `pricing::simulate` (MRM, FCFS and priority on the same jobs) at the
 //! paper's 500,000 jobs, then the figures BENCHMARKS.md sets next to the
 //! paper's Tables 5–8 (α ∈ {2, 1.5, 1.1}, κ = 2, 50/100/200 s) and
-//! Figure 9 (α = κ = 2, 40/44/50/100/200 s).
+//! Figure 9 (α = κ = 2, 40/44/50/100/200 s) and Figure 10's purchasing
+//! powers at 40 s.
 //!
 //! `cargo bench -p skyplan-engine --bench simulate [-- --jobs N --seed S
 //! --timing-only]` prints markdown tables. Peak memory is the process's
@@ -30,10 +31,15 @@ fn peak_mib() -> String {
 }
 
 fn params(jobs: usize, seed: u64, gap: f64, alpha: f64) -> SimParams {
+    with_kappa(jobs, seed, gap, alpha, 2.0)
+}
+
+fn with_kappa(jobs: usize, seed: u64, gap: f64, alpha: f64, kappa: f64) -> SimParams {
     SimParams {
         jobs,
         seed,
         alpha,
+        kappa,
         arrivals: Arrivals::Poisson {
             mean_interarrival_secs: gap,
         },
@@ -74,9 +80,9 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let r = last.expect("ran");
         println!(
-            "| {} | {gap:.0} | {:.3} | {:.2} | {} |",
+            "| {} | {gap:.0} | {} | {:.2} | {} |",
             r.jobs,
-            r.load,
+            f(r.load, 3),
             times[1],
             peak_mib()
         );
@@ -129,8 +135,8 @@ fn main() {
             let m = policy(&r, p);
             let w = m.waiting.ds.expect("DS jobs");
             println!(
-                "| {gap:.0} | {:.3} | {} | {:.1} [{:.1}, {:.1}] | {} / {} / {} | {} | {} | {} |",
-                r.load,
+                "| {gap:.0} | {} | {} | {:.1} [{:.1}, {:.1}] | {} / {} / {} | {} | {} | {} |",
+                f(r.load, 3),
                 p.name(),
                 w.mean,
                 w.p5,
@@ -143,5 +149,74 @@ fn main() {
                 f(m.jumped_ahead_of_those_percent, 1),
             );
         }
+    }
+
+    println!();
+    println!("Purchasing power at 40 s (Fig. 10): MRM against FCFS's DS waiting");
+    println!();
+    println!("| α | κ | MRM DS wait mean (s) | FCFS DS wait mean (s) | MRM tardy % | MRM earliness median (s) | DS slack median (s) | DT slack median (s) | DS jumped ahead % | of those that saw a DT job % |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (alpha, kappa) in [(2.0, 2.0), (5.0, 2.0), (10.0, 2.0), (5.0, 4.0)] {
+        let r = simulate(&with_kappa(jobs, seed, 40.0, alpha, kappa)).expect("simulate");
+        let m = policy(&r, Policy::Mrm);
+        let fc = policy(&r, Policy::Fcfs);
+        let pr = m.pricing.expect("MRM prices");
+        println!(
+            "| {alpha} | {kappa} | {:.1} | {:.1} | {} | {} | {} | {} | {} | {} |",
+            m.waiting.ds.expect("DS").mean,
+            fc.waiting.ds.expect("DS").mean,
+            f(m.tardy_percent.all, 2),
+            f(m.earliness.all.map(|s| s.p50), 1),
+            f(pr.slack.ds.map(|s| s.p50), 1),
+            f(pr.slack.dt.map(|s| s.p50), 1),
+            f(m.jumped_ahead_percent, 1),
+            f(m.jumped_ahead_of_those_percent, 1),
+        );
+    }
+
+    variant(
+        "Eq. (13) charging the job in service too (`charge_in_service`), α = κ = 2",
+        jobs,
+        seed,
+        |p| SimParams {
+            charge_in_service: true,
+            ..p
+        },
+    );
+    let gamma = simulate(&params(1000, seed, 50.0, 2.0))
+        .expect("simulate")
+        .mean_job_secs;
+    variant(
+        &format!("Eq. (13)'s charge weighted 1/γ (`charge_weight` = 1/{gamma:.1}), α = κ = 2"),
+        jobs,
+        seed,
+        |p| SimParams {
+            charge_weight: 1.0 / gamma,
+            ..p
+        },
+    );
+}
+
+/// One MRM variant at α = κ = 2 across the loads, against FCFS.
+fn variant(title: &str, jobs: usize, seed: u64, change: impl Fn(SimParams) -> SimParams) {
+    println!();
+    println!("{title}");
+    println!();
+    println!("| load (s) | tardy % | DS slack | DT slack | DS wait mean (s) | FCFS DS wait mean (s) | DS jumped ahead % | of those that saw a DT job % |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for gap in [40.0, 44.0, 50.0, 100.0, 200.0] {
+        let r = simulate(&change(params(jobs, seed, gap, 2.0))).expect("simulate");
+        let m = policy(&r, Policy::Mrm);
+        let pr = m.pricing.expect("MRM prices");
+        let (dss, dss95) = med_p95(&pr.slack, true, 1);
+        let (dts, dts95) = med_p95(&pr.slack, false, 1);
+        println!(
+            "| {gap:.0} | {} | {dss} / {dss95} | {dts} / {dts95} | {:.1} | {:.1} | {} | {} |",
+            f(m.tardy_percent.all, 2),
+            m.waiting.ds.expect("DS").mean,
+            policy(&r, Policy::Fcfs).waiting.ds.expect("DS").mean,
+            f(m.jumped_ahead_percent, 1),
+            f(m.jumped_ahead_of_those_percent, 1),
+        );
     }
 }

@@ -141,6 +141,8 @@ pub struct Eq13 {
     p: f64,
     gamma: f64,
     kappa: f64,
+    /// Weight of the charge (eq. 13's second term); 1 is the formula.
+    charge_weight: f64,
     /// `suffix[k]`: the charge of queued jobs `k..` when each loses all of
     /// `p` (only read where `F(d_k) ≥ p`).
     suffix: Vec<f64>,
@@ -148,18 +150,27 @@ pub struct Eq13 {
 
 impl Eq13 {
     /// Prices a new job of estimated work `p` with mean job time `gamma`
-    /// (the slack unit γ) and scale `kappa`.
-    pub fn new(profile: &SlackProfile, p: f64, gamma: f64, kappa: f64) -> Eq13 {
+    /// (the slack unit γ) and scale `kappa`; the charge for queued jobs'
+    /// slack is multiplied by `charge_weight` (1 for eq. 13 as written).
+    pub fn new(profile: &SlackProfile, p: f64, gamma: f64, kappa: f64, charge_weight: f64) -> Eq13 {
         let mut e = Eq13::default();
-        e.rebuild(profile, p, gamma, kappa);
+        e.rebuild(profile, p, gamma, kappa, charge_weight);
         e
     }
 
     /// Rebuilds in place for a new job.
-    pub fn rebuild(&mut self, profile: &SlackProfile, p: f64, gamma: f64, kappa: f64) {
+    pub fn rebuild(
+        &mut self,
+        profile: &SlackProfile,
+        p: f64,
+        gamma: f64,
+        kappa: f64,
+        charge_weight: f64,
+    ) {
         self.p = p;
         self.gamma = gamma;
         self.kappa = kappa;
+        self.charge_weight = charge_weight;
         let n = profile.len();
         self.suffix.clear();
         self.suffix.resize(n + 1, 0.0);
@@ -189,7 +200,7 @@ impl Eq13 {
         for (&f, &size) in free[lo..hi].iter().zip(&profile.sizes[lo..hi]) {
             charge += Self::term(f, f - slack, size, self.gamma);
         }
-        self.kappa * (self.p * self.gamma / (slack + self.gamma) + charge)
+        self.kappa * (self.p * self.gamma / (slack + self.gamma) + self.charge_weight * charge)
     }
 
     /// The least slack (seconds) whose price is within `budget`: zero if
@@ -197,11 +208,13 @@ impl Eq13 {
     /// past the last queued job's free time the charge is zero and the
     /// own term `κ·p/(δ + 1)` is solved in closed form.
     pub fn cheapest_slack(&self, profile: &SlackProfile, budget: f64) -> f64 {
-        if self.price(profile, 0.0) <= budget {
+        // A budget of exactly the price buys it despite rounding.
+        let fits = |s: f64| self.price(profile, s) <= budget * (1.0 + 1e-12);
+        if fits(0.0) {
             return 0.0;
         }
         let last = profile.free.last().copied().unwrap_or(0.0);
-        if self.price(profile, last) > budget {
+        if !fits(last) {
             // Only the own term is left: κ·p·γ/(s + γ) ≤ budget.
             let s = self.gamma * (self.kappa * self.p / budget - 1.0);
             return s.max(last);
@@ -211,7 +224,7 @@ impl Eq13 {
         let tol = 1e-9 * hi.max(self.gamma);
         while hi - lo > tol {
             let mid = 0.5 * (lo + hi);
-            if self.price(profile, mid) <= budget {
+            if fits(mid) {
                 hi = mid;
             } else {
                 lo = mid;
@@ -361,7 +374,7 @@ mod tests {
             let base = LazySchedule::build(&queued(&jobs), ONE, 1.0).unwrap();
             let new = rng.int(1, 40) as f64;
             let profile = SlackProfile::new(0.0, &jobs);
-            let e = Eq13::new(&profile, new, gamma, 2.0);
+            let e = Eq13::new(&profile, new, gamma, 2.0, 1.0);
             let f = profile.earliest_finish(new);
             for d in (f as u32)..(f as u32 + 80) {
                 let d = f64::from(d);
@@ -390,7 +403,7 @@ mod tests {
         // κ = 2, γ = 48: a budget of p buys δ = κ − 1 = one mean job of
         // slack; a budget of κ·p buys none; α = 1.5 buys δ = 1/3.
         let empty = SlackProfile::new(0.0, &[]);
-        let e = Eq13::new(&empty, 30.0, 48.0, 2.0);
+        let e = Eq13::new(&empty, 30.0, 48.0, 2.0, 1.0);
         assert!((e.cheapest_slack(&empty, 30.0) - 48.0).abs() < 1e-9);
         assert_eq!(e.cheapest_slack(&empty, 60.0), 0.0);
         assert!((e.cheapest_slack(&empty, 45.0) - 16.0).abs() < 1e-9);
@@ -405,7 +418,7 @@ mod tests {
             let jobs = random_queue(&mut rng);
             let profile = SlackProfile::new(0.0, &jobs);
             let p = rng.uniform(1.0, 40.0);
-            let e = Eq13::new(&profile, p, 20.0, 2.0);
+            let e = Eq13::new(&profile, p, 20.0, 2.0, 1.0);
             let budget = p * rng.uniform(0.5, 2.5);
             let s = e.cheapest_slack(&profile, budget);
             assert!(e.price(&profile, s) <= budget * (1.0 + 1e-9), "case {case}");

@@ -20,9 +20,8 @@
 //! - **jumped ahead**: a delay-sensitive job that completes before some job
 //!   that arrived earlier — FCFS completes in arrival order, so this is the
 //!   paper's comparison with the FCFS completion order; **saw a
-//!   delay-tolerant job**: at its arrival a delay-tolerant job was in the
-//!   system and could be overtaken (under preemptive MRM any unfinished
-//!   one, under the non-preemptive policies one not yet in service).
+//!   delay-tolerant job**: at its arrival a delay-tolerant job was waiting
+//!   in the queue (in the system and not in service).
 
 use super::sim_workload::SimJob;
 use super::simulate::Policy;

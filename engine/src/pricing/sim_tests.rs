@@ -154,7 +154,7 @@ fn sweep_runs_each_load_on_the_same_jobs() {
     let s = sweep(&p, &[40.0, 100.0]).unwrap();
     assert_eq!(s.len(), 2);
     assert_eq!(s[0].0, 40.0);
-    assert!(s[0].1.load > s[1].1.load);
+    assert!(s[0].1.load.unwrap() > s[1].1.load.unwrap());
     assert_eq!(s[0].1.mean_processing_secs, s[1].1.mean_processing_secs);
     assert!(sweep(&p, &[]).is_err());
     assert!(matches!(
@@ -180,6 +180,7 @@ fn validation() {
     assert_eq!(name(bad(&|p| p.alpha = 0.9)), "alpha");
     assert_eq!(name(bad(&|p| p.ds_share = 1.5)), "ds_share");
     assert_eq!(name(bad(&|p| p.error_share = -0.1)), "error_share");
+    assert_eq!(name(bad(&|p| p.charge_weight = -1.0)), "charge_weight");
     assert_eq!(name(bad(&|p| p.pi_level = 1.0)), "pi_level");
     assert_eq!(name(bad(&|p| p.jobs = 0)), "jobs");
     assert_eq!(name(bad(&|p| p.mean_job_secs = Some(0.0))), "mean_job_secs");
@@ -272,4 +273,47 @@ fn metrics_on_a_hand_made_run() {
     assert_eq!(r.earliness.all.unwrap().count, 3);
     assert_eq!(r.earliness.all.unwrap().p50, 0.0);
     assert!(r.pricing.is_none());
+}
+
+/// Table 6 at low load: with `Q` the waiting jobs, delay-sensitive users at
+/// α = κ offer no slack even at the 95th percentile (a waiting job is
+/// rare); charging the job in service as well makes some of them pay with
+/// slack.
+#[test]
+fn the_job_in_service_is_not_charged_by_default() {
+    let p = poisson(20_000, 200.0);
+    let ds_p95 = |p: &SimParams| {
+        let r = simulate(p).unwrap();
+        policy(&r, Policy::Mrm)
+            .pricing
+            .unwrap()
+            .slack
+            .ds
+            .unwrap()
+            .p95
+    };
+    assert_eq!(ds_p95(&p), 0.0);
+    let charged = SimParams {
+        charge_in_service: true,
+        ..p
+    };
+    assert!(ds_p95(&charged) > 1.0);
+}
+
+/// Without the charge (weight 0) delay-sensitive users at α = κ never need
+/// slack, and more of them jump ahead than with the full charge.
+#[test]
+fn the_charge_holds_delay_sensitive_jobs_back() {
+    let p = poisson(20_000, 44.0);
+    let free = SimParams {
+        charge_weight: 0.0,
+        ..p.clone()
+    };
+    let (full, none) = (simulate(&p).unwrap(), simulate(&free).unwrap());
+    let m = |r: &SimReport| *policy(r, Policy::Mrm);
+    let slack_p95 = |r: &SimReport| m(r).pricing.unwrap().slack.ds.unwrap().p95;
+    assert_eq!(slack_p95(&none), 0.0);
+    assert!(slack_p95(&full) > 10.0);
+    assert!(m(&none).jumped_ahead_percent > m(&full).jumped_ahead_percent);
+    assert!(m(&none).waiting.ds.unwrap().mean < m(&full).waiting.ds.unwrap().mean);
 }

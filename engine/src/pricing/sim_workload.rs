@@ -116,6 +116,13 @@ pub struct SimParams {
     /// Mean job time γ that normalizes slack, seconds; `None` (default) =
     /// the mean estimated processing time, `mean(p) + σ·z_L`.
     pub mean_job_secs: Option<f64>,
+    /// Whether eq. (13) also charges for slack taken from the job in
+    /// service (default false: `Q` is the jobs waiting; see
+    /// [`simulate`](super::simulate)).
+    pub charge_in_service: bool,
+    /// Multiplies eq. (13)'s charge for slack taken from queued jobs
+    /// (default 1, the formula; see [`simulate`](super::simulate)).
+    pub charge_weight: f64,
     /// Actual processing times (default [`Durations::Table1`], 36 s).
     pub durations: Durations,
     /// Seed of the job stream (durations, errors, classes) and, offset, of
@@ -136,6 +143,8 @@ impl Default for SimParams {
             error_share: DEFAULT_ERROR_SECS / DEFAULT_MEAN_SECS,
             pi_level: 0.95,
             mean_job_secs: None,
+            charge_in_service: false,
+            charge_weight: 1.0,
             durations: Durations::Table1 {
                 mean_secs: DEFAULT_MEAN_SECS,
             },
@@ -200,6 +209,9 @@ impl SimParams {
         }
         if !(finite(self.ds_share) && (0.0..=1.0).contains(&self.ds_share)) {
             return Err(SimError::param("ds_share", "must be in [0, 1]"));
+        }
+        if !(finite(self.charge_weight) && self.charge_weight >= 0.0) {
+            return Err(SimError::param("charge_weight", "must be finite and ≥ 0"));
         }
         if !(finite(self.error_share) && self.error_share >= 0.0) {
             return Err(SimError::param("error_share", "must be finite and ≥ 0"));
