@@ -68,7 +68,7 @@ fn main() {
     println!("| jobs | inter-arrival (s) | load | simulate, 3 policies (s) | peak RSS (MiB) |");
     println!("| ---: | ---: | ---: | ---: | ---: |");
     let mut cache = Vec::new();
-    for gap in [50.0, 100.0, 200.0] {
+    for gap in [40.0, 50.0, 100.0, 200.0] {
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..3 {
