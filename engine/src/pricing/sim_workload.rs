@@ -88,7 +88,7 @@ pub const DEFAULT_MEAN_SECS: f64 = 36.0;
 /// The paper's σ of the estimation error, seconds.
 pub const DEFAULT_ERROR_SECS: f64 = 4.8;
 
-/// Most jobs one simulation takes (memory: ~100 bytes a job per policy).
+/// Most jobs one simulation takes (memory: ~90 bytes a job).
 pub const MAX_JOBS: usize = 20_000_000;
 
 /// Settings of the §6.3 simulation. Defaults are the paper's.
