@@ -4,7 +4,7 @@
 //! `--evaluate`, the analogues of the paper's Tables 2 and 3 on a
 //! train/test split of that history.
 
-use crate::import_cmd::import_file;
+use crate::import_cmd::import_loaded;
 use crate::Failure;
 use skyplan_engine::estimate::{
     evaluate, history_from_swim, Estimator, EvaluateParams, Evaluation, FeatureScale,
@@ -96,16 +96,7 @@ pub(crate) fn load(
         lenient,
         ..ImportOptions::default()
     };
-    let f = match import_file(path, &options)? {
-        Ok(f) => f,
-        Err(e) => {
-            let mut msg = e.to_string();
-            for line in e.errors().iter().skip(1).take(9) {
-                msg.push_str(&format!("\n  {line}"));
-            }
-            return Err(Failure::input(msg));
-        }
-    };
+    let f = import_loaded(path, &options)?;
     let skipped = if f.skipped_lines > 0 {
         format!(", {} bad line(s) skipped", f.skipped_lines)
     } else {

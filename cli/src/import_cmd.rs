@@ -30,6 +30,21 @@ pub fn import_file(
     Ok(importer.finish())
 }
 
+/// [`import_file`], with a file that does not load turned into an input
+/// failure listing its first ten errors.
+pub fn import_loaded(
+    path: &str,
+    options: &ImportOptions,
+) -> Result<skyplan_engine::LoadedFile, Failure> {
+    import_file(path, options)?.map_err(|e| {
+        let mut msg = e.to_string();
+        for line in e.errors().iter().skip(1).take(9) {
+            msg.push_str(&format!("\n  {line}"));
+        }
+        Failure::input(msg)
+    })
+}
+
 /// Runs `skyplan import`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;

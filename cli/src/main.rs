@@ -11,6 +11,7 @@ mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
 mod replay_cmd;
+mod simulate_cmd;
 mod slo_cmd;
 
 use lexopt::ValueExt;
@@ -40,6 +41,10 @@ USAGE:
                  [--method gp|ols|same-job] [--level 0.95]
                  [--function mrm|exponential|quadratic|load-aware]
                  [--kappa 1] [--points 20] [--deadline D] [--json]
+    skyplan simulate-pricing [--jobs N] [--interarrival 50,100,200]
+                 [--alpha 2] [--kappa 2] [--ds-share 0.5] [--error-share X]
+                 [--durations HISTORY.csv] [--charge-in-service]
+                 [--charge-weight 1] [--seed N] [--json]
     skyplan help
 
 COMMANDS:
@@ -138,6 +143,30 @@ COMMANDS:
                                        curve settings (0.1, 20, 10, 1)
                --deadline D            the price of one chosen deadline
                --restarts N --lenient --json
+    simulate-pricing
+               MRM §6.3: one server (M/G/1), delay-sensitive users paying
+               up to α·p̂ and delay-tolerant ones p̂ for the earliest
+               deadline they can afford under eq. (13); MRM (preemptive EDF
+               on the committed deadlines) against FCFS and non-preemptive
+               priority, jobs running for their actual time while the
+               scheduler sees the 95 % PI upper limit. Per load and policy:
+               tardy %, DS waiting, earliness, slack, premium, jump-ahead.
+               --jobs N                Poisson arrivals simulated (500000)
+               --interarrival S[,S…]   mean inter-arrival times, seconds
+                                       (50,100,200: high, medium, low)
+               --alpha A --kappa K     purchasing power and price scale (2, 2)
+               --ds-share X            delay-sensitive share (0.5)
+               --error-share X         σ of the estimation error / mean
+                                       processing time (0.133: 4.8 s of 36 s)
+               --pi-level X            share over-estimated (0.95)
+               --gamma S               slack unit (mean estimated time)
+               --mean-secs S           mean of the built-in Table 1 mix (36)
+               --durations HISTORY     processing times from a
+                                       job-history CSV (map + reduce secs)
+               --charge-in-service     eq. (13) also charges for the slack
+                                       of the job in service
+               --charge-weight W       multiplies eq. (13)'s charge (1)
+               --seed N --json
 ";
 
 /// Writes a command's whole output to stdout at once. A closed pipe (as in
@@ -197,6 +226,7 @@ fn run() -> Result<(), Failure> {
         "plan" => plan_cmd::run(&mut parser),
         "estimate" => estimate_cmd::run(&mut parser),
         "quote" => quote_cmd::run(&mut parser),
+        "simulate-pricing" => simulate_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())

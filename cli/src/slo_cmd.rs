@@ -1,7 +1,7 @@
 //! `skyplan slo` and `skyplan skyline`: recurring jobs, their inferred SLOs
 //! and their LP reservation skylines.
 
-use crate::import_cmd::import_file;
+use crate::import_cmd::import_loaded;
 use crate::Failure;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::model::JobRun;
@@ -19,16 +19,7 @@ pub fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
     }
     let mut runs = Vec::new();
     for path in files {
-        match import_file(path, &ImportOptions::default())? {
-            Ok(f) => runs.extend(f.data.runs),
-            Err(e) => {
-                let mut msg = e.to_string();
-                for line in e.errors().iter().skip(1).take(9) {
-                    msg.push_str(&format!("\n  {line}"));
-                }
-                return Err(Failure::input(msg));
-            }
-        }
+        runs.extend(import_loaded(path, &ImportOptions::default())?.data.runs);
     }
     if runs.is_empty() {
         return Err(Failure::input("the files contain no job runs"));

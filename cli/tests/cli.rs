@@ -566,6 +566,107 @@ fn estimate_errors() {
     assert!(err.contains("needs a job history"), "{err}");
 }
 
+#[test]
+fn simulate_pricing_compares_the_three_policies() {
+    let (code, out, err) = skyplan(&[
+        "simulate-pricing",
+        "--jobs",
+        "3000",
+        "--interarrival",
+        "50,200",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Table 1 workload"), "{out}");
+    assert!(out.contains("inter-arrival 50 s: 3000 jobs"), "{out}");
+    assert!(out.contains("inter-arrival 200 s"), "{out}");
+    for p in ["MRM", "FCFS", "Priority"] {
+        assert_eq!(out.matches(&format!("\n{p} ")).count(), 2, "{p}: {out}");
+    }
+
+    // Exact estimates: neither MRM nor FCFS is ever late.
+    let (code, out, err) = skyplan(&[
+        "simulate-pricing",
+        "--jobs",
+        "3000",
+        "--interarrival",
+        "45",
+        "--error-share",
+        "0",
+        "--alpha",
+        "1.5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let policies = runs[0]["report"]["policies"].as_array().unwrap();
+    assert_eq!(policies.len(), 3);
+    assert_eq!(policies[0]["policy"], "mrm");
+    assert_eq!(policies[0]["tardy_percent"]["all"], 0.0);
+    assert_eq!(policies[1]["tardy_percent"]["all"], 0.0);
+    assert!(
+        policies[0]["pricing"]["slack"]["ds"]["p50"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert_eq!(v["params"]["alpha"], 1.5);
+}
+
+#[test]
+fn simulate_pricing_reads_durations_from_a_job_history() {
+    let f = temp_file(
+        "sim-history.csv",
+        "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n\
+         a,0,1,0,100,0,10,20,0\n\
+         b,10,4,1,400,40,10,30,10\n\
+         c,20,1,0,100,0,10,0,0\n",
+    );
+    let (code, out, err) = skyplan(&[
+        "simulate-pricing",
+        "--durations",
+        &f,
+        "--jobs",
+        "500",
+        "--interarrival",
+        "100",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("2 jobs' map + reduce times, mean 30.0 s, 1 without any time left out"),
+        "{out}"
+    );
+    assert!(out.contains("mean processing 3"), "{out}");
+}
+
+#[test]
+fn simulate_pricing_errors() {
+    let (code, _, err) = skyplan(&["simulate-pricing", "--kappa", "0.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("kappa: must be ≥ 1"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--interarrival", "50,x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`x` is not a number"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--interarrival", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mean_interarrival_secs"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--ds-share", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ds_share"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--jobs", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("jobs"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--bogus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--bogus"), "{err}");
+    let (code, _, err) = skyplan(&["simulate-pricing", "--durations", "fixtures/demo/runs.csv"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("needs a job history"), "{err}");
+    let (code, _, _) = skyplan(&["simulate-pricing", "--durations", "/nonexistent.csv"]);
+    assert_eq!(code, 1);
+}
+
 const HISTORY: &str = "fixtures/demo/history.csv";
 
 /// The job of the quote tests: 40 maps, 4 reduces, 2.6 GB in.

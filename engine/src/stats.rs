@@ -15,6 +15,18 @@ pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
     }
     let mut v = values.to_vec();
     v.sort_by(|a, b| a.total_cmp(b));
+    percentile_sorted(&v, p)
+}
+
+/// [`percentile`] of values already sorted ascending, without the copy and
+/// the sort — for several percentiles of one large sample. `None` when
+/// empty or `p` is outside [0, 100]; the caller guarantees the order and
+/// the absence of NaN.
+pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
+    if sorted.is_empty() || !(0.0..=100.0).contains(&p) {
+        return None;
+    }
+    let v = sorted;
     let rank = p / 100.0 * (v.len() - 1) as f64;
     let lo = rank.floor() as usize;
     let hi = rank.ceil() as usize;
@@ -48,6 +60,8 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
         assert!((percentile(&[1.0, 2.0, 3.0, 4.0], 95.0).unwrap() - 3.85).abs() < 1e-12);
         assert_eq!(percentile(&[7.0], 95.0), Some(7.0));
+        assert_eq!(percentile_sorted(&[1.0, 2.0, 3.0, 4.0], 50.0), Some(2.5));
+        assert_eq!(percentile_sorted(&[], 50.0), None);
         assert_eq!(mad(&[1.0, 1.0, 2.0, 2.0, 4.0, 6.0, 9.0]), Some(1.0));
         assert_eq!(robust_cv(&[10.0, 10.0, 11.0, 9.0, 10.0]), Some(0.0));
         assert_eq!(median(&[]), None);

@@ -10,14 +10,29 @@
 //! - [`price`]: price–deadline curves by eq. (13) and the alternatives
 //!   (14)–(16), and the price of one chosen deadline;
 //! - [`work`]: a processing-time estimate (seconds per phase) turned into
-//!   the slot-seconds of work the schedule plans with.
+//!   the slot-seconds of work the schedule plans with;
+//! - [`edf`]: the same earliest finish and eq. (13) on one preemptive
+//!   server in continuous time, in closed form (for the simulation).
+//! - [`simulate`]: §6.3's M/G/1 simulation — priced deadlines on EDF
+//!   against FCFS and priority — with its workload in [`sim_workload`] and
+//!   its metrics in [`sim_report`].
 
+pub mod edf;
 pub mod price;
 pub mod schedule;
+pub mod sim_report;
+#[cfg(test)]
+mod sim_tests;
+pub mod sim_workload;
+pub mod simulate;
 pub mod slots;
 pub mod work;
 
+pub use edf::{Committed, Eq13, SlackProfile};
 pub use price::{price_at, processing_secs, quote, PriceFunction, PriceParams, PricePoint, Quote};
 pub use schedule::{LazySchedule, QueuedJob, ScheduleError, Slots};
+pub use sim_report::{ByClass, PolicyReport, PricingReport, Summary};
+pub use sim_workload::{table1_durations, Arrivals, Durations, SimError, SimParams};
+pub use simulate::{simulate, sweep, Policy, SimReport};
 pub use slots::{price_curve, price_curve_brute_force, PricingError};
 pub use work::{job_work, mean_processing_secs, phase_work, JobWork};
