@@ -922,3 +922,43 @@ test('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, p
   await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'queue rows after clear');
   assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Pricing panel');
 });
+
+test('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS and priority across loads, refuses bad settings', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await page.click('[data-testid=nav-pricing]');
+  const status = page.locator('[data-testid=sim-status]');
+  await page.click('[data-testid=sim-run]');
+  // The default sweep: five loads, three policies each.
+  await waitForCount(page.locator('[data-testid=sim-row]'), 15, 'simulation rows', 240_000);
+  assert.equal(await status.getAttribute('data-running'), 'false');
+  assert.match(await status.textContent(), /^100.?000 jobs at 5 loads/);
+  for (const testid of ['sim-waiting', 'sim-tardy', 'sim-earliness']) {
+    await drawnKey(testid);
+    assert.ok((await ink(page.locator(`canvas[data-testid=${testid}]`))) > 2_000, `${testid} has ink`);
+  }
+  // MRM keeps its deadlines better than FCFS at the highest load here: at
+  // most as many tardy jobs (the paper's Table 5 shape).
+  const tardy = async (policy) =>
+    Number(
+      await page
+        .locator(`[data-testid=sim-row][data-interarrival="40"][data-policy="${policy}"] td`)
+        .nth(3)
+        .textContent(),
+    );
+  assert.ok((await tardy('MRM')) <= (await tardy('FCFS')), 'MRM no more tardy than FCFS at ρ = 0.9');
+  await screenshot('pricing-simulation');
+
+  // A bad setting is refused by the engine; the view keeps the last results.
+  await typeInto('sim-kappa', '0.5');
+  await page.locator('[data-testid=sim-error]').waitFor({ timeout: 240_000 });
+  assert.equal(await page.locator('[data-testid=sim-row]').count(), 15);
+  // A smaller sweep reruns.
+  await typeInto('sim-kappa', '2');
+  await typeInto('sim-interarrivals', '50, 200');
+  await typeInto('sim-jobs', '20000');
+  await waitForCount(page.locator('[data-testid=sim-row]'), 6, 'simulation rows of two loads', 240_000);
+  await page.locator('[data-testid=sim-error]').waitFor({ state: 'detached' });
+  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the simulation view');
+});

@@ -548,12 +548,12 @@ impl Host {
 }
 
 /// Drops from `queue` every [`Request::FitSkyline`] that a later one for
-/// the same job supersedes, and every pricing quote a later one supersedes,
-/// so a burst of slider changes or keystrokes costs one fit or quote. The
-/// order of everything else is kept.
+/// the same job supersedes, and every pricing quote or simulation a later
+/// one supersedes, so a burst of slider changes or keystrokes costs one fit,
+/// quote or simulation. The order of everything else is kept.
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
-    let mut quote_later = false;
+    let (mut quote_later, mut simulate_later) = (false, false);
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
@@ -561,6 +561,9 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
             Request::FitSkyline { job, .. } => later.insert(job.clone()),
             Request::Pricing(crate::pricing_protocol::PricingRequest::Quote { .. }) => {
                 !std::mem::replace(&mut quote_later, true)
+            }
+            Request::Pricing(crate::pricing_protocol::PricingRequest::Simulate { .. }) => {
+                !std::mem::replace(&mut simulate_later, true)
             }
             _ => true,
         })

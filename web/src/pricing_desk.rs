@@ -9,7 +9,7 @@
 
 use crate::pricing_protocol::{
     function_of, method_of, HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse,
-    PricingSettings, QueueView, QuoteView,
+    PricingSettings, QueueView, QuoteView, SimSettings, SimView,
 };
 use crate::protocol::Request;
 use crate::state::Studio;
@@ -148,6 +148,63 @@ impl PricingForm {
     }
 }
 
+/// The simulation view's fields, as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimForm {
+    /// Jobs per load.
+    pub jobs: String,
+    /// Mean inter-arrival times, seconds, comma-separated.
+    pub interarrivals: String,
+    /// α.
+    pub alpha: String,
+    /// κ.
+    pub kappa: String,
+    /// σ of the estimation error, percent of the mean processing time.
+    pub error_percent: String,
+}
+
+impl Default for SimForm {
+    fn default() -> Self {
+        let s = SimSettings::default();
+        SimForm {
+            jobs: s.jobs.to_string(),
+            interarrivals: s
+                .interarrivals
+                .iter()
+                .map(|v| trimmed(*v, 1))
+                .collect::<Vec<_>>()
+                .join(", "),
+            alpha: trimmed(s.alpha, 2),
+            kappa: trimmed(s.kappa, 2),
+            error_percent: trimmed(s.error_share * 100.0, 1),
+        }
+    }
+}
+
+impl SimForm {
+    /// The settings the form describes, or what is not a number (the engine
+    /// judges the values).
+    pub fn settings(&self) -> Result<SimSettings, String> {
+        let interarrivals = self
+            .interarrivals
+            .split([',', ' ', ';'])
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| number(t, "Each mean inter-arrival time"))
+            .collect::<Result<Vec<f64>, String>>()?;
+        Ok(SimSettings {
+            jobs: self
+                .jobs
+                .trim()
+                .parse()
+                .map_err(|_| "Jobs must be a whole number.".to_string())?,
+            interarrivals,
+            alpha: number(&self.alpha, "α")?,
+            kappa: number(&self.kappa, "κ")?,
+            error_share: number(&self.error_percent, "The error σ")? / 100.0,
+        })
+    }
+}
+
 /// The last admission, as the panel reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Admission {
@@ -180,6 +237,19 @@ pub struct PricingDesk {
     pub admitted: RwSignal<Option<Admission>>,
     /// A change is with the worker.
     pub busy: RwSignal<bool>,
+    /// The simulation's form as typed.
+    pub sim_form: RwSignal<SimForm>,
+    /// The last simulation answered for the latest ask.
+    pub sim: RwSignal<Option<SimView>>,
+    /// Why the simulation form or the latest run failed.
+    pub sim_error: RwSignal<Option<String>>,
+    /// A simulation is running in the worker.
+    pub simulating: RwSignal<bool>,
+    /// The user ran the simulation once: it reruns on every change of its
+    /// settings from then on (not before, so opening the panel does not hold
+    /// quotes up behind a simulation in the worker).
+    pub sim_wanted: RwSignal<bool>,
+    sim_ticket: StoredValue<u32>,
     /// The form's settings were set from the saved queue once.
     settings_restored: StoredValue<bool>,
     ticket: StoredValue<u32>,
@@ -198,6 +268,12 @@ impl PricingDesk {
             error: RwSignal::new(None),
             admitted: RwSignal::new(None),
             busy: RwSignal::new(false),
+            sim_form: RwSignal::new(SimForm::default()),
+            sim: RwSignal::new(None),
+            sim_error: RwSignal::new(None),
+            simulating: RwSignal::new(false),
+            sim_wanted: RwSignal::new(false),
+            sim_ticket: StoredValue::new(0),
             settings_restored: StoredValue::new(false),
             ticket: StoredValue::new(0),
         }
@@ -279,6 +355,25 @@ impl Studio {
         self.pricing_send(request);
     }
 
+    /// Runs the simulation with the form's settings (or says what in the
+    /// form is not a number).
+    pub fn request_simulation(self) {
+        let desk = self.pricing;
+        let settings = match desk.sim_form.with_untracked(SimForm::settings) {
+            Ok(s) => s,
+            Err(message) => {
+                desk.sim_error.set(Some(message));
+                desk.simulating.set(false);
+                return;
+            }
+        };
+        let ticket = desk.sim_ticket.get_value().wrapping_add(1);
+        desk.sim_ticket.set_value(ticket);
+        desk.sim_wanted.set(true);
+        desk.simulating.set(true);
+        self.pricing_send(PricingRequest::Simulate { ticket, settings });
+    }
+
     /// Asks for the queue as CSV; downloaded when it arrives.
     pub fn export_queue(self) {
         self.pricing_send(PricingRequest::Export);
@@ -329,6 +424,19 @@ impl Studio {
             PricingResponse::Refused { message } => {
                 desk.busy.set(false);
                 desk.error.set(Some(message));
+            }
+            PricingResponse::Simulated(view) => {
+                if view.ticket == desk.sim_ticket.get_value() {
+                    desk.simulating.set(false);
+                    desk.sim_error.set(None);
+                    desk.sim.set(Some(*view));
+                }
+            }
+            PricingResponse::SimulateFailed { ticket, message } => {
+                if ticket == desk.sim_ticket.get_value() {
+                    desk.simulating.set(false);
+                    desk.sim_error.set(Some(message));
+                }
             }
             PricingResponse::Exported { text } => {
                 if let Err(e) = save_text("skyplan-queue.csv", "text/csv", &text) {

@@ -13,6 +13,8 @@
 //! - **Admit**: the price of the chosen deadline (`engine::pricing::price_at`,
 //!   which refuses one before the earliest finish), then the job joins the
 //!   queue under a unique name.
+//! - **Simulation**: MRM §6.3 (`engine::pricing::sweep`) at each load the
+//!   page asks for; it runs here, off the page's thread.
 //! - **Persistence**: after every change the queue and the settings last
 //!   used are saved as the `meta` record `pricing`, read back on the first
 //!   request of a session.
@@ -20,7 +22,7 @@
 use crate::agenda_protocol::now_ms;
 use crate::pricing_protocol::{
     HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse, PricingSettings, QueueRow,
-    QueueView, QuoteView,
+    QueueView, QuoteView, SimView,
 };
 use crate::protocol::Response;
 use crate::store::Store;
@@ -29,7 +31,7 @@ use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
 use skyplan_engine::export::queue_csv;
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::pricing::{
-    job_work, mean_processing_secs, price_at, quote, JobWork, LazySchedule, PriceParams,
+    job_work, mean_processing_secs, price_at, quote, sweep, JobWork, LazySchedule, PriceParams,
     PricePoint, QueuedJob, Quote,
 };
 use skyplan_engine::{Format, Workspace};
@@ -245,6 +247,21 @@ impl PricingHost {
             PricingRequest::Export => ctx.send(PricingResponse::Exported {
                 text: queue_csv(&self.queued()),
             }),
+            PricingRequest::Simulate { ticket, settings } => {
+                let t0 = now_ms();
+                ctx.send(match sweep(&settings.params(), &settings.interarrivals) {
+                    Ok(runs) => PricingResponse::Simulated(Box::new(SimView {
+                        ticket,
+                        settings,
+                        runs,
+                        millis: now_ms() - t0,
+                    })),
+                    Err(e) => PricingResponse::SimulateFailed {
+                        ticket,
+                        message: e.to_string(),
+                    },
+                });
+            }
         }
     }
 

@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{JobEstimate, Method};
 use skyplan_engine::model::JobFeatures;
-use skyplan_engine::pricing::{JobWork, PriceFunction, PricePoint, Quote, Slots};
+use skyplan_engine::pricing::{
+    JobWork, PriceFunction, PricePoint, Quote, SimParams, SimReport, Slots,
+};
 
 /// The new job: its features and, for the same-job method, its name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,6 +94,73 @@ pub enum PricingRequest {
     /// Write the queue out as `name,map_work,reduce_work,deadline` CSV
     /// (answered by [`PricingResponse::Exported`]).
     Export,
+    /// Run the §6.3 simulation at each load (answered by
+    /// [`PricingResponse::Simulated`] or [`PricingResponse::SimulateFailed`]
+    /// with the same ticket).
+    Simulate {
+        /// Echoed back: the page keeps only the answer to its latest ask.
+        ticket: u32,
+        /// The settings.
+        settings: SimSettings,
+    },
+}
+
+/// What the simulation view lets the user set; the rest is
+/// `engine::pricing::SimParams::default()` (the paper's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimSettings {
+    /// Jobs per load.
+    pub jobs: usize,
+    /// Mean times between arrivals, seconds, one simulation each.
+    pub interarrivals: Vec<f64>,
+    /// Delay-sensitive users pay at most α·p̂.
+    pub alpha: f64,
+    /// κ of eq. (13).
+    pub kappa: f64,
+    /// σ of the estimation error over the mean processing time.
+    pub error_share: f64,
+}
+
+impl Default for SimSettings {
+    /// 100,000 jobs (the paper runs 500,000; this keeps a five-load sweep to
+    /// a few seconds in the browser) at Figure 9's loads, α = 2, κ = 2 and
+    /// the paper's σ = 4.8 s of 36 s.
+    fn default() -> Self {
+        let p = SimParams::default();
+        SimSettings {
+            jobs: 100_000,
+            interarrivals: vec![40.0, 44.0, 50.0, 100.0, 200.0],
+            alpha: p.alpha,
+            kappa: p.kappa,
+            error_share: p.error_share,
+        }
+    }
+}
+
+impl SimSettings {
+    /// The engine's settings: these over the paper's defaults.
+    pub fn params(&self) -> SimParams {
+        SimParams {
+            jobs: self.jobs,
+            alpha: self.alpha,
+            kappa: self.kappa,
+            error_share: self.error_share,
+            ..SimParams::default()
+        }
+    }
+}
+
+/// A simulation sweep's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimView {
+    /// The request's ticket.
+    pub ticket: u32,
+    /// The settings it ran with.
+    pub settings: SimSettings,
+    /// One report per mean inter-arrival time, in the order asked.
+    pub runs: Vec<(f64, SimReport)>,
+    /// Milliseconds the sweep took in the worker.
+    pub millis: f64,
 }
 
 /// What the worker answers the Pricing panel.
@@ -130,6 +199,15 @@ pub enum PricingResponse {
     Exported {
         /// File content.
         text: String,
+    },
+    /// A simulation sweep ran.
+    Simulated(Box<SimView>),
+    /// A simulation could not run (a setting out of range).
+    SimulateFailed {
+        /// The request's ticket.
+        ticket: u32,
+        /// Why, in words.
+        message: String,
     },
 }
 

@@ -4,20 +4,29 @@
 //! bound, and quotes it against the queue — the earliest feasible finish
 //! and the price–deadline curve. Choose a deadline (click the curve or type
 //! it) and admit the job: it joins the queue at that price, and the queue's
-//! lazy schedule is redrawn. The queue is kept across reloads.
+//! lazy schedule is redrawn. The queue is kept across reloads. Below, the
+//! §6.3 simulation (MRM, FCFS and priority across loads) runs in the worker
+//! on Run, and again whenever one of its settings changes.
 //!
 //! Test hooks: `[data-testid=estimate-row]` (with `data-phase`,
 //! `data-method` and `data-used`), `earliest-finish` (with `data-secs`),
 //! `chosen-price` (with `data-price`), the `price-curve`
 //! and `gantt` canvases (with `data-drawn`), `deadline-input`, `admit`,
-//! `pricing-error`, `quote-error`, `queue-row` (with `data-name`).
+//! `pricing-error`, `quote-error`, `queue-row` (with `data-name`);
+//! `sim-status` (with `data-running`), `sim-row` (with `data-policy`,
+//! `data-interarrival`), the `sim-waiting`, `sim-tardy` and `sim-earliness`
+//! canvases, `sim-error`.
 
-use crate::pricing_desk::PricingForm;
-use crate::pricing_protocol::{method_value, PricingRequest, QueueView, QuoteView, FUNCTIONS};
+use crate::pricing_desk::{PricingForm, SimForm};
+use crate::pricing_protocol::{
+    method_value, PricingRequest, QueueView, QuoteView, SimView, FUNCTIONS,
+};
 use crate::state::Studio;
 use crate::widgets::chart::plot_x_span;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::pricing_charts::{duration_text, price_text, CurvePlot, GanttPlot};
+use crate::widgets::pricing_charts::{
+    duration_text, price_text, CurvePlot, GanttPlot, SimMetric, SweepPlot,
+};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::estimate::Method;
@@ -40,15 +49,18 @@ pub fn PricingPanel() -> impl IntoView {
         studio.request_quote();
     });
     view! {
-        <div class="agenda pricing">
-            <div class="main-column">
-                <QuoteCard/>
-                <QueueCard/>
+        <div class="pricing-page">
+            <div class="agenda pricing">
+                <div class="main-column">
+                    <QuoteCard/>
+                    <QueueCard/>
+                </div>
+                <aside class="sidebar">
+                    <JobCard/>
+                    <SettingsCard/>
+                </aside>
             </div>
-            <aside class="sidebar">
-                <JobCard/>
-                <SettingsCard/>
-            </aside>
+            <SimulationCard/>
         </div>
     }
 }
@@ -396,16 +408,6 @@ fn QuoteCard() -> impl IntoView {
                         }}
                     </span>
                 </div>
-                <div class="figure">
-                    <span class="figure-label">"Slack unit γ"</span>
-                    <span class="figure-value">
-                        {move || {
-                            quote()
-                                .map(|q| duration_text(q.mean_job_secs))
-                                .unwrap_or_else(|| "—".into())
-                        }}
-                    </span>
-                </div>
             </div>
             <div class="curve-frame" title="Click to choose a deadline" on:click=on_click>
                 <PlotCanvas
@@ -564,12 +566,13 @@ fn EstimateTable(quote: QuoteView) -> impl IntoView {
         </div>
         <p class="hint" data-testid="work-note">
             {format!(
-                "Planned with {} at the PI upper bound: map {} s → {} slot-s, reduce {} s → {} slot-s.",
+                "Planned with {} at the PI upper bound: map {} s → {} slot-s, reduce {} s → {} slot-s. Slack is counted in mean job times γ = {} (the history's mean processing time).",
                 w.method,
                 trimmed(w.map_upper_secs, 2),
                 trimmed(w.map_work, 0),
                 trimmed(w.reduce_upper_secs, 2),
                 trimmed(w.reduce_work, 0),
+                duration_text(quote.mean_job_secs),
             )}
         </p>
     }
@@ -632,11 +635,22 @@ fn QueueCard() -> impl IntoView {
                         }
                     })
             }}
-            <PlotCanvas
-                data=gantt
-                placeholder="No job admitted yet: quote one and press Admit."
-                testid="gantt"
-            />
+            <Show
+                when=move || !empty()
+                fallback=|| {
+                    view! {
+                        <p class="hint" data-testid="queue-empty">
+                            "No job admitted yet: quote one, choose a deadline and press Admit."
+                        </p>
+                    }
+                }
+            >
+                <PlotCanvas
+                    data=gantt
+                    placeholder="The queue has no schedule on this cluster."
+                    testid="gantt"
+                />
+            </Show>
             <p class="hint">
                 "Each job as late as its deadline allows (latest deadline first): map in blue, reduce in orange, its slack in grey up to its deadline (red). Green bands: free map and reduce capacity, the slack a new job fills."
             </p>
@@ -706,4 +720,232 @@ fn summary(q: &QueueView) -> String {
         duration_text(q.horizon),
         price_text(q.revenue)
     )
+}
+
+/// A text field of the simulation form.
+type SimField = (
+    &'static str,
+    &'static str,
+    fn(&SimForm) -> String,
+    fn(&mut SimForm, String),
+);
+
+/// The simulation's settings.
+const SIM_FIELDS: [SimField; 5] = [
+    (
+        "Jobs per load",
+        "sim-jobs",
+        |f| f.jobs.clone(),
+        |f, v| f.jobs = v,
+    ),
+    (
+        "Mean inter-arrival times (s)",
+        "sim-interarrivals",
+        |f| f.interarrivals.clone(),
+        |f, v| f.interarrivals = v,
+    ),
+    (
+        "α (delay-sensitive budget)",
+        "sim-alpha",
+        |f| f.alpha.clone(),
+        |f, v| f.alpha = v,
+    ),
+    ("κ", "sim-kappa", |f| f.kappa.clone(), |f, v| f.kappa = v),
+    (
+        "Estimation error σ (% of mean)",
+        "sim-error-share",
+        |f| f.error_percent.clone(),
+        |f, v| f.error_percent = v,
+    ),
+];
+
+/// MRM §6.3: priced deadlines on EDF against FCFS and priority, across
+/// loads, run in the worker on Run and then whenever a setting changes.
+#[component]
+fn SimulationCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.pricing;
+    // Once run, the simulation reruns whenever a setting changes.
+    Effect::new(move |_| {
+        desk.sim_form.track();
+        if desk.sim_wanted.get_untracked() {
+            studio.request_simulation();
+        }
+    });
+    let sim_field = move |(label, testid, get, set): SimField| {
+        view! {
+            <label class="field">
+                <span class="field-label">{label}</span>
+                <input
+                    type="text"
+                    inputmode="decimal"
+                    data-testid=testid
+                    prop:value=move || desk.sim_form.with(get)
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        desk.sim_form.update(|f| set(f, v));
+                    }
+                />
+            </label>
+        }
+    };
+    let charts = SimMetric::ALL
+        .into_iter()
+        .map(|metric| {
+            let data = Signal::derive(move || {
+                desk.sim.with(|s| {
+                    s.as_ref().map(|view| SweepPlot {
+                        metric,
+                        view: view.clone(),
+                    })
+                })
+            });
+            view! {
+                <PlotCanvas
+                    data=data
+                    placeholder=Signal::derive(move || {
+                        if desk.simulating.get() {
+                            "Simulating…"
+                        } else {
+                            "Press Run: the simulation runs in the worker, then again whenever a setting changes."
+                        }
+                            .to_string()
+                    })
+                    testid=metric.testid()
+                />
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="card sim-card">
+            <header class="card-head">
+                <h2>"Simulation: MRM against FCFS and priority (§6.3)"</h2>
+                <span
+                    class="card-note"
+                    data-testid="sim-status"
+                    data-running=move || desk.simulating.get().to_string()
+                >
+                    {move || {
+                        if desk.simulating.get() {
+                            "running in the worker…".to_string()
+                        } else {
+                            desk.sim
+                                .with(|s| {
+                                    s.as_ref()
+                                        .map(|s| {
+                                            format!(
+                                                "{} jobs at {} loads in {:.1} s",
+                                                count(s.settings.jobs),
+                                                s.runs.len(),
+                                                s.millis / 1000.0,
+                                            )
+                                        })
+                                })
+                                .unwrap_or_default()
+                        }
+                    }}
+                </span>
+                <div class="head-actions">
+                    <button
+                        class="button small primary"
+                        data-testid="sim-run"
+                        disabled=move || desk.simulating.get()
+                        on:click=move |_| studio.request_simulation()
+                    >
+                        "Run"
+                    </button>
+                </div>
+            </header>
+            <p class="card-text">
+                "One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
+            </p>
+            <div class="sim-form">{SIM_FIELDS.into_iter().map(sim_field).collect_view()}</div>
+            {move || {
+                desk.sim_error
+                    .get()
+                    .map(|e| view! { <p class="field-error" data-testid="sim-error">{e}</p> })
+            }}
+            <div class="sim-charts">{charts}</div>
+            <div class="table-scroll">
+                <table class="data">
+                    <thead>
+                        <tr>
+                            <th class="num">"Inter-arrival (s)"</th>
+                            <th class="num">"Load ρ"</th>
+                            <th>"Policy"</th>
+                            <th class="num">"Tardy %"</th>
+                            <th class="num">"DS waiting p5 / mean / p95 (s)"</th>
+                            <th class="num">"Earliness mean (s)"</th>
+                            <th class="num">"DS jumped ahead %"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            desk.sim
+                                .with(|s| s.as_ref().map(sim_rows).unwrap_or_default())
+                                .into_iter()
+                                .map(|r| {
+                                    view! {
+                                        <tr
+                                            data-testid="sim-row"
+                                            data-policy=r.policy
+                                            data-interarrival=r.interarrival.clone()
+                                        >
+                                            <td class="num">{r.interarrival.clone()}</td>
+                                            <td class="num">{r.load}</td>
+                                            <td>{r.policy}</td>
+                                            <td class="num">{r.tardy}</td>
+                                            <td class="num">{r.waiting}</td>
+                                            <td class="num">{r.earliness}</td>
+                                            <td class="num">{r.jumped}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// One row of the simulation table, as text.
+struct SimRow {
+    interarrival: String,
+    load: String,
+    policy: &'static str,
+    tardy: String,
+    waiting: String,
+    earliness: String,
+    jumped: String,
+}
+
+/// The simulation table's rows: per load, per policy.
+fn sim_rows(s: &SimView) -> Vec<SimRow> {
+    let opt = |v: Option<f64>, d: usize| v.map_or_else(|| "—".to_string(), |v| trimmed(v, d));
+    s.runs
+        .iter()
+        .flat_map(|(gap, r)| {
+            r.policies.iter().map(move |p| SimRow {
+                interarrival: trimmed(*gap, 1),
+                load: opt(r.load, 2),
+                policy: p.policy.name(),
+                tardy: opt(p.tardy_percent.all, 2),
+                waiting: p.waiting.ds.map_or_else(
+                    || "—".into(),
+                    |w| {
+                        format!(
+                            "{} / {} / {}",
+                            trimmed(w.p5, 1),
+                            trimmed(w.mean, 1),
+                            trimmed(w.p95, 1)
+                        )
+                    },
+                ),
+                earliness: opt(p.earliness.all.map(|e| e.mean), 1),
+                jumped: opt(p.jumped_ahead_percent, 1),
+            })
+        })
+        .collect()
 }

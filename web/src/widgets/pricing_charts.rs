@@ -7,15 +7,17 @@
 //!   map and reduce phases where the lazy schedule puts them, the slack
 //!   between its end and its deadline, the deadline marked — above two bands
 //!   of the free map and reduce capacity over time (the slack a new job can
-//!   fill).
+//!   fill);
+//! - [`SweepPlot`]: the §6.3 simulation — one metric for MRM, FCFS and
+//!   priority across the simulated loads.
 //!
 //! Deadlines are seconds from now; axes switch to minutes past 15 minutes.
 
 use super::chart::{frame, tick, Area, DrawError, Plot, Px, ACCENT, FONT, GRID, INK, MUTED};
-use crate::pricing_protocol::{QueueRow, QueueView};
+use crate::pricing_protocol::{QueueRow, QueueView, SimView};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use skyplan_engine::pricing::{PricePoint, Quote};
+use skyplan_engine::pricing::{Policy, PolicyReport, PricePoint, Quote, SimReport};
 
 const MAP: RGBColor = RGBColor(37, 99, 235);
 const REDUCE: RGBColor = RGBColor(234, 88, 12);
@@ -281,5 +283,150 @@ impl Plot for GanttPlot {
             )))?;
         }
         Ok(())
+    }
+}
+
+/// What a simulation chart shows, per policy across loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimMetric {
+    /// Delay-sensitive jobs' waiting time: mean, with the 5th–95th
+    /// percentile range.
+    DsWaiting,
+    /// Tardy jobs, percent of all jobs.
+    Tardy,
+    /// Earliness of the jobs on time: mean, with the 5th–95th percentile
+    /// range.
+    Earliness,
+}
+
+impl SimMetric {
+    /// The three charts, in the order shown.
+    pub const ALL: [SimMetric; 3] = [SimMetric::DsWaiting, SimMetric::Tardy, SimMetric::Earliness];
+
+    /// Chart caption.
+    pub fn caption(self) -> &'static str {
+        match self {
+            SimMetric::DsWaiting => "Delay-sensitive waiting (s): mean, p5–p95",
+            SimMetric::Tardy => "Tardy jobs (%)",
+            SimMetric::Earliness => "Earliness (s): mean, p5–p95",
+        }
+    }
+
+    /// `data-testid` of its canvas.
+    pub fn testid(self) -> &'static str {
+        match self {
+            SimMetric::DsWaiting => "sim-waiting",
+            SimMetric::Tardy => "sim-tardy",
+            SimMetric::Earliness => "sim-earliness",
+        }
+    }
+
+    /// `(low, value, high)` of one policy's report; `None` when empty.
+    pub fn value(self, r: &PolicyReport) -> Option<(f64, f64, f64)> {
+        match self {
+            SimMetric::DsWaiting => r.waiting.ds.map(|s| (s.p5, s.mean, s.p95)),
+            SimMetric::Tardy => r.tardy_percent.all.map(|v| (v, v, v)),
+            SimMetric::Earliness => r.earliness.all.map(|s| (s.p5, s.mean, s.p95)),
+        }
+    }
+}
+
+/// Colours of MRM, FCFS and priority.
+const POLICY_COLOURS: [RGBColor; 3] = [MAP, REDUCE, FREE];
+
+/// One simulation chart: a metric per policy across the swept loads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPlot {
+    /// What is shown.
+    pub metric: SimMetric,
+    /// The sweep.
+    pub view: SimView,
+}
+
+impl SweepPlot {
+    /// `(load ρ, report)` by load.
+    fn points(&self) -> Vec<(f64, &SimReport)> {
+        let mut out: Vec<(f64, &SimReport)> = self
+            .view
+            .runs
+            .iter()
+            .filter_map(|(_, r)| r.load.map(|l| (l, r)))
+            .collect();
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out
+    }
+}
+
+impl Plot for SweepPlot {
+    fn kind(&self) -> &'static str {
+        self.metric.testid()
+    }
+
+    fn key(&self) -> String {
+        format!("sim-{}", self.view.ticket)
+    }
+
+    fn draw(&self, root: &Area, px: Px) -> Result<(), DrawError> {
+        let points = self.points();
+        let (lo, hi) = match (points.first(), points.last()) {
+            (Some(a), Some(b)) if b.0 > a.0 => (a.0, b.0),
+            (Some(a), _) => (a.0 - 0.05, a.0 + 0.05),
+            _ => (0.0, 1.0),
+        };
+        let pad = (hi - lo) * 0.06;
+        let (x0, x1) = (lo - pad, hi + pad);
+        let top = points
+            .iter()
+            .flat_map(|(_, r)| r.policies.iter().filter_map(|p| self.metric.value(p)))
+            .map(|v| v.2)
+            .fold(0.0, f64::max);
+        let y_max = if top > 0.0 { top * 1.1 } else { 1.0 };
+        let mut ctx = frame(
+            root,
+            self.metric.caption(),
+            (x0..x1, 0.0..y_max),
+            ("Load ρ", ""),
+            6,
+            &|x| format!("{x:.2}"),
+            &|y| tick(*y, y_max),
+            px,
+        )?;
+        let n = Policy::ALL.len() as f64;
+        let offset = (x1 - x0) * 0.008;
+        for (k, (policy, colour)) in Policy::ALL.into_iter().zip(POLICY_COLOURS).enumerate() {
+            // Policies side by side around each load.
+            let dx = (k as f64 - (n - 1.0) / 2.0) * offset;
+            let values: Vec<(f64, (f64, f64, f64))> = points
+                .iter()
+                .filter_map(|(load, r)| {
+                    let p = r.policies.iter().find(|p| p.policy == policy)?;
+                    Some((load + dx, self.metric.value(p)?))
+                })
+                .collect();
+            for &(x, (low, _, high)) in &values {
+                if high > low {
+                    ctx.draw_series(std::iter::once(PathElement::new(
+                        vec![(x, low), (x, high)],
+                        colour.mix(0.55).stroke_width(px.u(3.0)),
+                    )))?;
+                }
+            }
+            let swatch = px.f(16.0) as i32;
+            let stroke = px.u(2.5);
+            ctx.draw_series(LineSeries::new(
+                values.iter().map(|&(x, v)| (x, v.1)),
+                colour.stroke_width(px.u(2.0)),
+            ))?
+            .label(policy.name())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + swatch, y)], colour.stroke_width(stroke))
+            });
+            ctx.draw_series(
+                values
+                    .iter()
+                    .map(|&(x, v)| Circle::new((x, v.1), px.u(3.5), colour.filled())),
+            )?;
+        }
+        super::chart::legend(&mut ctx, px)
     }
 }
