@@ -65,20 +65,20 @@ pub fn PricingPanel() -> impl IntoView {
     }
 }
 
-/// A text input bound to one field of the form.
-#[component]
-fn FormField(
-    /// Label.
-    label: &'static str,
-    /// `data-testid`.
-    testid: &'static str,
-    /// Reads the field.
-    get: fn(&PricingForm) -> String,
-    /// Writes the field.
-    set: fn(&mut PricingForm, String),
+/// A text field of a form held in a signal: label, `data-testid`, how to
+/// read and write it.
+type Field<F> = (
+    &'static str,
+    &'static str,
+    fn(&F) -> String,
+    fn(&mut F, String),
+);
+
+/// A text input bound to one field of `form`, committed on change.
+fn text_field<F: Send + Sync + 'static>(
+    form: RwSignal<F>,
+    (label, testid, get, set): Field<F>,
 ) -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let form = studio.pricing.form;
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
@@ -96,16 +96,16 @@ fn FormField(
     }
 }
 
-/// A text field of the form: label, `data-testid`, how to read and write it.
-type Field = (
-    &'static str,
-    &'static str,
-    fn(&PricingForm) -> String,
-    fn(&mut PricingForm, String),
+/// The new job's name.
+const NAME_FIELD: Field<PricingForm> = (
+    "Name (same-job runs)",
+    "job-name",
+    |f| f.name.clone(),
+    |f, v| f.name = v,
 );
 
 /// The new job's size.
-const JOB_FIELDS: [Field; 5] = [
+const JOB_FIELDS: [Field<PricingForm>; 5] = [
     (
         "Map tasks",
         "job-map-tasks",
@@ -139,7 +139,7 @@ const JOB_FIELDS: [Field; 5] = [
 ];
 
 /// The PI level, κ and the cluster.
-const SETTINGS_FIELDS: [Field; 4] = [
+const SETTINGS_FIELDS: [Field<PricingForm>; 4] = [
     (
         "PI level (%)",
         "level-input",
@@ -160,10 +160,6 @@ const SETTINGS_FIELDS: [Field; 4] = [
         |f, v| f.reduce_slots = v,
     ),
 ];
-
-fn field_view((label, testid, get, set): Field) -> impl IntoView {
-    view! { <FormField label=label testid=testid get=get set=set/> }
-}
 
 /// The new job: pick from the history or describe it.
 #[component]
@@ -245,14 +241,9 @@ fn JobCard() -> impl IntoView {
             </p>
             <div class="form-grid two">
                 <div class="wide">
-                    <FormField
-                        label="Name (same-job runs)"
-                        testid="job-name"
-                        get=|f| f.name.clone()
-                        set=|f, v| f.name = v
-                    />
+                    {text_field(desk.form, NAME_FIELD)}
                 </div>
-                {JOB_FIELDS.into_iter().map(field_view).collect_view()}
+                {JOB_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
         </section>
     }
@@ -312,7 +303,7 @@ fn SettingsCard() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                {SETTINGS_FIELDS.into_iter().map(field_view).collect_view()}
+                {SETTINGS_FIELDS.into_iter().map(|f| text_field(form, f)).collect_view()}
             </div>
             <p class="hint">
                 "Work per phase = the method's PI upper bound × the phase's slots: the job holds the cluster for its estimated duration, as in MRM. The history's durations were measured on its own cluster; give that cluster's slots."
@@ -722,16 +713,8 @@ fn summary(q: &QueueView) -> String {
     )
 }
 
-/// A text field of the simulation form.
-type SimField = (
-    &'static str,
-    &'static str,
-    fn(&SimForm) -> String,
-    fn(&mut SimForm, String),
-);
-
 /// The simulation's settings.
-const SIM_FIELDS: [SimField; 5] = [
+const SIM_FIELDS: [Field<SimForm>; 5] = [
     (
         "Jobs per load",
         "sim-jobs",
@@ -772,23 +755,6 @@ fn SimulationCard() -> impl IntoView {
             studio.request_simulation();
         }
     });
-    let sim_field = move |(label, testid, get, set): SimField| {
-        view! {
-            <label class="field">
-                <span class="field-label">{label}</span>
-                <input
-                    type="text"
-                    inputmode="decimal"
-                    data-testid=testid
-                    prop:value=move || desk.sim_form.with(get)
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        desk.sim_form.update(|f| set(f, v));
-                    }
-                />
-            </label>
-        }
-    };
     let charts = SimMetric::ALL
         .into_iter()
         .map(|metric| {
@@ -859,7 +825,7 @@ fn SimulationCard() -> impl IntoView {
             <p class="card-text">
                 "One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
             </p>
-            <div class="sim-form">{SIM_FIELDS.into_iter().map(sim_field).collect_view()}</div>
+            <div class="sim-form">{SIM_FIELDS.into_iter().map(|f| text_field(desk.sim_form, f)).collect_view()}</div>
             {move || {
                 desk.sim_error
                     .get()
