@@ -962,3 +962,88 @@ test('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS and p
   await page.locator('[data-testid=sim-error]').waitFor({ state: 'detached' });
   assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the simulation view');
 });
+
+/**
+ * A feasible queue of `n` jobs on 64 map and 32 reduce slots, as CSV: the
+ * shape of `bench_data::pricing_queue` (map work 200–6,000 slot-seconds,
+ * reduce 50–2,000, deadlines back to back with 30 % slack), from a seeded
+ * LCG.
+ */
+function queueCsv(n) {
+  let state = 12345;
+  const uniform = (lo, hi) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return lo + ((state >>> 8) / 2 ** 24) * (hi - lo);
+  };
+  let t = 0;
+  const lines = ['name,map_work,reduce_work,deadline'];
+  for (let i = 0; i < n; i += 1) {
+    const m = uniform(200, 6000);
+    const r = uniform(50, 2000);
+    t += (m / 64 + r / 32) * 1.3;
+    lines.push(`q${i},${m.toFixed(1)},${r.toFixed(1)},${Math.ceil(t)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('Pricing: a 1,000-job queue imported from CSV, quotes against it (round trip logged), a bad file refused', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await page.click('[data-testid=nav-pricing]');
+  await typeInto('map-slots', '64');
+  await typeInto('reduce-slots', '32');
+
+  // A bad line refuses the file, with its location; the queue is unchanged.
+  const before = await page.locator('[data-testid=queue-row]').count();
+  const bad = path.join(tmpDir, 'bad-queue.csv');
+  fs.writeFileSync(bad, 'name,map_work,reduce_work,deadline\na,10,x,60\n');
+  await page.setInputFiles('[data-testid=queue-import]', bad);
+  await page.locator('[data-testid=pricing-error]').waitFor();
+  assert.match(
+    await page.locator('[data-testid=pricing-error]').textContent(),
+    /bad-queue\.csv:2:6: reduce_work: `x` is not a finite number/,
+  );
+  assert.equal(await page.locator('[data-testid=queue-row]').count(), before);
+
+  const file = path.join(tmpDir, 'queue-1000.csv');
+  fs.writeFileSync(file, queueCsv(1000));
+  await page.setInputFiles('[data-testid=queue-import]', file);
+  await waitForCount(page.locator('[data-testid=queue-row]'), before + 1000, 'imported queue rows');
+  await drawnKey('gantt');
+  // Quotes against the 1,000 jobs: one per deadline typed.
+  const status = page.locator('[data-testid=quote-status]');
+  await page.waitForFunction(() =>
+    /against 1000 queued/.test(document.querySelector('[data-testid=quote-status]')?.textContent),
+  );
+  const finish = Number(await page.locator('[data-testid=earliest-finish]').getAttribute('data-secs'));
+  const trips = [];
+  const inWorker = [];
+  for (let k = 1; k <= 15; k += 1) {
+    await typeInto('deadline-input', String(Math.ceil(finish + 60 * k)));
+    await page.waitForFunction(
+      (d) => document.querySelector('[data-testid=chosen-price]')?.dataset.price &&
+        !document.querySelector('[data-testid=quote-status]').textContent.includes('estimating'),
+      k,
+    );
+    await page.waitForFunction(
+      (d) => Number(document.querySelector('[data-testid=deadline-input]').value) === d,
+      Math.ceil(finish + 60 * k),
+    );
+    trips.push(Number(await status.getAttribute('data-round-trip-ms')));
+    inWorker.push(Number(await status.getAttribute('data-quote-ms')));
+  }
+  const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+  console.log(
+    `# BENCH-PRICING-PANEL queue 1000: quote in the worker median ${median(inWorker).toFixed(1)} ms, ` +
+      `ask → answer median ${median(trips).toFixed(1)} ms (max ${Math.max(...trips).toFixed(1)})`,
+  );
+  await screenshot('pricing-queue-1000');
+  shot += 1;
+  await page.locator('canvas[data-testid=gantt]').screenshot({
+    path: path.join(SHOTS, `${String(shot).padStart(2, '0')}-pricing-gantt-1000.png`),
+  });
+  await page.click('[data-testid=queue-clear]');
+  await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'queue rows after clear');
+  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors with a 1,000-job queue');
+});

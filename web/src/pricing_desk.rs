@@ -7,6 +7,7 @@
 //! Quotes carry tickets: only the answer to the latest ask is shown (the
 //! worker also drops quotes a later one supersedes).
 
+use crate::agenda_protocol::now_ms;
 use crate::pricing_protocol::{
     function_of, method_of, HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse,
     PricingSettings, QueueView, QuoteView, SimSettings, SimView,
@@ -229,6 +230,10 @@ pub struct PricingDesk {
     pub quote_error: RwSignal<Option<String>>,
     /// A quote is out.
     pub quoting: RwSignal<bool>,
+    /// Milliseconds from the latest quote's ask to its answer on the page.
+    pub round_trip: RwSignal<Option<f64>>,
+    /// `performance.now()` when the latest quote was asked.
+    asked_at: StoredValue<f64>,
     /// The queue (`None` until the worker answered).
     pub queue: RwSignal<Option<QueueView>>,
     /// The engine's last refusal of a change.
@@ -264,6 +269,8 @@ impl PricingDesk {
             quote: RwSignal::new(None),
             quote_error: RwSignal::new(None),
             quoting: RwSignal::new(false),
+            round_trip: RwSignal::new(None),
+            asked_at: StoredValue::new(0.0),
             queue: RwSignal::new(None),
             error: RwSignal::new(None),
             admitted: RwSignal::new(None),
@@ -316,6 +323,7 @@ impl Studio {
         let ticket = desk.ticket.get_value().wrapping_add(1);
         desk.ticket.set_value(ticket);
         desk.quoting.set(true);
+        desk.asked_at.set_value(now_ms());
         self.pricing_send(PricingRequest::Quote {
             ticket,
             job,
@@ -374,6 +382,38 @@ impl Studio {
         self.pricing_send(PricingRequest::Simulate { ticket, settings });
     }
 
+    /// Reads a queue CSV chosen by the user and sends it to the worker,
+    /// which adds its jobs to the queue (or refuses it).
+    pub fn import_queue(self, file: web_sys::File) {
+        let desk = self.pricing;
+        let settings = match desk.form.with_untracked(PricingForm::request) {
+            Ok((_, settings)) => settings,
+            Err(message) => {
+                desk.error.set(Some(message));
+                return;
+            }
+        };
+        desk.error.set(None);
+        desk.busy.set(true);
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(text) => self.pricing_send(PricingRequest::ImportQueue {
+                    settings,
+                    name,
+                    text: text.as_string().unwrap_or_default(),
+                }),
+                Err(e) => {
+                    desk.busy.set(false);
+                    desk.error.set(Some(format!(
+                        "{name} could not be read: {}",
+                        crate::protocol::js_error_text(&e)
+                    )));
+                }
+            }
+        });
+    }
+
     /// Asks for the queue as CSV; downloaded when it arrives.
     pub fn export_queue(self) {
         self.pricing_send(PricingRequest::Export);
@@ -386,6 +426,8 @@ impl Studio {
             PricingResponse::History(view) => desk.history.set(Some(view)),
             PricingResponse::Quote(view) => {
                 if view.ticket == desk.ticket.get_value() {
+                    desk.round_trip
+                        .set(Some(now_ms() - desk.asked_at.get_value()));
                     desk.quoting.set(false);
                     desk.quote_error.set(None);
                     desk.quote.set(Some(*view));

@@ -29,6 +29,7 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
 use skyplan_engine::export::queue_csv;
+use skyplan_engine::import::read_queue_csv;
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::pricing::{
     job_work, mean_processing_secs, price_at, quote, sweep, JobWork, LazySchedule, PriceParams,
@@ -51,12 +52,13 @@ pub const FREE_BANDS: usize = 400;
 /// Seconds per quantum of the lazy schedule.
 const QUANTUM: f64 = 1.0;
 
-/// One admitted job, as saved.
+/// One admitted job, as saved: with its price and method when it was
+/// admitted here, without when it was imported.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Admitted {
     job: QueuedJob,
-    price: f64,
-    method: Method,
+    price: Option<f64>,
+    method: Option<Method>,
 }
 
 /// Everything the panel works on, as saved.
@@ -244,6 +246,11 @@ impl PricingHost {
                 self.desk.queue.clear();
                 self.changed(&ctx).await;
             }
+            PricingRequest::ImportQueue {
+                settings,
+                name,
+                text,
+            } => self.import(&ctx, settings, &name, &text).await,
             PricingRequest::Export => ctx.send(PricingResponse::Exported {
                 text: queue_csv(&self.queued()),
             }),
@@ -394,8 +401,8 @@ impl PricingHost {
                 reduce_work: work.reduce_work,
                 deadline,
             },
-            price,
-            method: settings.method,
+            price: Some(price),
+            method: Some(settings.method),
         };
         let mut queue = self.queued();
         queue.push(admitted.job.clone());
@@ -412,6 +419,46 @@ impl PricingHost {
             deadline,
             price,
         });
+        self.changed(ctx).await;
+    }
+
+    /// Adds the jobs of a queue CSV, or says why not.
+    async fn import(&mut self, ctx: &Ctx<'_>, settings: PricingSettings, name: &str, text: &str) {
+        let jobs = match read_queue_csv(name, text) {
+            Ok(jobs) => jobs,
+            Err(errors) => {
+                let mut message: Vec<String> =
+                    errors.iter().take(5).map(|e| e.to_string()).collect();
+                if errors.len() > 5 {
+                    message.push(format!("… and {} more", errors.len() - 5));
+                }
+                ctx.send(PricingResponse::Refused {
+                    message: message.join("\n"),
+                });
+                return;
+            }
+        };
+        let before = self.desk.queue.clone();
+        for mut job in jobs {
+            job.name = self.unique_name(&job.name);
+            self.desk.queue.push(Admitted {
+                job,
+                price: None,
+                method: None,
+            });
+        }
+        let slots = settings.slots;
+        if let Err(e) = LazySchedule::build(&self.queued(), slots, QUANTUM) {
+            self.desk.queue = before;
+            ctx.send(PricingResponse::Refused {
+                message: format!(
+                    "{name} was not imported: {e} on {} map and {} reduce slots",
+                    slots.map, slots.reduce
+                ),
+            });
+            return;
+        }
+        self.desk.settings = Some(settings);
         self.changed(ctx).await;
     }
 
@@ -463,7 +510,7 @@ impl PricingHost {
                     reduce: None,
                 })
                 .collect(),
-            revenue: self.desk.queue.iter().map(|a| a.price).sum(),
+            revenue: self.desk.queue.iter().filter_map(|a| a.price).sum(),
             ..QueueView::default()
         };
         match LazySchedule::build(&queue, settings.slots, QUANTUM) {
@@ -560,8 +607,8 @@ mod tests {
                     map_work: j.map_work,
                     reduce_work: j.reduce_work,
                     deadline: j.deadline,
-                    price: 1.0,
-                    method: Method::Gp,
+                    price: Some(1.0),
+                    method: Some(Method::Gp),
                     map: None,
                     reduce: None,
                 })

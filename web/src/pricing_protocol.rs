@@ -91,6 +91,18 @@ pub enum PricingRequest {
     },
     /// Empty the queue.
     Clear,
+    /// Add the jobs of a queue CSV (`name,map_work,reduce_work,deadline`)
+    /// to the queue, renamed where a name is taken; refused as a whole when
+    /// a line is bad or the queue would not fit the cluster.
+    ImportQueue {
+        /// The cluster and price settings in force (the queue must fit its
+        /// slots).
+        settings: PricingSettings,
+        /// The file's name (in error messages).
+        name: String,
+        /// Its content.
+        text: String,
+    },
     /// Write the queue out as `name,map_work,reduce_work,deadline` CSV
     /// (answered by [`PricingResponse::Exported`]).
     Export,
@@ -272,10 +284,11 @@ pub struct QueueRow {
     pub reduce_work: f64,
     /// Committed deadline, seconds from now.
     pub deadline: f64,
-    /// Price charged at admission.
-    pub price: f64,
-    /// The estimation method it was planned with.
-    pub method: Method,
+    /// Price charged at admission (`None` for an imported job).
+    pub price: Option<f64>,
+    /// The estimation method it was planned with (`None` for an imported
+    /// job).
+    pub method: Option<Method>,
     /// Its lazy placement: map phase `[start, end)` and reduce phase
     /// `[start, end)`, seconds from now (`None` without work in the phase).
     pub map: Option<(f64, f64)>,

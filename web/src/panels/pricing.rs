@@ -31,7 +31,7 @@ use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::estimate::Method;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, MouseEvent};
+use web_sys::{HtmlElement, HtmlInputElement, MouseEvent};
 
 /// The Pricing panel.
 #[component]
@@ -346,13 +346,18 @@ fn QuoteCard() -> impl IntoView {
         <section class="card">
             <header class="card-head">
                 <h2>"Quote"</h2>
-                <span class="card-note" data-testid="quote-status">
+                <span
+                    class="card-note"
+                    data-testid="quote-status"
+                    data-round-trip-ms=move || desk.round_trip.get().map(|ms| ms.to_string())
+                    data-quote-ms=move || quote().map(|q| q.quote_millis.to_string())
+                >
                     {move || {
                         if desk.quoting.get() {
                             "estimating…".to_string()
                         } else {
                             quote()
-                                .map(|q| timing(&q))
+                                .map(|q| timing(&q, desk.round_trip.get()))
                                 .unwrap_or_default()
                         }
                     }}
@@ -488,14 +493,18 @@ fn QuoteCard() -> impl IntoView {
     }
 }
 
-/// Where the quote's time went.
-fn timing(q: &QuoteView) -> String {
+/// Where the quote's time went: in the worker, and from the ask to the
+/// answer on the page.
+fn timing(q: &QuoteView, round_trip: Option<f64>) -> String {
     let fit = q
         .fit_millis
         .map(|m| format!("estimators fitted in {m:.0} ms · "))
         .unwrap_or_default();
+    let trip = round_trip
+        .map(|ms| format!(" · round trip {ms:.0} ms"))
+        .unwrap_or_default();
     format!(
-        "{fit}quoted against {} queued job(s) in {:.0} ms",
+        "{fit}quoted against {} queued job(s) in {:.1} ms{trip}",
         q.queued, q.quote_millis
     )
 }
@@ -597,6 +606,22 @@ fn QueueCard() -> impl IntoView {
                     }}
                 </span>
                 <div class="head-actions">
+                    <label class="button small" title="Add the jobs of a queue CSV: name,map_work,reduce_work,deadline">
+                        "Import CSV"
+                        <input
+                            type="file"
+                            accept=".csv,text/csv"
+                            hidden
+                            data-testid="queue-import"
+                            on:change=move |ev| {
+                                let input: HtmlInputElement = event_target(&ev);
+                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                    studio.import_queue(file);
+                                }
+                                input.set_value("");
+                            }
+                        />
+                    </label>
                     <button
                         class="button small"
                         data-testid="queue-export"
@@ -671,8 +696,8 @@ fn QueueCard() -> impl IntoView {
                                             <td class="num">{duration_text(r.deadline)}</td>
                                             <td class="num">{trimmed(r.map_work, 0)}</td>
                                             <td class="num">{trimmed(r.reduce_work, 0)}</td>
-                                            <td>{r.method.to_string()}</td>
-                                            <td class="num">{price_text(r.price)}</td>
+                                            <td>{r.method.map_or_else(|| "imported".to_string(), |m| m.to_string())}</td>
+                                            <td class="num">{r.price.map_or_else(|| "—".to_string(), price_text)}</td>
                                             <td>
                                                 <button
                                                     class="button ghost small"

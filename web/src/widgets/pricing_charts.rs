@@ -25,7 +25,7 @@ const DEADLINE: RGBColor = RGBColor(220, 38, 38);
 const FREE: RGBColor = RGBColor(22, 163, 74);
 
 /// Gantt rows drawn at most (the earliest deadlines).
-pub const GANTT_ROWS: usize = 40;
+pub const GANTT_ROWS: usize = 24;
 
 /// A time axis's label for `secs` on an axis reaching `max` seconds.
 pub fn time_label(secs: f64, max: f64) -> String {
@@ -192,7 +192,12 @@ impl Plot for GanttPlot {
         let v = &self.view;
         let rows = self.rows();
         let n = rows.len();
-        let x_max = v.horizon.max(1.0) * 1.03;
+        // All rows: the whole horizon; the earliest deadlines only: up to
+        // the last of them.
+        let x_max = match rows.last() {
+            Some(last) if v.rows.len() > n => last.deadline.max(1.0) * 1.05,
+            _ => v.horizon.max(1.0) * 1.03,
+        };
         // Rows from the top: jobs, then the two free-capacity bands.
         let height = (n + 2) as f64;
         let caption = if v.rows.len() > n {
@@ -262,20 +267,22 @@ impl Plot for GanttPlot {
             ctx.draw_series(
                 free.iter()
                     .enumerate()
-                    .filter(|(_, f)| **f > 0.0)
-                    .map(|(b, &f)| {
-                        let a = b as f64 * v.band_secs;
+                    .map(|(b, &f)| (b as f64 * v.band_secs, f))
+                    .filter(|&(a, f)| f > 0.0 && a < x_max)
+                    .map(|(a, f)| {
                         Rectangle::new(
-                            [(a, top - 0.35), (a + v.band_secs, bottom)],
+                            [(a, top - 0.35), ((a + v.band_secs).min(x_max), bottom)],
                             FREE.mix(0.1 + 0.6 * f).filled(),
                         )
                     }),
             )?;
             // Past the horizon everything is free.
-            ctx.draw_series(std::iter::once(Rectangle::new(
-                [(v.horizon, top - 0.35), (x_max, bottom)],
-                FREE.mix(0.7).filled(),
-            )))?;
+            if v.horizon < x_max {
+                ctx.draw_series(std::iter::once(Rectangle::new(
+                    [(v.horizon, top - 0.35), (x_max, bottom)],
+                    FREE.mix(0.7).filled(),
+                )))?;
+            }
             ctx.draw_series(std::iter::once(Text::new(
                 format!(" {label}"),
                 (0.0, top - 0.02),
