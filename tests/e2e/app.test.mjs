@@ -8,7 +8,9 @@
 // visit, clear and reload the demo, upload a real NAB series, drop the SWIM
 // workload, draw a chart, refuse a malformed file with file:line:col errors
 // while the app keeps working, remove a file, and reload the page with the
-// workspace kept (IndexedDB). Screenshots of each stage go to target/e2e/.
+// workspace kept (IndexedDB); then the SLOs, Agenda and Pricing panels
+// (quote, admit, Gantt, persistence, the §6.3 simulation, a 1,000-job queue
+// imported from CSV). Screenshots of each stage go to target/e2e/.
 //
 // Environment: SKYPLAN_DIST (default <repo>/dist), SKYPLAN_DATA (default
 // <repo>/../shared/data), CHROMIUM (default /usr/bin/chromium).
