@@ -773,10 +773,11 @@ const SIM_FIELDS: [Field<SimForm>; 5] = [
 fn SimulationCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.pricing;
-    // Once run, the simulation reruns whenever a setting changes.
-    Effect::new(move |_| {
+    // Once run, the simulation reruns whenever a setting changes (not when
+    // the panel is merely opened again: the last results are still shown).
+    Effect::new(move |first: Option<()>| {
         desk.sim_form.track();
-        if desk.sim_wanted.get_untracked() {
+        if first.is_some() && desk.sim_wanted.get_untracked() {
             studio.request_simulation();
         }
     });
