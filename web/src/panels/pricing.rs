@@ -781,6 +781,7 @@ fn SimulationCard() -> impl IntoView {
             studio.request_simulation();
         }
     });
+    let shown = move || desk.simulating.get() || desk.sim.with(Option::is_some);
     let charts = SimMetric::ALL
         .into_iter()
         .map(|metric| {
@@ -799,7 +800,7 @@ fn SimulationCard() -> impl IntoView {
                         if desk.simulating.get() {
                             "Simulating…"
                         } else {
-                            "Press Run: the simulation runs in the worker, then again whenever a setting changes."
+                            "No results yet."
                         }
                             .to_string()
                     })
@@ -857,8 +858,15 @@ fn SimulationCard() -> impl IntoView {
                     .get()
                     .map(|e| view! { <p class="field-error" data-testid="sim-error">{e}</p> })
             }}
-            <div class="sim-charts">{charts}</div>
-            <div class="table-scroll">
+            // Before the first run there is nothing to chart or tabulate:
+            // one line says what Run does instead of three empty frames.
+            <p class="card-text" style:display=move || if shown() { "none" } else { "" }>
+                "Press Run: the simulation runs in the worker, then again whenever a setting changes."
+            </p>
+            <div class="sim-charts" style:display=move || if shown() { "" } else { "none" }>
+                {charts}
+            </div>
+            <div class="table-scroll" style:display=move || if shown() { "" } else { "none" }>
                 <table class="data">
                     <thead>
                         <tr>
