@@ -14,10 +14,12 @@
 //! - [`edf`]: the same earliest finish and eq. (13) on one preemptive
 //!   server in continuous time, in closed form (for the simulation).
 //! - [`simulate`]: §6.3's M/G/1 simulation — priced deadlines on EDF
-//!   against FCFS and priority — with its workload in [`sim_workload`] and
-//!   its metrics in [`sim_report`].
+//!   against FCFS and priority — with its workload in [`sim_workload`], its
+//!   metrics in [`sim_report`] and the policies compared in [`policy`]
+//!   (below both, so the report never imports the simulation).
 
 pub mod edf;
+pub mod policy;
 pub mod price;
 pub mod schedule;
 pub mod sim_report;
@@ -29,10 +31,11 @@ pub mod slots;
 pub mod work;
 
 pub use edf::{Committed, Eq13, SlackProfile};
+pub use policy::Policy;
 pub use price::{price_at, processing_secs, quote, PriceFunction, PriceParams, PricePoint, Quote};
 pub use schedule::{LazySchedule, QueuedJob, ScheduleError, Slots};
 pub use sim_report::{ByClass, PolicyReport, PricingReport, Summary};
 pub use sim_workload::{table1_durations, Arrivals, Durations, SimError, SimParams};
-pub use simulate::{simulate, sweep, Policy, SimReport};
+pub use simulate::{simulate, sweep, SimReport};
 pub use slots::{price_curve, price_curve_brute_force, PricingError};
 pub use work::{job_work, mean_processing_secs, phase_work, JobWork};

@@ -23,8 +23,8 @@
 //!   delay-tolerant job**: at its arrival a delay-tolerant job was waiting
 //!   in the queue (in the system and not in service).
 
+use super::policy::Policy;
 use super::sim_workload::SimJob;
-use super::simulate::Policy;
 use crate::stats::percentile_sorted;
 use serde::{Deserialize, Serialize};
 

@@ -53,36 +53,12 @@
 //! delay-sensitive arrivals misses it — the paper's Fig. 9(b).
 
 use super::edf::{Committed, Eq13, SlackProfile};
+// Re-exported so `pricing::simulate::Policy` keeps working.
+pub use super::policy::Policy;
 use super::sim_report::{report, Outcome, PolicyReport, Run};
 use super::sim_workload::{generate, Arrivals, SimError, SimJob, SimParams};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// A scheduling policy of the comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Policy {
-    /// Priced deadlines (eq. 13) and preemptive EDF.
-    Mrm,
-    /// First come, first served.
-    Fcfs,
-    /// Non-preemptive priority of delay-sensitive jobs.
-    Priority,
-}
-
-impl Policy {
-    /// The three policies, in report order.
-    pub const ALL: [Policy; 3] = [Policy::Mrm, Policy::Fcfs, Policy::Priority];
-
-    /// Display name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Policy::Mrm => "MRM",
-            Policy::Fcfs => "FCFS",
-            Policy::Priority => "Priority",
-        }
-    }
-}
 
 /// One simulation's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
