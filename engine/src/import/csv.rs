@@ -3,7 +3,7 @@
 //! RFC 4180 quoting is supported (`"a, b"`, `""` for a quote) because job
 //! names may contain commas; the unquoted fast path is what 100 MB files hit.
 
-use super::{column_of, FieldError, ParseError};
+use super::located::{column_of, FieldError, ParseError};
 use std::borrow::Cow;
 
 /// One field of a line and where it starts.

@@ -11,7 +11,8 @@
 //! decision needs its window and skyline (a rejected one's are not read). Every bad line is reported with
 //! its line and column; a bad header stops the reading.
 
-use super::{column_of, csv, FieldError, ParseError};
+use super::csv;
+use super::located::{column_of, FieldError, ParseError};
 use crate::model::Skyline;
 use crate::slo::{DecisionKind, SloDecision};
 use crate::time::parse_timestamp;

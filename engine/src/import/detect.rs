@@ -1,6 +1,6 @@
 //! Format detection from the first content line of a file.
 
-use super::Format;
+use super::format::Format;
 
 /// Guesses the format from the first non-blank, non-comment line, or `None`
 /// when nothing matches. Headers decide for CSVs; data lines decide for the

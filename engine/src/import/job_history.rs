@@ -10,7 +10,8 @@
 //! `reduce_secs` is the shuffle and reduce phases together (as the paper's
 //! Table 2 "Reduce"), 0 for a map-only job.
 
-use super::{column_of, csv, FieldError};
+use super::csv;
+use super::located::{column_of, FieldError};
 use crate::model::{Dataset, JobFeatures, WorkloadJob};
 use crate::time::parse_timestamp;
 

@@ -18,7 +18,9 @@
 mod csv;
 mod decisions_csv;
 mod detect;
+mod format;
 mod job_history;
+mod located;
 mod native_log;
 mod queue_csv;
 mod runs_csv;
@@ -26,102 +28,14 @@ mod swim;
 mod utilization;
 
 use crate::model::{Dataset, LoadedFile, Resource};
+use located::FieldError;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
+pub use format::Format;
+pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
-
-/// A trace format the engine reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// Apache Hadoop ResourceEstimator "native" log lines.
-    NativeLog,
-    /// skyplan's CSV of job runs with skylines.
-    RunsCsv,
-    /// One utilization series as `timestamp,value` (NAB style).
-    UtilizationCsv,
-    /// Many series as `timestamp,series,resource,value`.
-    UtilizationLongCsv,
-    /// SWIM workload TSV (Facebook Hadoop samples).
-    SwimTsv,
-    /// skyplan's CSV of finished jobs with sizes and phase durations (MRM §3.2).
-    JobHistoryCsv,
-}
-
-impl Format {
-    /// Every format, in the order the UI lists them.
-    pub const ALL: [Format; 6] = [
-        Format::NativeLog,
-        Format::RunsCsv,
-        Format::UtilizationCsv,
-        Format::UtilizationLongCsv,
-        Format::SwimTsv,
-        Format::JobHistoryCsv,
-    ];
-
-    /// Short name used on the command line and in JSON.
-    pub fn id(self) -> &'static str {
-        match self {
-            Format::NativeLog => "native-log",
-            Format::RunsCsv => "runs-csv",
-            Format::UtilizationCsv => "utilization-csv",
-            Format::UtilizationLongCsv => "utilization-long-csv",
-            Format::SwimTsv => "swim-tsv",
-            Format::JobHistoryCsv => "job-history-csv",
-        }
-    }
-
-    /// Whether its times are seconds from the start of the trace rather
-    /// than calendar (epoch) times.
-    pub fn relative_times(self) -> bool {
-        matches!(self, Format::SwimTsv)
-    }
-
-    /// Human-readable name.
-    pub fn label(self) -> &'static str {
-        match self {
-            Format::NativeLog => "Hadoop ResourceEstimator native log",
-            Format::RunsCsv => "skyplan job runs CSV",
-            Format::UtilizationCsv => "utilization CSV (timestamp,value)",
-            Format::UtilizationLongCsv => "utilization CSV (timestamp,series,resource,value)",
-            Format::SwimTsv => "SWIM workload TSV",
-            Format::JobHistoryCsv => "skyplan job history CSV",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.trim().to_ascii_lowercase();
-        let f = match s.as_str() {
-            "native-log" | "native" | "hadoop" => Format::NativeLog,
-            "runs-csv" | "runs" => Format::RunsCsv,
-            "utilization-csv" | "nab" | "util" => Format::UtilizationCsv,
-            "utilization-long-csv" | "long" | "util-long" => Format::UtilizationLongCsv,
-            "swim-tsv" | "swim" => Format::SwimTsv,
-            "job-history-csv" | "history" => Format::JobHistoryCsv,
-            _ => {
-                let names: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
-                return Err(format!(
-                    "unknown format `{s}` (expected one of {})",
-                    names.join(", ")
-                ));
-            }
-        };
-        Ok(f)
-    }
-}
 
 /// How to read a file. Defaults: detect the format, strict, report up to 1,000
 /// bad lines, Hadoop's 5 s native-log interval, `cpu` for single series.
@@ -150,29 +64,6 @@ impl Default for ImportOptions {
             native_interval_secs: 5,
             series_resource: Resource::Cpu,
         }
-    }
-}
-
-/// One bad line: where it is and why it was refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParseError {
-    /// File name as given by the caller.
-    pub file: String,
-    /// 1-based line number.
-    pub line: u64,
-    /// 1-based character column where the offending field starts.
-    pub column: u32,
-    /// What is wrong, in words.
-    pub reason: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.reason
-        )
     }
 }
 
@@ -219,41 +110,6 @@ impl ImportError {
             _ => &[],
         }
     }
-}
-
-/// A problem with one field of a line, before the file and line are attached.
-#[derive(Debug)]
-pub(crate) struct FieldError {
-    /// 1-based character column.
-    pub column: u32,
-    pub reason: String,
-    /// A bad header: the rest of the file cannot be read.
-    pub fatal: bool,
-}
-
-impl FieldError {
-    pub(crate) fn at(column: u32, reason: impl Into<String>) -> Self {
-        FieldError {
-            column,
-            reason: reason.into(),
-            fatal: false,
-        }
-    }
-
-    pub(crate) fn fatal(column: u32, reason: impl Into<String>) -> Self {
-        FieldError {
-            column,
-            reason: reason.into(),
-            fatal: true,
-        }
-    }
-}
-
-/// 1-based character column of a byte offset in a line.
-pub(crate) fn column_of(line: &str, byte_offset: usize) -> u32 {
-    let off = byte_offset.min(line.len());
-    let prefix = line.get(..off).unwrap_or(line);
-    (prefix.chars().count() + 1) as u32
 }
 
 /// The per-format line parser.

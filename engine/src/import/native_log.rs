@@ -11,7 +11,8 @@
 //! memory field is not interpreted. Offsets that are not multiples of the
 //! interval are placed in the interval that contains them.
 
-use super::{column_of, csv::shorten, FieldError};
+use super::csv::shorten;
+use super::located::{column_of, FieldError};
 use crate::model::{ContainerSize, Dataset, JobRun, Skyline};
 
 /// Longest skyline accepted, in samples (one week at 5 s), so a corrupt offset

@@ -10,7 +10,8 @@
 //! Numbers are finite and ≥ 0; names are non-empty and unique. Every bad line
 //! is reported with its line and column; a bad header stops the reading.
 
-use super::{column_of, csv, FieldError, ParseError};
+use super::csv;
+use super::located::{column_of, FieldError, ParseError};
 use crate::pricing::QueuedJob;
 use std::collections::HashSet;
 

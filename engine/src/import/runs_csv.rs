@@ -8,7 +8,8 @@
 //! `YYYY-MM-DD HH:MM:SS` UTC; an empty optional time means unknown. `skyline`
 //! is the container count per step from `start`, separated by `;` or spaces.
 
-use super::{column_of, csv, FieldError};
+use super::csv;
+use super::located::{column_of, FieldError};
 use crate::model::{ContainerSize, Dataset, JobRun, Skyline};
 use crate::time::parse_timestamp;
 

@@ -4,7 +4,8 @@
 //! the start of the trace), gap since the previous submission (seconds), map
 //! input bytes, shuffle bytes, reduce output bytes. There are no durations.
 
-use super::{csv, FieldError};
+use super::csv;
+use super::located::FieldError;
 use crate::model::{Dataset, JobFeatures, WorkloadJob};
 
 #[derive(Default)]

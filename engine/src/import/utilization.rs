@@ -7,7 +7,8 @@
 //! series such as NAB's NYC taxi counts load too). Samples written out of time
 //! order are sorted when the file ends.
 
-use super::{column_of, csv, FieldError};
+use super::csv;
+use super::located::{column_of, FieldError};
 use crate::model::{Dataset, Resource, UtilizationSeries};
 use crate::time::parse_timestamp;
 use std::collections::HashMap;

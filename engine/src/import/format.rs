@@ -1,0 +1,96 @@
+//! The trace formats the engine reads. Below the importer and its parsers
+//! (and [`crate::model::LoadedFile`], which records a file's format), so
+//! none of them has to import the module that dispatches to them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A trace format the engine reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Apache Hadoop ResourceEstimator "native" log lines.
+    NativeLog,
+    /// skyplan's CSV of job runs with skylines.
+    RunsCsv,
+    /// One utilization series as `timestamp,value` (NAB style).
+    UtilizationCsv,
+    /// Many series as `timestamp,series,resource,value`.
+    UtilizationLongCsv,
+    /// SWIM workload TSV (Facebook Hadoop samples).
+    SwimTsv,
+    /// skyplan's CSV of finished jobs with sizes and phase durations (MRM §3.2).
+    JobHistoryCsv,
+}
+
+impl Format {
+    /// Every format, in the order the UI lists them.
+    pub const ALL: [Format; 6] = [
+        Format::NativeLog,
+        Format::RunsCsv,
+        Format::UtilizationCsv,
+        Format::UtilizationLongCsv,
+        Format::SwimTsv,
+        Format::JobHistoryCsv,
+    ];
+
+    /// Short name used on the command line and in JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::NativeLog => "native-log",
+            Format::RunsCsv => "runs-csv",
+            Format::UtilizationCsv => "utilization-csv",
+            Format::UtilizationLongCsv => "utilization-long-csv",
+            Format::SwimTsv => "swim-tsv",
+            Format::JobHistoryCsv => "job-history-csv",
+        }
+    }
+
+    /// Whether its times are seconds from the start of the trace rather
+    /// than calendar (epoch) times.
+    pub fn relative_times(self) -> bool {
+        matches!(self, Format::SwimTsv)
+    }
+
+    /// Human-readable name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::NativeLog => "Hadoop ResourceEstimator native log",
+            Format::RunsCsv => "skyplan job runs CSV",
+            Format::UtilizationCsv => "utilization CSV (timestamp,value)",
+            Format::UtilizationLongCsv => "utilization CSV (timestamp,series,resource,value)",
+            Format::SwimTsv => "SWIM workload TSV",
+            Format::JobHistoryCsv => "skyplan job history CSV",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim().to_ascii_lowercase();
+        let f = match s.as_str() {
+            "native-log" | "native" | "hadoop" => Format::NativeLog,
+            "runs-csv" | "runs" => Format::RunsCsv,
+            "utilization-csv" | "nab" | "util" => Format::UtilizationCsv,
+            "utilization-long-csv" | "long" | "util-long" => Format::UtilizationLongCsv,
+            "swim-tsv" | "swim" => Format::SwimTsv,
+            "job-history-csv" | "history" => Format::JobHistoryCsv,
+            _ => {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.id()).collect();
+                return Err(format!(
+                    "unknown format `{s}` (expected one of {})",
+                    names.join(", ")
+                ));
+            }
+        };
+        Ok(f)
+    }
+}
