@@ -28,7 +28,7 @@
 //! trusting either computation.
 
 use super::lp::SkylineLp;
-use super::ModelError;
+use super::params::ModelError;
 use crate::netflow::FlowNetwork;
 
 /// The flow solution of a [`SkylineLp`].

@@ -2,7 +2,7 @@
 //! aligned, time cut into fixed steps, one row of container counts per run,
 //! padded with zeros to the longest run.
 
-use super::{ModelError, Variant};
+use super::params::{ModelError, Variant};
 use crate::model::{JobRun, Skyline};
 
 /// Runs of one job on a common step: `rows[i][k]` is the containers run `i`

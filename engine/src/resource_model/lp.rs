@@ -18,7 +18,7 @@
 //! and constraints as the paper writes them; `flow.rs` solves its dual as a
 //! min-cost flow.
 
-use super::ModelError;
+use super::params::ModelError;
 use minilp::{ComparisonOp, OptimizationDirection, Problem};
 
 /// One instance of the LP family.

@@ -3,7 +3,7 @@
 //! the runs used, and how many runs would have finished on it alone.
 
 use super::history::quantize;
-use super::Variant;
+use super::params::Variant;
 use crate::model::{JobRun, Skyline};
 use crate::stats::percentile;
 use serde::{Deserialize, Serialize};
