@@ -1,5 +1,5 @@
 //! The scheduling policies §6.3's simulation compares. Its own file, below
-//! both [`simulate`](super::simulate) (which runs them) and
+//! both [`simulate`](mod@super::simulate) (which runs them) and
 //! [`sim_report`](super::sim_report) (which labels its metrics with them),
 //! so neither has to import the other's.
 
