@@ -4,8 +4,8 @@
 //! `--evaluate`, the analogues of the paper's Tables 2 and 3 on a
 //! train/test split of that history.
 
+use crate::common::Failure;
 use crate::import_cmd::import_loaded;
-use crate::Failure;
 use skyplan_engine::estimate::{
     evaluate, history_from_swim, Estimator, EvaluateParams, Evaluation, FeatureScale,
     HistoryParams, JobEstimate, Method, Phase, TargetScale,
@@ -13,6 +13,50 @@ use skyplan_engine::estimate::{
 use skyplan_engine::import::{Format, ImportOptions};
 use skyplan_engine::model::{JobFeatures, WorkloadJob};
 use std::fmt::Write as _;
+
+/// `skyplan estimate --help`.
+pub const HELP: &str = "\
+skyplan estimate — processing-time estimates of a job's phases (MRM §3.2)
+
+USAGE:
+    skyplan estimate HISTORY --job --map-tasks N --reduce-tasks N
+                     --input-bytes B --shuffle-bytes B --output-bytes B
+                     [--name NAME] [OPTIONS]
+    skyplan estimate HISTORY --evaluate [OPTIONS]
+    skyplan estimate HISTORY --write-history OUT.csv [OPTIONS]
+
+The mean, σ and prediction interval of a job's map and reduce phases by GP,
+OLS and the same job's past runs, learned from HISTORY: a job-history CSV,
+or a SWIM TSV turned into one by the documented processing-time model.
+
+THE JOB:
+    --job                   estimate a job (implied by any option below)
+    --map-tasks N --reduce-tasks N --input-bytes B --shuffle-bytes B
+    --output-bytes B        its features (all five needed)
+    --name NAME             its name, for the same-job method (default: none,
+                            no same-job estimate)
+
+OPTIONS:
+    --evaluate              R², PI coverage and error and mean PI length per
+                            method and phase on a seeded train/test split
+    --train-share X         share of the jobs that trains (default 0.5)
+    --level X               PI coverage (default 0.95)
+    --features log|linear   how features enter GP and OLS (default log)
+    --targets log|linear    how durations enter GP and OLS (default log)
+    --restarts N            extra GP starting points (default 2)
+    --hyper-subset N        jobs the GP hyperparameters are searched on
+                            (default 128)
+    --polish-subset N       jobs the GP variances are refined on (default 256)
+    --min-runs N            past runs a same-job estimate needs (default 2)
+    --jobs N                history runs generated from a SWIM TSV
+                            (default 1000)
+    --seed N                seed of the SWIM conversion (default 7) and of
+                            the --evaluate split (default 1)
+    --write-history OUT     write the history used as a job-history CSV
+    --lenient               skip bad lines of HISTORY (default: refuse it)
+    --json                  print the estimate, GP fits and evaluation as JSON
+    -h, --help              print this help
+";
 
 /// What was asked on the command line.
 struct Args {
@@ -256,7 +300,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             "gp": estimate.as_ref().map(|(m, _)| Phase::ALL.map(|p| m.gp_fit(p).ok())),
             "evaluation": evaluation,
         });
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
@@ -272,7 +316,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     if let Some(ev) = &evaluation {
         print_evaluation(&mut out, ev);
     }
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }
 

@@ -1,11 +1,39 @@
 //! `skyplan fixtures`: write the deterministic demo workspace.
 
+use crate::common::Failure;
 use crate::import_cmd::import_file;
-use crate::Failure;
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::fixtures::{generate, FixtureParams};
 use skyplan_engine::import::{Format, ImportOptions};
 use std::path::PathBuf;
+
+/// `skyplan fixtures --help`.
+pub const HELP: &str = "\
+skyplan fixtures — write the deterministic demo workspace
+
+USAGE:
+    skyplan fixtures [--seed N] [--out DIR] [--days D] [--daily N]
+                     [--hourly N] [--adhoc N] [--servers N]
+                     [--swim FILE] [--history-jobs N]
+
+Writes runs.csv, utilization.csv and native.log (recurring and ad-hoc jobs,
+servers' utilization series) and history.csv (a job history generated from
+a SWIM sample by the processing-time model 'skyplan estimate' uses). The
+defaults give the committed demo workspace, fixtures/demo.
+
+OPTIONS:
+    --seed N          random seed of the workspace and the history (default 7)
+    --out DIR         output directory (default fixtures/demo)
+    --days D          days of job history (default 14)
+    --daily N         daily recurring jobs (default 8)
+    --hourly N        hourly recurring jobs (default 4)
+    --adhoc N         irregular ad-hoc jobs (default 2)
+    --servers N       servers with utilization series (default 24)
+    --swim FILE       the SWIM sample history.csv is generated from (default
+                      ../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv)
+    --history-jobs N  runs in history.csv (default 300)
+    -h, --help        print this help
+";
 
 /// The SWIM sample the demo's job history is generated from (the shared
 /// data next to the repository).

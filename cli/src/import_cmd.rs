@@ -1,11 +1,33 @@
 //! `skyplan import`: read trace files through the streaming importer.
 
-use crate::Failure;
+use crate::common::Failure;
 use skyplan_engine::import::{Format, ImportError, ImportOptions, Importer};
 use skyplan_engine::time::format_timestamp;
 use skyplan_engine::Workspace;
 use std::fmt::Write as _;
 use std::io::Read;
+
+/// `skyplan import --help`.
+pub const HELP: &str = "\
+skyplan import — read trace files and print what was loaded, or every bad line
+
+USAGE:
+    skyplan import FILE... [--format F] [--lenient] [--json]
+
+Streams each FILE through the engine's importer and prints, per file, its
+format, lines, jobs, runs, series (points), workload jobs and time span, and
+a total for several files. A file with bad lines is refused and every bad
+line listed as FILE:LINE:COLUMN: reason (exit 1).
+
+OPTIONS:
+    --format F    read every FILE as F: native-log, runs-csv, utilization-csv,
+                  utilization-long-csv, swim-tsv or job-history-csv
+                  (default: detected from each file's content)
+    --lenient     keep the good lines of a file with bad ones; the bad ones
+                  are listed as warnings (default: refuse the file)
+    --json        print the workspace summary, warnings and failures as JSON
+    -h, --help    print this help
+";
 
 /// Bytes read per chunk: the importer never sees the whole file at once.
 const CHUNK: usize = 4 << 20;
@@ -87,7 +109,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "detail": e,
             })).collect::<Vec<_>>(),
         });
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
@@ -142,7 +164,7 @@ fn print_text(ws: &Workspace, failures: &[ImportError]) {
             t.workload_jobs
         );
     }
-    crate::emit(&out);
+    crate::common::emit(&out);
     for e in failures {
         eprintln!("error: {e}");
         if let ImportError::Malformed { errors, total, .. } = e {

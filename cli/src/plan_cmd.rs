@@ -3,7 +3,7 @@
 //! earliest-first baselines and the lower bounds, and the plan written back
 //! as YARN reservations.
 
-use crate::Failure;
+use crate::common::Failure;
 use serde_json::{json, Value};
 use skyplan_engine::agenda::{
     lower_bounds, parse_yarn, plan_to_yarn, requests_from_decisions, yarn_requests, AgendaParams,
@@ -15,6 +15,46 @@ use skyplan_engine::slo::SloDecision;
 use skyplan_engine::time::{format_duration, format_timestamp, parse_timestamp};
 use skyplan_engine::Timestamp;
 use std::fmt::Write as _;
+
+/// `skyplan plan --help`.
+pub const HELP: &str = "\
+skyplan plan — the reservation agenda (Morpheus §6)
+
+USAGE:
+    skyplan plan FILE... --capacity-cores N [--capacity-memory-mb M]
+                 [--period SECS] [--step SECS] [--origin DATE|EPOCH]
+                 [--method lowcost|greedy|earliest|all] [--min-parallelism X]
+                 [--export-yarn OUT.json] [--queue NAME] [--json]
+
+Places YARN reservations (ResourceManager REST JSON: a submission, an array
+of them, or a list response) and SLO decisions (the studio's CSV or JSON
+export; counted in <1 core, 1024 MB> containers), periodic ones first, then
+one-offs, each in the order given. Prints each reservation (method, start,
+window, peak containers, instances), the rejections with the step and
+resource, and the peak cost of LowCost, greedy and earliest-first on the
+same requests against the lower bound (LP when at most 5,000 variables).
+
+OPTIONS:
+    --capacity-cores N      the cluster's vcores (required: no capacity is
+                            assumed)
+    --capacity-memory-mb M  its memory, MB (default N × 4096)
+    --period SECS           the plan's length, the LCM of the periods
+                            (default 86400)
+    --step SECS             time resolution (default 60)
+    --origin DATE|EPOCH     the plan's start (default: the earliest arrival
+                            or reference, down to a multiple of --period:
+                            00:00 UTC for a day)
+    --method M              the plan shown and exported: lowcost, greedy,
+                            earliest or all (default lowcost)
+    --min-parallelism X     decisions' stages stretch down to X containers
+                            (default 1)
+    --export-yarn OUT.json  write the plan as YARN submissions (LowCost's for
+                            --method all)
+    --queue NAME            the exported reservations' queue (default
+                            `default`)
+    --json                  print the plans, rejections and bounds as JSON
+    -h, --help              print this help
+";
 
 /// The LP lower bound is solved only up to this many variables (one per
 /// request and window step).
@@ -263,13 +303,13 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         skipped: &skipped,
     };
     if json_out {
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&ctx.json(&outcomes, &shown, exported.as_ref()))
                 .unwrap_or_default()
         ));
     } else {
-        crate::emit(&ctx.text(&outcomes, &shown, exported.as_ref()));
+        crate::common::emit(&ctx.text(&outcomes, &shown, exported.as_ref()));
     }
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! against an admitted queue (lazy schedule, Figure 7) and the price of each
 //! later deadline.
 
+use crate::common::Failure;
 use crate::estimate_cmd::{estimate_table, load, secs, JobArgs};
-use crate::Failure;
 use skyplan_engine::estimate::{EstimateParams, Estimator, HistoryParams, Method};
 use skyplan_engine::import::read_queue_csv;
 use skyplan_engine::model::JobFeatures;
@@ -14,6 +14,62 @@ use skyplan_engine::pricing::{
     PricePoint, QueuedJob, Quote, Slots,
 };
 use std::fmt::Write as _;
+
+/// `skyplan quote --help`.
+pub const HELP: &str = "\
+skyplan quote — the price–deadline curve of a new job (MRM §4.2, §5)
+
+USAGE:
+    skyplan quote HISTORY --map-tasks N --reduce-tasks N --input-bytes B
+                  --shuffle-bytes B --output-bytes B [--name NAME] [OPTIONS]
+    skyplan quote [HISTORY] --map-work W [--reduce-work W]
+                  [--mean-job-secs S] [OPTIONS]
+
+Estimates the job from HISTORY (a job-history CSV, or a SWIM TSV turned into
+a 1000-run history, seed 7) by every method, the one planned with marked *;
+its work is the method's PI upper bound × the slots of each phase
+(slot-seconds). Prints its earliest feasible finish against the admitted
+queue's lazy schedule (Figure 7) and the price of the deadlines from there
+on.
+
+THE JOB:
+    --map-tasks N --reduce-tasks N --input-bytes B --shuffle-bytes B
+    --output-bytes B        its features (all five needed)
+    --job                   optional, as in 'skyplan estimate'
+    --name NAME             its name, for the same-job method (default: none,
+                            no same-job estimate)
+    --map-work W            its map work, slot-seconds, instead of an
+                            estimate (default 0 with --reduce-work)
+    --reduce-work W         its reduce work, slot-seconds (default 0)
+
+OPTIONS:
+    --map-slots N           the cluster's map slots (default 80)
+    --reduce-slots N        its reduce slots (default 80)
+    --queue FILE            admitted jobs: CSV name,map_work,reduce_work,
+                            deadline (slot-seconds, seconds from now)
+                            (default: none)
+    --method M              the estimate planned with: gp, ols or same-job
+                            (default gp)
+    --level X               PI coverage (default 0.95)
+    --restarts N            extra GP starting points (default 2)
+    --function F            price function: mrm (eq. 13), exponential (14),
+                            quadratic (15) or load-aware (16) (default mrm)
+    --kappa K               κ of mrm, exponential and quadratic (default 1)
+    --z Z                   quadratic's exponent (default 2)
+    --mean-job-secs S       the slack unit γ, seconds (default: the
+                            history's mean processing time; needed without
+                            HISTORY)
+    --reserve R             reserve price per mean job of processing time,
+                            eqs. 14–16 (default 0.1)
+    --points N              deadlines on the curve (default 20)
+    --span JOBS             the curve spans this many mean job times from the
+                            earliest finish (default 10)
+    --quantum S             the schedule's time quantum, seconds (default 1)
+    --deadline D            also price this deadline, seconds from now
+    --lenient               skip bad lines of HISTORY (default: refuse it)
+    --json                  print the estimate, work and quote as JSON
+    -h, --help              print this help
+";
 
 /// What was asked on the command line.
 struct Args {
@@ -255,7 +311,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             "quote": q,
             "chosen": chosen,
         });
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
@@ -266,7 +322,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         let _ = writeln!(out, "history: {what}");
     }
     print_quote(&mut out, &a, &job, &queue, &params, &q, chosen.as_ref());
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }
 

@@ -2,10 +2,35 @@
 //! size for users' provisioning against inferred SLOs, LP skylines, LowCost
 //! and dynamic reprovisioning, with the breakdown of Fig. 10a.
 
+use crate::common::Failure;
 use crate::slo_cmd::load_runs;
-use crate::Failure;
 use skyplan_engine::agenda::{evaluate, EvalParams};
 use std::fmt::Write as _;
+
+/// `skyplan replay --help`.
+pub const HELP: &str = "\
+skyplan replay — SLO misses and cluster size, users against Morpheus (§9)
+
+USAGE:
+    skyplan replay FILE... [--train-share X] [--user-factor X]
+                   [--user-spread X] [--rho X] [--alpha X] [--seed N] [--json]
+
+Splits each recurring job's runs (those with an actionable SLO) by time,
+builds reservations from the first ones and replays the rest against them,
+for users' provisioning, SLO + packing, LP skylines, both, and both with
+dynamic reprovisioning (§7); prints the SLO misses and the cluster size each
+configuration needs.
+
+OPTIONS:
+    --train-share X  share of each job's runs that trains (default 0.7)
+    --user-factor X  median of the users' provisioning factor (default 1.3)
+    --user-spread X  σ of that factor's logarithm (default 0.5)
+    --rho X          dynamic reprovisioning's fudge factor ρ (default 2)
+    --alpha X        the LP skylines' α (default 0.01)
+    --seed N         seed of the user model (default 7)
+    --json           print the evaluation as JSON
+    -h, --help       print this help
+";
 
 /// Runs `skyplan replay`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
@@ -29,7 +54,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let runs = load_runs(&files)?;
     let report = evaluate(&runs, &params).map_err(|e| Failure::input(e.to_string()))?;
     if json {
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ));
@@ -69,6 +94,6 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         "\nMorpheus vs users: {factor} fewer SLO misses (paper: 5–13×), {:.0}% smaller cluster (paper: 14–28%).",
         100.0 * report.footprint_reduction
     );
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }

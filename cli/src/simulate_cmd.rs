@@ -3,13 +3,56 @@
 //! sensitive and delay-tolerant users — at one or several loads, as a
 //! comparison table or JSON.
 
+use crate::common::Failure;
 use crate::import_cmd::import_loaded;
-use crate::Failure;
 use skyplan_engine::import::{Format, ImportOptions};
 use skyplan_engine::pricing::{
     sweep, ByClass, Durations, PolicyReport, SimParams, SimReport, Summary,
 };
 use std::fmt::Write as _;
+
+/// `skyplan simulate-pricing --help`.
+pub const HELP: &str = "\
+skyplan simulate-pricing — MRM §6.3: priced deadlines, FCFS and priority
+
+USAGE:
+    skyplan simulate-pricing [--jobs N] [--interarrival S[,S...]] [--alpha A]
+                             [--kappa K] [--ds-share X] [--error-share X]
+                             [--pi-level X] [--gamma S] [--mean-secs S]
+                             [--durations HISTORY] [--charge-in-service]
+                             [--charge-weight W] [--seed N] [--json]
+
+One server (M/G/1): delay-sensitive users paying up to α·p̂ and
+delay-tolerant ones p̂ for the earliest deadline they can afford under
+eq. (13); MRM (preemptive EDF on the committed deadlines) against FCFS and
+non-preemptive priority, jobs running for their actual time while the
+scheduler sees the PI upper limit. Per load and policy: tardy %,
+delay-sensitive waiting, earliness, slack, premium, jumping ahead.
+
+OPTIONS:
+    --jobs N               Poisson arrivals simulated (default 500000)
+    --interarrival S[,S…]  mean inter-arrival times, seconds (default
+                           50,100,200: high, medium, low load)
+    --alpha A              delay-sensitive purchasing power (default 2)
+    --kappa K              eq. (13)'s price scale κ (default 2)
+    --ds-share X           delay-sensitive share of the users (default 0.5)
+    --error-share X        σ of the estimation error / mean processing time
+                           (default 0.133: 4.8 s of 36 s)
+    --pi-level X           share of jobs over-estimated, the PI level
+                           (default 0.95)
+    --gamma S              the slack unit γ, seconds (default: the mean
+                           estimated processing time)
+    --mean-secs S          mean of the built-in Table 1 mix, seconds
+                           (default 36)
+    --durations HISTORY    processing times (map + reduce seconds) from a
+                           job-history CSV instead of the Table 1 mix
+    --charge-in-service    eq. (13) also charges for the slack of the job in
+                           service (default: off)
+    --charge-weight W      multiplies eq. (13)'s charge (default 1)
+    --seed N               seed of the jobs and arrivals (default 1)
+    --json                 print the parameters and reports as JSON
+    -h, --help             print this help
+";
 
 /// What was asked on the command line.
 struct Args {
@@ -130,7 +173,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "report": r,
             })).collect::<Vec<_>>(),
         });
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
@@ -155,7 +198,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
          slack: free time offered after the earliest finish (δ·γ); premium: price / actual time; \
          jumped: DS jobs finishing before an earlier arrival (all DS | those that saw a DT job)\n",
     );
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }
 

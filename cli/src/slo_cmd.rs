@@ -1,8 +1,8 @@
 //! `skyplan slo` and `skyplan skyline`: recurring jobs, their inferred SLOs
 //! and their LP reservation skylines.
 
+use crate::common::Failure;
 use crate::import_cmd::import_loaded;
-use crate::Failure;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::model::JobRun;
 use skyplan_engine::resource_model::{
@@ -11,6 +11,63 @@ use skyplan_engine::resource_model::{
 use skyplan_engine::slo::{infer_slos, template_name, SloParams};
 use skyplan_engine::time::{format_duration, format_timestamp};
 use std::fmt::Write as _;
+
+/// `skyplan slo --help`.
+pub const SLO_HELP: &str = "\
+skyplan slo — recurring jobs and their inferred SLOs (Morpheus §4)
+
+USAGE:
+    skyplan slo FILE... [--start-percentile P] [--deadline-percentile P]
+                [--max-read-cv X] [--min-slack X] [--json]
+
+Groups the job runs in FILE... into recurring jobs and prints each one's
+period, its window [a, d] from the period start, whether the deadline is
+actionable and, if not, why; jobs that do not recur are listed with the
+reason.
+
+OPTIONS:
+    --start-percentile P     percentile of the input-available times that
+                             sets the earliest start (default 95)
+    --deadline-percentile P  percentile of the output-first-read times that
+                             sets the deadline (default 50)
+    --max-read-cv X          largest robust CV of the output-read time for an
+                             actionable deadline (default 0.1)
+    --min-slack X            smallest median slack / run time for a job to
+                             have real slack (default 0.2)
+    --json                   print the SLO report as JSON
+    -h, --help               print this help
+";
+
+/// `skyplan skyline --help`.
+pub const SKYLINE_HELP: &str = "\
+skyplan skyline — the LP reservation skyline R* of one job (Morpheus §5)
+
+USAGE:
+    skyplan skyline FILE... [--job NAME] [--variant paper|hadoop]
+                    [--alpha A] [--step S] [--min-parallelism X]
+                    [--solver flow|simplex] [--json]
+
+Fits R* to one recurring job's runs in FILE... and prints one line per step:
+the step, its offset from the job's start and the containers reserved.
+
+OPTIONS:
+    --job NAME           the job (its templated name); needed when the files
+                         hold several (default: the only one)
+    --variant V          paper (α 0.01, 60 s steps, two passes with
+                         β = 0.1·V) or hadoop (α 0.1, 5 s, fixed β 0.1, whole
+                         containers, as Hadoop's ResourceEstimator)
+                         (default paper)
+    --alpha A            weight of over-allocation against final debt, in
+                         [0, 1] (default: the variant's, 0.01 or 0.1)
+    --step S             step, seconds (default: the variant's, 60 or 5)
+    --min-parallelism X  smallest reservation while the job runs, containers
+                         (default: the variant's, 1 or 0)
+    --solver S           flow (network simplex on the LP's dual) or simplex
+                         (the LP as written) (default flow)
+    --json               print the model, its objective and the quality of R*
+                         against the peak and a flat p90 reservation as JSON
+    -h, --help           print this help
+";
 
 /// Loads every file (strict) and returns all runs.
 pub fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
@@ -47,7 +104,7 @@ pub fn slo(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let runs = load_runs(&files)?;
     let report = infer_slos(&runs, &params).map_err(|e| Failure::input(e.to_string()))?;
     if json {
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         ));
@@ -94,7 +151,7 @@ pub fn slo(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             j.name, "—", j.runs, "—", "no", j.reason
         );
     }
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }
 
@@ -192,7 +249,7 @@ pub fn skyline(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "flat_p90": quality(&flat_percentile(&history, step, 90.0), &history),
             },
         });
-        crate::emit(&format!(
+        crate::common::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
@@ -214,6 +271,6 @@ pub fn skyline(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             (c * 1000.0).round() / 1000.0
         );
     }
-    crate::emit(&out);
+    crate::common::emit(&out);
     Ok(())
 }

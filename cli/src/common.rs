@@ -1,0 +1,49 @@
+//! What every command shares: its failure (message and exit code) and the
+//! one-shot writer of its output. Below `main.rs` (which dispatches to the
+//! commands) and the commands, so no command imports the dispatcher.
+
+/// Writes a command's whole output to stdout at once. A closed pipe (as in
+/// `skyplan skyline … | head`) is not an error.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// A command's failure: the message and the exit code.
+pub struct Failure {
+    /// What went wrong, one line (located input errors may list more).
+    pub message: String,
+    /// 1 for bad input, 2 for bad usage.
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad input (exit 1).
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+
+    /// Bad usage (exit 2). The dispatcher adds a pointer to the command's
+    /// help.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    /// Whether this is bad usage.
+    pub fn is_usage(&self) -> bool {
+        self.code == 2
+    }
+}
+
+impl From<lexopt::Error> for Failure {
+    fn from(e: lexopt::Error) -> Self {
+        Failure::usage(e.to_string())
+    }
+}
