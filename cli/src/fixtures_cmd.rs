@@ -3,8 +3,9 @@
 use crate::common::Failure;
 use crate::import_cmd::import_file;
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
-use skyplan_engine::fixtures::{generate, FixtureParams};
+use skyplan_engine::fixtures::{demo_decisions, demo_queue, generate, FixtureParams, QueueParams};
 use skyplan_engine::import::{Format, ImportOptions};
+use skyplan_engine::model::{Timestamp, WorkloadJob};
 use std::path::PathBuf;
 
 /// `skyplan fixtures --help`.
@@ -17,9 +18,12 @@ USAGE:
                      [--swim FILE] [--history-jobs N]
 
 Writes runs.csv, utilization.csv and native.log (recurring and ad-hoc jobs,
-servers' utilization series) and history.csv (a job history generated from
-a SWIM sample by the processing-time model 'skyplan estimate' uses). The
-defaults give the committed demo workspace, fixtures/demo.
+servers' utilization series), history.csv (a job history generated from
+a SWIM sample by the processing-time model 'skyplan estimate' uses, dated
+from the first day), decisions.csv (every actionable SLO signed off with
+its fitted skyline, as 'skyplan plan' reads a studio export) and queue.csv
+(five history jobs admitted to a pricing queue as the Pricing panel admits
+them). The defaults give the committed demo workspace, fixtures/demo.
 
 OPTIONS:
     --seed N          random seed of the workspace and the history (default 7)
@@ -43,9 +47,15 @@ pub const DEMO_SWIM: &str = "../shared/data/swim/FB-2009_samples_24_times_1hr_0.
 pub const DEMO_HISTORY_JOBS: usize = 300;
 
 /// The demo job history: `jobs` runs generated from the SWIM sample at
-/// `swim` by the engine's processing-time model, seeded with `seed`, as a
-/// job-history CSV.
-fn demo_history(swim: &str, jobs: usize, seed: u64) -> Result<String, Failure> {
+/// `swim` by the engine's processing-time model, seeded with `seed`, the
+/// trace starting at `origin` (the demo runs' first day, so the history has
+/// calendar dates inside the workspace's span).
+fn demo_history(
+    swim: &str,
+    jobs: usize,
+    seed: u64,
+    origin: Timestamp,
+) -> Result<Vec<WorkloadJob>, Failure> {
     let loaded = import_file(swim, &ImportOptions::default())?
         .map_err(|e| Failure::input(format!("{swim}: {e}")))?;
     if loaded.format != Format::SwimTsv {
@@ -58,11 +68,11 @@ fn demo_history(swim: &str, jobs: usize, seed: u64) -> Result<String, Failure> {
     let params = HistoryParams {
         jobs,
         seed,
+        origin,
         ..HistoryParams::default()
     };
-    let history = history_from_swim(&loaded.data.workload, &params)
-        .map_err(|e| Failure::input(format!("{swim}: {e}")))?;
-    Ok(skyplan_engine::export::job_history_csv(&history))
+    history_from_swim(&loaded.data.workload, &params)
+        .map_err(|e| Failure::input(format!("{swim}: {e}")))
 }
 
 /// Runs `skyplan fixtures`.
@@ -96,18 +106,33 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     }
     let fx = generate(&params).map_err(|e| Failure::input(e.to_string()))?;
     let files = fx.files();
-    let history = demo_history(&swim, history_jobs, params.seed)?;
+    let history = demo_history(&swim, history_jobs, params.seed, params.start)?;
+    // Every actionable SLO signed off, and a few history jobs admitted to
+    // the pricing queue: the engine's own paths, as the studio takes them.
+    let (decisions, not_signed_off) =
+        demo_decisions(&fx.runs).map_err(|e| Failure::input(e.to_string()))?;
+    let queue =
+        demo_queue(&history, &QueueParams::default()).map_err(|e| Failure::input(e.to_string()))?;
+    let queue: Vec<_> = queue.into_iter().map(|a| a.job).collect();
+    let history = skyplan_engine::export::job_history_csv(&history);
+    let decisions = skyplan_engine::export::decisions_csv(&decisions);
+    let queue = skyplan_engine::export::queue_csv(&queue);
     std::fs::create_dir_all(&out).map_err(|e| Failure::input(format!("{}: {e}", out.display())))?;
     for (name, content) in [
         ("runs.csv", &files.runs_csv),
         ("utilization.csv", &files.utilization_csv),
         ("native.log", &files.native_log),
         ("history.csv", &history),
+        ("decisions.csv", &decisions),
+        ("queue.csv", &queue),
     ] {
         let path = out.join(name);
         std::fs::write(&path, content)
             .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
         println!("wrote {} ({} bytes)", path.display(), content.len());
+    }
+    for n in not_signed_off {
+        println!("decisions.csv: `{}` is not signed off: {}", n.job, n.why);
     }
     Ok(())
 }

@@ -133,7 +133,15 @@ fn print_text(ws: &Workspace, failures: &[ImportError]) {
         let s = f.summary();
         let span = s
             .span
-            .map(|(a, b)| format!("{} → {}", format_timestamp(a), format_timestamp(b)))
+            .map(|(a, b)| {
+                if s.relative_time {
+                    // Seconds from the trace start, not calendar time.
+                    let d = skyplan_engine::time::format_duration;
+                    format!("+{} → +{} from the trace start", d(a), d(b))
+                } else {
+                    format!("{} → {}", format_timestamp(a), format_timestamp(b))
+                }
+            })
             .unwrap_or_else(|| "—".into());
         let _ = writeln!(
             out,

@@ -94,7 +94,14 @@ fn fixtures_reproduce_the_committed_demo() {
     let (code, out, err) = skyplan(&["fixtures", "--seed", "7", "--out", &d]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("runs.csv"));
-    for name in ["runs.csv", "utilization.csv", "native.log", "history.csv"] {
+    for name in [
+        "runs.csv",
+        "utilization.csv",
+        "native.log",
+        "history.csv",
+        "decisions.csv",
+        "queue.csv",
+    ] {
         let a = std::fs::read(dir.join(name)).unwrap();
         let b = std::fs::read(format!(
             "{}/../fixtures/demo/{name}",
@@ -105,6 +112,90 @@ fn fixtures_reproduce_the_committed_demo() {
     }
     let (code, _, err) = skyplan(&["fixtures", "--seed", "x"]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn demo_decisions_are_planned_at_the_studio_capacity() {
+    const DECISIONS: &str = "fixtures/demo/decisions.csv";
+    // The studio's rule: 1.25 × the lower bound on the peak load, in whole
+    // cores (bounds are loads over the capacity: read on 1000 cores).
+    let (code, json, err) = skyplan(&["plan", DECISIONS, "--capacity-cores", "1000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let requests = v["requests"].as_u64().unwrap();
+    assert!(requests >= 6, "{json}");
+    assert_eq!(v["skipped"].as_array().map(Vec::len), Some(0), "{json}");
+    assert_eq!(v["origin_utc"], "2026-11-02 00:00:00");
+    let lowcost = &v["comparison"][0];
+    assert_eq!(lowcost["method"], "lowcost");
+    assert_eq!(lowcost["placed"].as_u64(), Some(requests), "{json}");
+    let cores = (1.25 * 1000.0 * lowcost["bound"]["best"].as_f64().unwrap()).ceil();
+    let cores = format!("{cores}");
+    let (code, out, err) = skyplan(&["plan", DECISIONS, "--capacity-cores", &cores]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            "{requests} requests ({requests} periodic, 0 one-off), 0 skipped"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("lowcost: "), "{out}");
+    assert!(out.contains("revenue_rollup"), "{out}");
+}
+
+#[test]
+fn demo_queue_is_a_queue_that_fits_the_demo_cluster() {
+    let (code, out, err) = skyplan(&[
+        "quote",
+        "--map-work",
+        "1000",
+        "--mean-job-secs",
+        "109",
+        "--queue",
+        "fixtures/demo/queue.csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("80 map slots, 80 reduce slots; queue: 5 admitted job(s)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn demo_workspace_span_is_calendar_time() {
+    // Every trace file of the demo: the job history has real dates, so the
+    // workspace's span starts on the demo runs' first day, not in 1970.
+    let (code, json, err) = skyplan(&[
+        "import",
+        "--json",
+        "fixtures/demo/runs.csv",
+        "fixtures/demo/utilization.csv",
+        "fixtures/demo/native.log",
+        "fixtures/demo/history.csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let files = v["summary"]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    assert!(files.iter().all(|f| f["relative_time"] == false), "{json}");
+    let start = v["summary"]["span"][0].as_i64().unwrap();
+    // 2026-11-02 00:00 UTC, the demo's first day.
+    assert_eq!(start, 1_793_577_600, "{json}");
+    // A history with trace-relative submits (as `estimate --write-history`
+    // writes one generated from SWIM) stays out of the calendar span.
+    let relative = temp_file(
+        "relative-history.csv",
+        "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n\
+         a,49,1,1,10,10,10,2,2\n",
+    );
+    let (code, json, err) = skyplan(&["import", "--json", &relative, "fixtures/demo/runs.csv"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["summary"]["files"][0]["relative_time"], true, "{json}");
+    assert!(v["summary"]["span"][0].as_i64().unwrap() > 1_793_577_600);
+    let (code, out, _) = skyplan(&["import", &relative]);
+    assert_eq!(code, 0);
+    assert!(out.contains("+49s → +49s from the trace start"), "{out}");
 }
 
 #[test]

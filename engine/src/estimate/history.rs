@@ -33,7 +33,7 @@
 use super::features::{feature_vector, FeatureScale};
 use super::{EstimateError, Phase};
 use crate::fixtures::Rng;
-use crate::model::{JobFeatures, WorkloadJob};
+use crate::model::{JobFeatures, Timestamp, WorkloadJob};
 use serde::{Deserialize, Serialize};
 
 /// One mebibyte.
@@ -50,6 +50,12 @@ pub struct HistoryParams {
     pub runs_per_job: u32,
     /// Time between a job's runs, seconds (default one day).
     pub rerun_period_secs: i64,
+    /// Calendar time (epoch seconds) of the SWIM trace's start: a run's
+    /// submit is `origin` + the SWIM job's submit + `k · rerun_period_secs`.
+    /// Default 0: seconds from the trace start, as SWIM's own times, which a
+    /// workspace keeps out of its calendar span (see
+    /// [`crate::model::LoadedFile::relative_time`]).
+    pub origin: Timestamp,
     /// Bytes per map task, the HDFS block (default 64 MiB, the paper's
     /// footnote 3).
     pub block_bytes: f64,
@@ -84,6 +90,7 @@ impl Default for HistoryParams {
             jobs: 1000,
             runs_per_job: 3,
             rerun_period_secs: 86_400,
+            origin: 0,
             block_bytes: 64.0 * MIB,
             reduce_bytes_per_task: 1024.0 * MIB,
             map_slots: 80,
@@ -235,8 +242,9 @@ fn simulate_run(
     let round = |s: f64| (s * 1000.0).round() / 1000.0;
     WorkloadJob {
         name: j.name.clone(),
-        submit: j
-            .submit
+        submit: p
+            .origin
+            .saturating_add(j.submit)
             .saturating_add(p.rerun_period_secs.saturating_mul(k as i64)),
         features: JobFeatures {
             map_tasks: Some(maps.min(f64::from(u32::MAX)) as u32),
@@ -376,6 +384,19 @@ mod tests {
         assert_ne!(h, other);
         let (x, y) = training_data(&h, Phase::Reduce, FeatureScale::Log).unwrap();
         assert_eq!((x.len(), y.len(), x[0].len()), (20, 20, 7));
+        // An origin shifts every submit and nothing else.
+        let dated = history_from_swim(
+            &jobs,
+            &HistoryParams {
+                origin: 1_793_577_600,
+                ..p.clone()
+            },
+        )
+        .unwrap();
+        for (d, r) in dated.iter().zip(&h) {
+            assert_eq!(d.submit, r.submit + 1_793_577_600);
+            assert_eq!((&d.features, d.map_secs), (&r.features, r.map_secs));
+        }
     }
 
     #[test]

@@ -47,8 +47,9 @@ impl Format {
         }
     }
 
-    /// Whether its times are seconds from the start of the trace rather
-    /// than calendar (epoch) times.
+    /// Whether its times are always seconds from the start of the trace
+    /// rather than calendar (epoch) times (a job history's may be either:
+    /// [`crate::model::LoadedFile::relative_time`] tells a file's).
     pub fn relative_times(self) -> bool {
         matches!(self, Format::SwimTsv)
     }

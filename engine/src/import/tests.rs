@@ -425,6 +425,27 @@ fn relative_time_spans_stay_out_of_the_workspace_span() {
 }
 
 #[test]
+fn job_histories_before_1980_are_trace_relative() {
+    use crate::model::Workspace;
+    let head = "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n";
+    let relative = format!("{head}a,49,1,1,10,10,10,2,2\na,86449,1,1,10,10,10,2,2\n");
+    let dated = format!("{head}a,2026-11-02 00:00:49,1,1,10,10,10,2,2\n");
+    let mut ws = Workspace::new();
+    ws.add(import("relative.csv", relative.as_bytes(), strict()).unwrap());
+    ws.add(import("dated.csv", dated.as_bytes(), strict()).unwrap());
+    let s = ws.summary();
+    assert_eq!(s.files[0].format, Format::JobHistoryCsv);
+    assert!(s.files[0].relative_time && !s.files[1].relative_time);
+    assert_eq!(s.files[0].span, Some((49, 86_449)));
+    assert_eq!(s.span, Some((1_793_577_649, 1_793_577_649)));
+    // The rule's edge: 1980-01-01 00:00 UTC is calendar time.
+    let edge = format!("{head}a,315532800,1,1,10,10,10,2,2\n");
+    assert!(!import("edge.csv", edge.as_bytes(), strict())
+        .unwrap()
+        .relative_time());
+}
+
+#[test]
 fn queue_csv_round_trip_and_errors() {
     use crate::import::read_queue_csv;
     use crate::pricing::QueuedJob;

@@ -21,7 +21,9 @@ pub use resources::{ContainerSize, Resource};
 pub use run::JobRun;
 pub use series::UtilizationSeries;
 pub use skyline::Skyline;
-pub use workspace::{Dataset, FileSummary, LoadedFile, Workspace, WorkspaceSummary};
+pub use workspace::{
+    Dataset, FileSummary, LoadedFile, Workspace, WorkspaceSummary, RELATIVE_TIME_BEFORE,
+};
 
 /// A point in time: seconds since the Unix epoch, UTC (or since the start of
 /// the trace for traces that only carry relative times, such as SWIM).

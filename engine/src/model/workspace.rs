@@ -56,7 +56,29 @@ pub struct LoadedFile {
     pub skipped_lines: u64,
 }
 
+/// Job-history `submit` times before this instant (1980-01-01 00:00 UTC,
+/// 315,532,800 s: ten years of seconds) are read as seconds from the start
+/// of the trace, not calendar times: no real history predates it, and no
+/// trace lasts ten years.
+pub const RELATIVE_TIME_BEFORE: Timestamp = 315_532_800;
+
 impl LoadedFile {
+    /// Whether the file's times are seconds from the start of its trace
+    /// rather than calendar times, so its span is shown as durations and
+    /// kept out of the workspace's calendar span: always for a format that
+    /// only has relative times (SWIM, [`Format::relative_times`]); for a
+    /// job-history CSV, whose `submit` may be either, when every submit is
+    /// before [`RELATIVE_TIME_BEFORE`] (as in a history generated from a
+    /// SWIM sample without an origin).
+    pub fn relative_time(&self) -> bool {
+        self.format.relative_times()
+            || (self.format == Format::JobHistoryCsv
+                && self
+                    .data
+                    .span()
+                    .is_some_and(|(_, last)| last < RELATIVE_TIME_BEFORE))
+    }
+
     /// A summary row for tables.
     pub fn summary(&self) -> FileSummary {
         let jobs: std::collections::BTreeSet<&str> =
@@ -74,7 +96,7 @@ impl LoadedFile {
             workload_jobs: self.data.workload.len(),
             skipped_lines: self.skipped_lines,
             span: self.data.span(),
-            relative_time: self.format.relative_times(),
+            relative_time: self.relative_time(),
         }
     }
 }
@@ -107,8 +129,9 @@ pub struct FileSummary {
     /// Time span covered.
     pub span: Option<(Timestamp, Timestamp)>,
     /// The span is in seconds from the start of the trace, not calendar
-    /// time (SWIM traces): show it as durations and keep it out of the
-    /// workspace's span.
+    /// time (SWIM traces, trace-relative job histories:
+    /// [`LoadedFile::relative_time`]): show it as durations and keep it out
+    /// of the workspace's span.
     #[serde(default)]
     pub relative_time: bool,
 }
