@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every check of the project, in order, stopping at the first failure:
-# formatting, clippy (native and, for the web crate, wasm32), native unit and
-# integration tests, the engine's tests in headless Chrome, the release build
+# formatting, no import cycles between source files, clippy (native and, for
+# the web crate, wasm32), native unit and integration tests, the engine's tests in headless Chrome, the release build
 # of the studio, and the end-to-end test of the built studio in Chrome.
 # Run `scripts/setup.sh test` first (`make test` does).
 set -euo pipefail
@@ -25,6 +25,7 @@ step() {
 }
 
 step "cargo fmt --check" cargo fmt --all -- --check
+step "no import cycles between files" python3 scripts/check_cycles.py engine/src cli/src web/src
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 if [ -f web/Cargo.toml ]; then
 	step "clippy (web, wasm32)" \

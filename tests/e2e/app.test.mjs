@@ -5,7 +5,8 @@
 // It serves dist/ on 127.0.0.1 (ephemeral port) with a tiny static server and
 // walks a planner's path through the Traces panel, using only the selector
 // contract of the app (data-testid attributes): demo workspace on first
-// visit, clear and reload the demo, upload a real NAB series, drop the SWIM
+// visit with every panel at work (decisions, plan, queue), clear and reload
+// the demo, upload a real NAB series, drop the SWIM
 // workload, draw a chart, refuse a malformed file with file:line:col errors
 // while the app keeps working, remove a file, and reload the page with the
 // workspace kept (IndexedDB); then the SLOs, Agenda and Pricing panels
@@ -259,6 +260,65 @@ test('clear empties the workspace and load-demo brings it back', { timeout: 120_
   await screenshot('demo-reloaded');
 });
 
+test('the demo opens every panel at work: decisions signed off, the plan drawn, a queue', { timeout: 180_000 }, async () => {
+  await openTraces();
+  // Calendar dates only: the job history's trace-relative times stay out of the span.
+  const span = await page.locator('[data-testid=workspace-span]').textContent();
+  assert.ok(!span.includes('1970'), `the workspace span is in calendar time: ${span}`);
+
+  await page.click('[data-testid=nav-slos]');
+  await waitForCount(page.locator('[data-testid=slo-row]'), 12, 'recurring-job rows');
+  const decided = await page.$$eval('[data-testid=slo-row]', (rows) =>
+    rows.map((r) => [
+      r.dataset.job,
+      r.dataset.actionable,
+      r.querySelector('[data-testid=slo-decision]').textContent.trim(),
+    ]),
+  );
+  // The demo signs off its actionable jobs (those whose skyline fits the
+  // window: fixtures/demo/decisions.csv); the others stay pending.
+  const signed = decided.filter(([, , status]) => status === 'signed-off');
+  assert.ok(signed.length >= 5, `the demo signs jobs off (${signed.length})`);
+  for (const [job, a] of signed) assert.equal(a, 'true', `${job}, signed off, is actionable`);
+  for (const [job, a, status] of decided) {
+    if (a !== 'true') assert.equal(status, 'pending', `${job} (not actionable) is left pending`);
+  }
+  await screenshot('demo-slos');
+
+  // The Agenda opens with the signed-off jobs admitted by LowCost.
+  await page.click('[data-testid=nav-agenda]');
+  const canvas = page.locator('canvas[data-testid=agenda-canvas][data-drawn="true"]');
+  await canvas.waitFor();
+  const planned = await page.locator('[data-testid=agenda-row]').count();
+  assert.ok(planned >= 3 && planned <= signed.length, `the demo plan has reservations (${planned})`);
+  assert.ok((await ink(canvas)) > 5_000, 'the demo plan is drawn');
+  await screenshot('demo-agenda');
+
+  await page.click('[data-testid=nav-pricing]');
+  await page.locator('[data-testid=queue-row]').first().waitFor();
+  const queued = await page.locator('[data-testid=queue-row]').count();
+  assert.ok(queued >= 3, `the demo queue has admitted jobs (${queued})`);
+  await page.locator('canvas[data-testid=gantt][data-drawn="true"]').waitFor();
+  await screenshot('demo-pricing');
+
+  // "Clear" empties everything; "Load demo" brings all of it back.
+  await openTraces();
+  await page.click('[data-testid=clear]');
+  await waitForCounts((c) => c.files === 0, 'an empty workspace');
+  await page.click('[data-testid=nav-pricing]');
+  await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'no queue after clear');
+  await page.click('[data-testid=nav-agenda]');
+  await waitForCount(page.locator('[data-testid=agenda-row]'), 0, 'no plan after clear');
+  await openTraces();
+  await page.click('[data-testid=load-demo]');
+  await waitForCounts((c) => c.files === demo.files, 'the demo again');
+  await page.click('[data-testid=nav-agenda]');
+  await waitForCount(page.locator('[data-testid=agenda-row]'), planned, 'the demo plan again');
+  await page.click('[data-testid=nav-pricing]');
+  await waitForCount(page.locator('[data-testid=queue-row]'), queued, 'the demo queue again');
+  await openTraces();
+});
+
 test('uploading a NAB series adds one series of 4032 points', { timeout: 120_000 }, async () => {
   const before = await counts();
   await upload(NAB_FILE);
@@ -398,6 +458,21 @@ async function waitForCount(locator, n, what, timeout = WAIT_MS) {
   }
 }
 
+/**
+ * Clears everything (files, decisions, plan, queue) and uploads the demo's
+ * files listed, by themselves: a workspace without the demo's decisions,
+ * plan and queue, for the tests that make those by hand.
+ */
+async function freshWorkspace(...names) {
+  await openTraces();
+  await page.click('[data-testid=clear]');
+  await waitForCounts((c) => c.files === 0, 'an empty workspace');
+  for (const name of names) {
+    await upload(path.join(REPO, 'fixtures', 'demo', name));
+    await row(name).waitFor();
+  }
+}
+
 function sloRow(job) {
   return page.locator(`[data-testid=slo-row][data-job="${job}"]`);
 }
@@ -443,8 +518,7 @@ async function openSlos() {
 }
 
 test('SLOs: inferred windows, R* fits, decisions that persist and export', { timeout: 240_000 }, async () => {
-  await openTraces();
-  await page.click('[data-testid=load-demo]');
+  await freshWorkspace('runs.csv');
   await waitForCounts((c) => c.runs > 0, 'job runs loaded');
   await openSlos();
   await waitForCount(page.locator('[data-testid=nonperiodic-row]'), 2, 'non-periodic groups');
@@ -646,8 +720,7 @@ async function download(testid) {
 test('Agenda: admit signed-off jobs, drag with live preview, snap back, undo/redo, compare, export, persist', { timeout: 300_000 }, async () => {
   const errorsBefore = pageErrors.length;
   if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
-  await openTraces();
-  await page.click('[data-testid=load-demo]');
+  await freshWorkspace('runs.csv');
   await waitForCounts((c) => c.runs > 0, 'job runs loaded');
 
   // Two daily jobs signed off in the SLOs panel.
@@ -838,9 +911,7 @@ async function clickCurve(share) {
 test('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, persist; bad input is refused', { timeout: 300_000 }, async () => {
   const errorsBefore = pageErrors.length;
   if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
-  await openTraces();
-  await page.click('[data-testid=load-demo]');
-  await row('demo/history.csv').waitFor();
+  await freshWorkspace('history.csv');
   await page.click('[data-testid=nav-pricing]');
 
   // Pick a job of the demo history: every method estimates both phases, GP

@@ -1,6 +1,10 @@
 //! The page: header with navigation, notices, and the selected panel.
 
-use crate::panels::{AgendaPanel, Panel, PricingPanel, SlosPanel, TracesPanel};
+use crate::nav::Panel;
+use crate::parts::agenda::panel::AgendaPanel;
+use crate::parts::pricing::panel::PricingPanel;
+use crate::parts::slos::panel::SlosPanel;
+use crate::parts::traces::panel::TracesPanel;
 use crate::state::Studio;
 use leptos::prelude::*;
 
@@ -60,8 +64,8 @@ pub fn App() -> impl IntoView {
 fn EngineStatus() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let text = move || {
-        let running = studio.imports.with(Vec::len);
-        if !studio.ready.get() {
+        let running = studio.traces.imports.with(Vec::len);
+        if !studio.page.ready.get() {
             "Starting engine…".to_owned()
         } else if running > 0 {
             format!(
@@ -73,7 +77,7 @@ fn EngineStatus() -> impl IntoView {
         }
     };
     view! {
-        <div class="status" class:busy=move || !studio.ready.get() || studio.imports.with(|v| !v.is_empty())>
+        <div class="status" class:busy=move || !studio.page.ready.get() || studio.traces.imports.with(|v| !v.is_empty())>
             <span class="status-dot" aria-hidden="true"></span>
             <span>{text}</span>
         </div>
@@ -86,6 +90,7 @@ fn Notices() -> impl IntoView {
     let studio = expect_context::<Studio>();
     move || {
         studio
+            .page
             .notices
             .get()
             .into_iter()
@@ -97,7 +102,7 @@ fn Notices() -> impl IntoView {
                         <button
                             class="icon-button"
                             aria-label="Dismiss"
-                            on:click=move |_| studio.notices.update(|n| {
+                            on:click=move |_| studio.page.notices.update(|n| {
                                 if i < n.len() {
                                     n.remove(i);
                                 }

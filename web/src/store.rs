@@ -9,8 +9,8 @@
 //!   is re-read from the copy embedded in the worker.
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
 //!   first visit, so clearing it is not undone by a reload; the key `agenda`
-//!   holds the Agenda panel's plan ([`crate::agenda_host`]), the key
-//!   `pricing` the Pricing panel's queue ([`crate::pricing_host`]), both
+//!   holds the Agenda panel's plan ([`crate::parts::agenda::host`]), the key
+//!   `pricing` the Pricing panel's queue ([`crate::parts::pricing::host`]), both
 //!   [`MetaRecord`]s.
 //! - `decisions` (key path `job`, since version 2): the user's SLO decisions,
 //!   one [`SloDecision`] per recurring job as a plain object (serde), kept

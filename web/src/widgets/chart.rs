@@ -7,20 +7,12 @@
 //! After a successful draw the canvas carries `data-drawn="true"`,
 //! `data-kind` (what kind of chart) and `data-key` (which data it shows).
 
-use super::format::{count, minute};
-use crate::protocol::{JobChart, RunLine, SeriesChart};
-use crate::state::ChartData;
 use leptos::prelude::*;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
-
-/// Run skylines named in the legend; the caption gives the full count.
-const LEGEND_RUNS: usize = 8;
-/// Above this many runs, lines are drawn translucent.
-const CROWDED_RUNS: usize = 20;
 
 pub(crate) const INK: RGBColor = RGBColor(28, 37, 54);
 pub(crate) const MUTED: RGBColor = RGBColor(96, 108, 128);
@@ -94,39 +86,6 @@ pub fn PlotCanvas<T: Plot>(
                 <div class="chart-empty">{move || placeholder.get()}</div>
             </Show>
         </div>
-    }
-}
-
-/// The Traces panel's chart.
-#[component]
-pub fn ChartCanvas(
-    /// What to draw (`None`: nothing selected or data not arrived yet).
-    #[prop(into)]
-    data: Signal<Option<ChartData>>,
-    /// What to say when there is nothing to draw.
-    #[prop(into)]
-    placeholder: Signal<String>,
-) -> impl IntoView {
-    view! { <PlotCanvas data=data placeholder=placeholder testid="chart"/> }
-}
-
-impl Plot for ChartData {
-    fn kind(&self) -> &'static str {
-        match self {
-            ChartData::Job(_) => "job",
-            ChartData::Series(_) => "series",
-        }
-    }
-
-    fn key(&self) -> String {
-        ChartData::key(self)
-    }
-
-    fn draw(&self, root: &Area, px: Px) -> Result<(), DrawError> {
-        match self {
-            ChartData::Job(chart) => draw_job(root, chart, px),
-            ChartData::Series(chart) => draw_series(root, chart, px),
-        }
     }
 }
 
@@ -245,19 +204,6 @@ pub(crate) fn steps(xs: &[f64], ys: &[f64]) -> Vec<(f64, f64)> {
     out
 }
 
-/// The last minute and the largest count of `runs`, at least `floor` each.
-pub(crate) fn runs_extent(runs: &[RunLine], floor: (f64, f64)) -> (f64, f64) {
-    let x = runs
-        .iter()
-        .filter_map(|r| r.minutes.last().copied())
-        .fold(floor.0, f64::max);
-    let y = runs
-        .iter()
-        .flat_map(|r| r.containers.iter().copied())
-        .fold(floor.1, f64::max);
-    (x, y)
-}
-
 /// A frame of containers over minutes from the run's start.
 pub(crate) fn minutes_frame<'a>(
     root: &'a Area,
@@ -277,45 +223,6 @@ pub(crate) fn minutes_frame<'a>(
     )
 }
 
-fn draw_job(root: &Area, chart: &JobChart, px: Px) -> Result<(), DrawError> {
-    let (x_max, y_max) = runs_extent(&chart.runs, (1.0, 1.0));
-    let n = chart.runs.len();
-    let caption = format!(
-        "{} — {} run{} overlaid",
-        chart.job,
-        count(n),
-        if n == 1 { "" } else { "s" }
-    );
-    let mut ctx = minutes_frame(root, &caption, (x_max, y_max * 1.08), px)?;
-    let alpha = if n > CROWDED_RUNS { 0.35 } else { 0.9 };
-    let width = px.u(if n > CROWDED_RUNS { 1.0 } else { 1.6 });
-    for (i, run) in chart.runs.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        let series = ctx.draw_series(LineSeries::new(
-            steps(&run.minutes, &run.containers),
-            color.mix(alpha).stroke_width(width),
-        ))?;
-        if i < LEGEND_RUNS {
-            let swatch = px.f(16.0) as i32;
-            let stroke = px.u(2.5);
-            series
-                .label(format!("started {}", minute(run.start)))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + swatch, y)], color.stroke_width(stroke))
-                });
-        }
-    }
-    if n > LEGEND_RUNS {
-        ctx.draw_series(std::iter::once(PathElement::new(
-            Vec::<(f64, f64)>::new(),
-            TRANSPARENT,
-        )))?
-        .label(format!("… and {} more runs", count(n - LEGEND_RUNS)))
-        .legend(|(x, y)| PathElement::new(vec![(x, y)], TRANSPARENT));
-    }
-    legend(&mut ctx, px)
-}
-
 /// The legend of the labelled series, top right.
 pub(crate) fn legend(ctx: &mut Ctx<'_>, px: Px) -> Result<(), DrawError> {
     ctx.configure_series_labels()
@@ -325,50 +232,4 @@ pub(crate) fn legend(ctx: &mut Ctx<'_>, px: Px) -> Result<(), DrawError> {
         .background_style(WHITE.mix(0.92))
         .border_style(GRID.stroke_width(px.u(1.0)))
         .draw()
-}
-
-fn draw_series(root: &Area, chart: &SeriesChart, px: Px) -> Result<(), DrawError> {
-    let (t0, t1) = match (chart.times.first(), chart.times.last()) {
-        (Some(&a), Some(&b)) if b > a => (a as f64, b as f64),
-        (Some(&a), _) => (a as f64, a as f64 + 60.0),
-        _ => (0.0, 60.0),
-    };
-    let y_max = chart.values.iter().copied().fold(1.0, f64::max) * 1.08;
-    let drawn = chart.times.len();
-    let caption = if drawn < chart.total_points {
-        format!(
-            "{} · {} — {} samples ({} drawn, peaks kept)",
-            chart.server,
-            chart.resource,
-            count(chart.total_points),
-            count(drawn)
-        )
-    } else {
-        format!(
-            "{} · {} — {} samples",
-            chart.server,
-            chart.resource,
-            count(chart.total_points)
-        )
-    };
-    let mut ctx = frame(
-        root,
-        &caption,
-        (t0..t1, 0.0..y_max),
-        ("Time (UTC)", "Utilization (%)"),
-        7,
-        &|t| minute(*t as i64).get(5..).unwrap_or_default().to_owned(),
-        &|v| tick(*v, y_max),
-        px,
-    )?;
-    let points = || {
-        chart
-            .times
-            .iter()
-            .zip(&chart.values)
-            .map(|(&t, &v)| (t as f64, v))
-    };
-    ctx.draw_series(AreaSeries::new(points(), 0.0, ACCENT.mix(0.12)))?;
-    ctx.draw_series(LineSeries::new(points(), ACCENT.stroke_width(px.u(1.4))))?;
-    Ok(())
 }

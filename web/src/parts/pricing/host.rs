@@ -19,11 +19,11 @@
 //!   used are saved as the `meta` record `pricing`, read back on the first
 //!   request of a session.
 
-use crate::agenda_protocol::now_ms;
-use crate::pricing_protocol::{
+use crate::parts::pricing::protocol::{
     HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse, PricingSettings, QueueRow,
     QueueView, QuoteView, SimView,
 };
+use crate::protocol::now_ms;
 use crate::protocol::Response;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -165,6 +165,31 @@ impl PricingHost {
             desk: Desk::default(),
             model: None,
             revision: 0,
+        }
+    }
+
+    /// The demo's queue: when the queue is empty, the jobs of `text` (a
+    /// queue CSV) admitted on the default cluster, as an import would.
+    pub async fn seed(
+        &mut self,
+        name: &str,
+        text: &str,
+        workspace: &Workspace,
+        store: Option<&Store>,
+        post: &dyn Fn(&Response),
+    ) {
+        let ctx = Ctx {
+            workspace,
+            store,
+            post,
+        };
+        if !self.restored {
+            self.restored = true;
+            self.restore(&ctx).await;
+        }
+        if self.desk.queue.is_empty() {
+            let settings = self.desk.settings.unwrap_or_default();
+            self.import(&ctx, settings, name, text).await;
         }
     }
 

@@ -1,15 +1,6 @@
-//! The studio's panels, one per part of the product. Only panels that work
-//! are listed; the navigation shows exactly [`Panel::ALL`].
-
-mod agenda;
-mod pricing;
-mod slos;
-mod traces;
-
-pub use agenda::AgendaPanel;
-pub use pricing::PricingPanel;
-pub use slos::SlosPanel;
-pub use traces::TracesPanel;
+//! The navigation's registry: one [`Panel`] per part of the product. Only
+//! panels that work are listed; the navigation shows exactly [`Panel::ALL`].
+//! Which component each one mounts is in [`crate::app`].
 
 /// A panel of the studio.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The Agenda panel's state: the plan as the worker last sent it, the drag
 //! in progress with its live preview, the comparison of methods, and what
-//! the last change said. Like the rest of [`Studio`], no algorithm: every
+//! the last change said. Like every desk, no algorithm: every
 //! figure comes from the worker.
 //!
 //! A drag keeps at most one [`AgendaRequest::Preview`] in flight: while one
@@ -8,11 +8,12 @@
 //! answer arrives. The drop sends [`AgendaRequest::Move`]; the worker checks
 //! it again, so a drop that beats its preview is still judged right.
 
-use crate::agenda_protocol::{
-    now_ms, AgendaRequest, AgendaResponse, AgendaView, CompareView, PlanFormat,
+use crate::page::Page;
+use crate::parts::agenda::protocol::{
+    AgendaRequest, AgendaResponse, AgendaView, CompareView, PlanFormat,
 };
+use crate::protocol::now_ms;
 use crate::protocol::Request;
-use crate::state::Studio;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::agenda::{Capacity, Method, MovePreview};
@@ -48,6 +49,7 @@ pub struct LivePreview {
 /// The Agenda panel's signals.
 #[derive(Clone, Copy)]
 pub struct AgendaDesk {
+    page: Page,
     /// The plan as last sent (`None` until the worker answered).
     pub view: RwSignal<Option<AgendaView>>,
     /// The method admissions and one-offs are placed with.
@@ -79,8 +81,9 @@ pub struct AgendaDesk {
 
 impl AgendaDesk {
     /// Nothing known yet; LowCost selected.
-    pub fn new() -> AgendaDesk {
+    pub fn new(page: Page) -> AgendaDesk {
         AgendaDesk {
+            page,
             view: RwSignal::new(None),
             method: RwSignal::new(Method::LowCost),
             stretch: RwSignal::new(true),
@@ -98,21 +101,15 @@ impl AgendaDesk {
     }
 }
 
-impl Default for AgendaDesk {
-    fn default() -> Self {
-        AgendaDesk::new()
-    }
-}
-
-impl Studio {
+impl AgendaDesk {
     fn agenda_send(self, request: AgendaRequest) {
-        self.send(Request::Agenda(request));
+        self.page.send(Request::Agenda(request));
     }
 
     /// Sends a change to the plan; the panel shows it busy until answered.
     pub fn agenda_change(self, request: AgendaRequest) {
-        self.agenda.error.set(None);
-        self.agenda.busy.set(true);
+        self.error.set(None);
+        self.busy.set(true);
         self.agenda_send(request);
     }
 
@@ -129,26 +126,26 @@ impl Studio {
 
     /// Asks for the comparison of methods.
     pub fn compare_agenda(self) {
-        self.agenda.comparing.set(true);
+        self.comparing.set(true);
         self.agenda_send(AgendaRequest::Compare);
     }
 
     /// Asks for the plan as a file; downloaded when it arrives.
     pub fn export_agenda(self, format: PlanFormat) {
-        let queue = self.agenda.queue.get_untracked();
+        let queue = self.queue.get_untracked();
         self.agenda_send(AgendaRequest::Export { format, queue });
     }
 
     /// Starts dragging reservation `id`, grabbed at step position `grab`.
     pub fn grab(self, id: u32, grab: f64) {
-        let from = self.agenda.view.with_untracked(|v| {
+        let from = self.view.with_untracked(|v| {
             v.as_ref()
                 .and_then(|v| v.reservations.iter().find(|r| r.id == id))
                 .map(|r| r.start)
         });
         let Some(from) = from else { return };
-        self.agenda.reason.set(None);
-        self.agenda.drag.set(Some(Drag {
+        self.reason.set(None);
+        self.drag.set(Some(Drag {
             id,
             from,
             grab,
@@ -161,7 +158,7 @@ impl Studio {
     /// The pointer is at step position `at` during a drag: move the
     /// candidate and ask for its preview.
     pub fn drag_to(self, at: f64, steps: usize) {
-        let Some(mut drag) = self.agenda.drag.get_untracked() else {
+        let Some(mut drag) = self.drag.get_untracked() else {
             return;
         };
         if drag.dropped {
@@ -174,53 +171,52 @@ impl Studio {
         }
         drag.start = start;
         let id = drag.id;
-        self.agenda.drag.set(Some(drag));
+        self.drag.set(Some(drag));
         self.preview(id, start);
     }
 
     /// Asks for a preview, or remembers it while another is in flight.
     fn preview(self, id: u32, start: usize) {
-        if self.agenda.in_flight.get_value().is_some() {
-            self.agenda.wanted.set_value(Some((id, start)));
+        if self.in_flight.get_value().is_some() {
+            self.wanted.set_value(Some((id, start)));
             return;
         }
-        self.agenda.in_flight.set_value(Some((id, start, now_ms())));
+        self.in_flight.set_value(Some((id, start, now_ms())));
         self.agenda_send(AgendaRequest::Preview { id, start });
     }
 
     /// The reservation was dropped: move it there (the worker decides), or
     /// let go if it did not move.
     pub fn drop_drag(self) {
-        let Some(mut drag) = self.agenda.drag.get_untracked() else {
+        let Some(mut drag) = self.drag.get_untracked() else {
             return;
         };
         if drag.dropped {
             return;
         }
         if drag.start == drag.from {
-            self.agenda.drag.set(None);
+            self.drag.set(None);
             return;
         }
         drag.dropped = true;
         let (id, start) = (drag.id, drag.start);
-        self.agenda.drag.set(Some(drag));
+        self.drag.set(Some(drag));
         self.agenda_change(AgendaRequest::Move { id, start });
     }
 
     /// Gives up the drag (Escape): the reservation stays where it was.
     pub fn cancel_drag(self) {
         if self
-            .agenda
             .drag
             .with_untracked(|d| d.as_ref().is_some_and(|d| !d.dropped))
         {
-            self.agenda.drag.set(None);
+            self.drag.set(None);
         }
     }
 
     /// Takes in one Agenda response.
-    pub(crate) fn apply_agenda(self, response: AgendaResponse) {
-        let agenda = self.agenda;
+    pub fn apply(self, response: AgendaResponse) {
+        let agenda = self;
         match response {
             AgendaResponse::Plan(view) => {
                 agenda.busy.set(false);
@@ -281,7 +277,8 @@ impl Studio {
             }
             AgendaResponse::Exported { format, text } => {
                 if let Err(e) = save_text(format.file_name(), format.mime(), &text) {
-                    self.notify(format!("The plan could not be downloaded: {e}"));
+                    self.page
+                        .notify(format!("The plan could not be downloaded: {e}"));
                 }
             }
         }

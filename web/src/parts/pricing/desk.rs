@@ -7,13 +7,13 @@
 //! Quotes carry tickets: only the answer to the latest ask is shown (the
 //! worker also drops quotes a later one supersedes).
 
-use crate::agenda_protocol::now_ms;
-use crate::pricing_protocol::{
+use crate::page::Page;
+use crate::parts::pricing::protocol::{
     function_of, method_of, HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse,
     PricingSettings, QueueView, QuoteView, SimSettings, SimView,
 };
+use crate::protocol::now_ms;
 use crate::protocol::Request;
-use crate::state::Studio;
 use crate::widgets::download::save_text;
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
@@ -140,12 +140,12 @@ impl PricingForm {
 
     /// Takes the cluster and price settings the queue was last used with.
     pub fn take_settings(&mut self, s: &PricingSettings) {
-        self.method = crate::pricing_protocol::method_value(s.method).into();
+        self.method = crate::parts::pricing::protocol::method_value(s.method).into();
         self.level = trimmed(s.level * 100.0, 2);
         self.map_slots = trimmed(s.slots.map, 3);
         self.reduce_slots = trimmed(s.slots.reduce, 3);
-        self.function = crate::pricing_protocol::function_value(&s.function).into();
-        self.kappa = trimmed(crate::pricing_protocol::kappa_of(&s.function), 3);
+        self.function = crate::parts::pricing::protocol::function_value(&s.function).into();
+        self.kappa = trimmed(crate::parts::pricing::protocol::kappa_of(&s.function), 3);
     }
 }
 
@@ -220,6 +220,7 @@ pub struct Admission {
 /// The Pricing panel's signals.
 #[derive(Clone, Copy)]
 pub struct PricingDesk {
+    page: Page,
     /// The form as typed.
     pub form: RwSignal<PricingForm>,
     /// The loaded history's jobs (`None` until the worker answered).
@@ -262,8 +263,9 @@ pub struct PricingDesk {
 
 impl PricingDesk {
     /// Nothing known yet; the default form.
-    pub fn new() -> PricingDesk {
+    pub fn new(page: Page) -> PricingDesk {
         PricingDesk {
+            page,
             form: RwSignal::new(PricingForm::default()),
             history: RwSignal::new(None),
             quote: RwSignal::new(None),
@@ -287,15 +289,9 @@ impl PricingDesk {
     }
 }
 
-impl Default for PricingDesk {
-    fn default() -> Self {
-        PricingDesk::new()
-    }
-}
-
-impl Studio {
+impl PricingDesk {
     fn pricing_send(self, request: PricingRequest) {
-        self.send(Request::Pricing(request));
+        self.page.send(Request::Pricing(request));
     }
 
     /// The Pricing panel was opened or the workspace changed: ask for the
@@ -307,7 +303,7 @@ impl Studio {
     /// Asks for a quote of the form's job (or says what in the form is not
     /// a number).
     pub fn request_quote(self) {
-        let desk = self.pricing;
+        let desk = self;
         let form = desk.form.get_untracked();
         let asked = form
             .request()
@@ -334,7 +330,7 @@ impl Studio {
 
     /// Admits the form's job with its chosen deadline.
     pub fn admit_priced(self) {
-        let desk = self.pricing;
+        let desk = self;
         let form = desk.form.get_untracked();
         let asked = form
             .request()
@@ -358,15 +354,15 @@ impl Studio {
 
     /// Sends a change to the queue (remove, clear).
     pub fn pricing_change(self, request: PricingRequest) {
-        self.pricing.error.set(None);
-        self.pricing.busy.set(true);
+        self.error.set(None);
+        self.busy.set(true);
         self.pricing_send(request);
     }
 
     /// Runs the simulation with the form's settings (or says what in the
     /// form is not a number).
     pub fn request_simulation(self) {
-        let desk = self.pricing;
+        let desk = self;
         let settings = match desk.sim_form.with_untracked(SimForm::settings) {
             Ok(s) => s,
             Err(message) => {
@@ -385,7 +381,7 @@ impl Studio {
     /// Reads a queue CSV chosen by the user and sends it to the worker,
     /// which adds its jobs to the queue (or refuses it).
     pub fn import_queue(self, file: web_sys::File) {
-        let desk = self.pricing;
+        let desk = self;
         let settings = match desk.form.with_untracked(PricingForm::request) {
             Ok((_, settings)) => settings,
             Err(message) => {
@@ -420,8 +416,8 @@ impl Studio {
     }
 
     /// Takes in one Pricing response.
-    pub(crate) fn apply_pricing(self, response: PricingResponse) {
-        let desk = self.pricing;
+    pub fn apply(self, response: PricingResponse) {
+        let desk = self;
         match response {
             PricingResponse::History(view) => desk.history.set(Some(view)),
             PricingResponse::Quote(view) => {
@@ -482,7 +478,8 @@ impl Studio {
             }
             PricingResponse::Exported { text } => {
                 if let Err(e) = save_text("skyplan-queue.csv", "text/csv", &text) {
-                    self.notify(format!("The queue could not be downloaded: {e}"));
+                    self.page
+                        .notify(format!("The queue could not be downloaded: {e}"));
                 }
             }
         }

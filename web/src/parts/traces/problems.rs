@@ -1,7 +1,7 @@
 //! The list of import problems: refused files with their bad lines, and
 //! lines skipped by lenient imports. Stays until dismissed.
 
-use crate::state::{Problem, ProblemKind};
+use super::desk::{Problem, ProblemKind};
 use leptos::prelude::*;
 
 /// Every problem, newest last; nothing when there are none.

@@ -18,10 +18,11 @@
 //!   the `meta` record `agenda`; it is read back on the first request of a
 //!   session. The undo history is not saved.
 
-use crate::agenda_protocol::{
-    method_label, now_ms, AgendaRequest, AgendaResponse, AgendaView, CompareRow, CompareView,
-    Outcome, PlanFormat, ReservationView,
+use crate::parts::agenda::protocol::{
+    method_label, AgendaRequest, AgendaResponse, AgendaView, CompareRow, CompareView, Outcome,
+    PlanFormat, ReservationView,
 };
+use crate::protocol::now_ms;
 use crate::protocol::Response;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -217,6 +218,57 @@ impl AgendaHost {
             AgendaRequest::Compare => self.compare(&ctx),
             AgendaRequest::Export { format, queue } => self.export(&ctx, format, &queue),
         }
+    }
+
+    /// The demo's plan: when nothing is planned yet, the signed-off SLOs
+    /// admitted by LowCost with stretched skylines (the panel's defaults),
+    /// as if the planner had pressed "Admit".
+    pub async fn seed(
+        &mut self,
+        workspace: &Workspace,
+        store: Option<&Store>,
+        post: &dyn Fn(&Response),
+    ) {
+        let ctx = Ctx {
+            workspace,
+            store,
+            post,
+        };
+        if !self.restored {
+            self.restored = true;
+            self.restore(&ctx).await;
+        }
+        let planned = self
+            .agenda
+            .plan
+            .as_ref()
+            .is_some_and(|p| !p.reservations().is_empty());
+        if !planned && !self.admissible(workspace).is_empty() {
+            self.admit_decisions(&ctx, Method::LowCost, true).await;
+        }
+    }
+
+    /// Forgets the plan, its capacity and its history ("Clear" on the
+    /// Traces panel empties everything).
+    pub async fn reset(
+        &mut self,
+        workspace: &Workspace,
+        store: Option<&Store>,
+        post: &dyn Fn(&Response),
+    ) {
+        let ctx = Ctx {
+            workspace,
+            store,
+            post,
+        };
+        self.restored = true;
+        self.agenda = Agenda::default();
+        self.undo.clear();
+        self.redo.clear();
+        self.outcome = None;
+        self.revision += 1;
+        self.save(&ctx).await;
+        self.post_view(&ctx);
     }
 
     fn params() -> AgendaParams {
@@ -578,7 +630,7 @@ impl AgendaHost {
         let capacity = plan.capacity().to_vec();
         let mut rows = Vec::new();
         let bound = lower_bounds(plan, &requests, LP_MAX_VARS);
-        for method in crate::agenda_protocol::METHODS {
+        for method in crate::parts::agenda::protocol::METHODS {
             let t = now_ms();
             let Ok(mut fresh) = Plan::new(plan.params().clone(), capacity.clone()) else {
                 continue;

@@ -1,10 +1,13 @@
 //! The Traces panel: import files (drop, pick, demo), see progress and
 //! problems, the loaded files and totals, and chart jobs and series.
 
-use crate::protocol::Request;
-use crate::state::{job_key, series_key, Studio};
+use super::charts::ChartCanvas;
+use super::desk::{job_key, series_key};
+use super::problems::ProblemList;
+use super::protocol::TracesRequest;
+use crate::state::Studio;
 use crate::widgets::format::{bytes, count, span};
-use crate::widgets::{ChartCanvas, Dropzone, ProblemList, ProgressBar, Stat};
+use crate::widgets::{Dropzone, ProgressBar, Stat};
 use leptos::prelude::*;
 use skyplan_engine::{FileSummary, Format};
 
@@ -30,7 +33,8 @@ pub fn TracesPanel() -> impl IntoView {
 #[component]
 fn ImportCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let on_files = Callback::new(move |files: web_sys::FileList| studio.import_files(&files));
+    let on_files =
+        Callback::new(move |files: web_sys::FileList| studio.traces.import_files(&files));
     view! {
         <section class="card">
             <header class="card-head">
@@ -43,7 +47,7 @@ fn ImportCard() -> impl IntoView {
                     <select
                         data-testid="format-select"
                         on:change=move |ev| {
-                            studio.format.set(event_target_value(&ev).parse::<Format>().ok());
+                            studio.traces.format.set(event_target_value(&ev).parse::<Format>().ok());
                         }
                     >
                         <option value="" selected>"Detect"</option>
@@ -57,8 +61,8 @@ fn ImportCard() -> impl IntoView {
                     <input
                         type="checkbox"
                         data-testid="lenient-toggle"
-                        prop:checked=move || studio.lenient.get()
-                        on:change=move |ev| studio.lenient.set(event_target_checked(&ev))
+                        prop:checked=move || studio.traces.lenient.get()
+                        on:change=move |ev| studio.traces.lenient.set(event_target_checked(&ev))
                     />
                     <span>"Lenient — keep good lines, skip bad ones"</span>
                 </label>
@@ -67,14 +71,14 @@ fn ImportCard() -> impl IntoView {
                 <button
                     class="button primary"
                     data-testid="load-demo"
-                    on:click=move |_| studio.send(Request::LoadDemo)
+                    on:click=move |_| studio.traces.send(TracesRequest::LoadDemo)
                 >
                     "Load demo workspace"
                 </button>
                 <button
                     class="button danger"
                     data-testid="clear"
-                    on:click=move |_| studio.send(Request::Clear)
+                    on:click=move |_| studio.traces.send(TracesRequest::Clear)
                 >
                     "Clear"
                 </button>
@@ -82,7 +86,7 @@ fn ImportCard() -> impl IntoView {
             <div class="progress-list">
                 {move || {
                     studio
-                        .imports
+                        .traces.imports
                         .get()
                         .into_iter()
                         .map(|i| view! { <ProgressBar name=i.name done=i.done total=i.total/> })
@@ -97,8 +101,8 @@ fn ImportCard() -> impl IntoView {
 #[component]
 fn TotalsCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let total = move |f: fn(&crate::protocol::WorkspaceView) -> usize| {
-        Signal::derive(move || studio.workspace.with(f))
+    let total = move |f: fn(&super::protocol::WorkspaceView) -> usize| {
+        Signal::derive(move || studio.traces.workspace.with(f))
     };
     view! {
         <section class="card">
@@ -119,7 +123,9 @@ fn TotalsCard() -> impl IntoView {
             </div>
             <p class="span-line">
                 <span class="field-label">"Time span"</span>
-                <span>{move || studio.workspace.with(|w| span(w.summary.span))}</span>
+                <span data-testid="workspace-span">
+                    {move || studio.traces.workspace.with(|w| span(w.summary.span))}
+                </span>
             </p>
         </section>
     }
@@ -131,9 +137,9 @@ fn Problems() -> impl IntoView {
     let studio = expect_context::<Studio>();
     view! {
         <ProblemList
-            problems=studio.problems
-            on_dismiss=Callback::new(move |id| studio.dismiss(id))
-            on_dismiss_all=Callback::new(move |()| studio.problems.set(Vec::new()))
+            problems=studio.traces.problems
+            on_dismiss=Callback::new(move |id| studio.traces.dismiss(id))
+            on_dismiss_all=Callback::new(move |()| studio.traces.problems.set(Vec::new()))
         />
     }
 }
@@ -143,8 +149,8 @@ fn Problems() -> impl IntoView {
 fn ChartCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let options = move || {
-        studio.workspace.with(|w| {
-            let selected = studio.selection.get();
+        studio.traces.workspace.with(|w| {
+            let selected = studio.traces.selection.get();
             let jobs = w
                 .jobs
                 .iter()
@@ -177,9 +183,9 @@ fn ChartCard() -> impl IntoView {
         })
     };
     let placeholder = Signal::derive(move || {
-        if !studio.ready.get() {
+        if !studio.page.ready.get() {
             "Starting the engine…".to_owned()
-        } else if studio.selection.with(String::is_empty) {
+        } else if studio.traces.selection.with(String::is_empty) {
             "Nothing to chart yet: import traces or load the demo workspace.".to_owned()
         } else {
             "Loading chart…".to_owned()
@@ -193,13 +199,13 @@ fn ChartCard() -> impl IntoView {
                     class="chart-select"
                     data-testid="chart-select"
                     aria-label="What to chart"
-                    prop:disabled=move || studio.selection.with(String::is_empty)
-                    on:change=move |ev| studio.select_chart(event_target_value(&ev))
+                    prop:disabled=move || studio.traces.selection.with(String::is_empty)
+                    on:change=move |ev| studio.traces.select_chart(event_target_value(&ev))
                 >
                     {options}
                 </select>
             </header>
-            <ChartCanvas data=studio.chart placeholder=placeholder/>
+            <ChartCanvas data=studio.traces.chart placeholder=placeholder/>
         </section>
     }
 }
@@ -209,7 +215,7 @@ fn ChartCard() -> impl IntoView {
 fn FilesCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let rows = move || {
-        let files = studio.workspace.with(|w| w.summary.files.clone());
+        let files = studio.traces.workspace.with(|w| w.summary.files.clone());
         if files.is_empty() {
             let empty = "No files loaded. Drop traces on the left or load the demo workspace.";
             return view! {
@@ -297,7 +303,7 @@ fn FileRow(file: FileSummary) -> impl IntoView {
                     class="button ghost small"
                     data-testid="remove-file"
                     aria-label=format!("Remove {name}")
-                    on:click=move |_| studio.send(Request::Remove { id })
+                    on:click=move |_| studio.traces.send(TracesRequest::Remove { id })
                 >
                     "Remove"
                 </button>

@@ -5,13 +5,13 @@
 //! reservation, and the owner's decision — sign off, override or reject —
 //! saved in the browser and exported as CSV or JSON.
 //!
-//! Every figure comes from the worker ([`crate::desk`] sends the requests);
+//! Every figure comes from the worker ([`crate::parts::slos::desk`] sends the requests);
 //! this module only lays them out and turns form fields into decisions for
 //! the engine to validate.
 
-use crate::desk::FitState;
-use crate::panels::Panel;
-use crate::protocol::{ExportFormat, FitView, SloRow, SIMPLEX_MAX_CELLS};
+use super::protocol::{ExportFormat, FitView, SloRow, SIMPLEX_MAX_CELLS};
+use crate::nav::Panel;
+use crate::parts::slos::desk::FitState;
 use crate::state::Studio;
 use crate::widgets::format::{count, minute, trimmed};
 use crate::widgets::PlotCanvas;
@@ -54,9 +54,9 @@ pub fn decision_label(kind: Option<DecisionKind>) -> &'static str {
 #[component]
 pub fn SlosPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    untrack(move || studio.open_slos());
-    on_cleanup(move || studio.close_slos());
-    let has_runs = move || studio.workspace.with(|w| w.summary.runs > 0);
+    untrack(move || studio.slo.open_slos());
+    on_cleanup(move || studio.slo.close_slos());
+    let has_runs = move || studio.traces.workspace.with(|w| w.summary.runs > 0);
     view! {
         <div class="slos">
             <ErrorBar/>
@@ -100,7 +100,7 @@ fn EmptyState() -> impl IntoView {
     view! {
         <section class="card empty-state" data-testid="slo-empty">
             {move || {
-                if studio.ready.get() {
+                if studio.page.ready.get() {
                     view! {
                         <h2>"No job runs loaded"</h2>
                         <p>
@@ -430,7 +430,7 @@ fn JobRow(row: SloRow, decision: Option<DecisionKind>) -> impl IntoView {
     };
     let select = {
         let job = job.clone();
-        move || studio.select_slo(job.clone())
+        move || studio.slo.select_slo(job.clone())
     };
     let select_key = select.clone();
     let label = decision_label(decision);
@@ -572,7 +572,7 @@ fn SettingsForm() -> impl IntoView {
         params.deadline_percentile = deadline;
         params.max_read_cv = cv;
         params.min_slack_ratio = slack;
-        studio.set_slo_params(params);
+        studio.slo.set_slo_params(params);
     };
     let reset = move |_| {
         let defaults = SloParams::default();
@@ -585,7 +585,7 @@ fn SettingsForm() -> impl IntoView {
         for ((_, text), v) in fields.iter().zip(values) {
             text.set(v.to_string());
         }
-        studio.set_slo_params(defaults);
+        studio.slo.set_slo_params(defaults);
     };
     view! {
         <div class="settings">
@@ -677,13 +677,13 @@ fn FitControls() -> impl IntoView {
         let index = event_target_value(&ev).parse::<usize>().ok();
         if let Some(&alpha) = index.and_then(|i| ALPHAS.get(i)) {
             if model.with_untracked(|m| m.alpha != alpha) {
-                studio.set_model(|m| m.alpha = alpha);
+                studio.slo.set_model(|m| m.alpha = alpha);
             }
         }
     };
     let on_step = move |ev| {
         if let Ok(step) = event_target_value(&ev).parse::<u32>() {
-            studio.set_model(|m| m.step_secs = step);
+            studio.slo.set_model(|m| m.step_secs = step);
         }
     };
     let on_variant = move |ev| {
@@ -691,14 +691,14 @@ fn FitControls() -> impl IntoView {
             "hadoop" => ModelParams::hadoop(),
             _ => ModelParams::paper(),
         };
-        studio.set_model(|m| *m = params);
+        studio.slo.set_model(|m| *m = params);
     };
     let on_solver = move |ev| {
         let solver = match event_target_value(&ev).as_str() {
             "simplex" => SolverKind::Simplex,
             _ => SolverKind::Flow,
         };
-        studio.set_model(|m| m.solver = solver);
+        studio.slo.set_model(|m| m.solver = solver);
     };
     let variant = move || model.with(|m| m.variant);
     let solver = move || model.with(|m| m.solver);
@@ -1030,15 +1030,15 @@ fn DecisionCard(job: String) -> impl IntoView {
         d.skyline = slo
             .fit
             .with_untracked(|f| f.as_ref().map(|f| f.model.skyline.clone()));
-        studio.decide(d);
+        studio.slo.decide(d);
     };
     let reject = move |_| {
         if let Some(mut d) = base(DecisionKind::Rejected) {
             d.model = None;
-            studio.decide(d);
+            studio.slo.decide(d);
         }
     };
-    let withdraw = move |_| studio.undecide(job.get_value());
+    let withdraw = move |_| studio.slo.undecide(job.get_value());
     let open_override = move |_| {
         let r = row();
         let recorded = decision().filter(|d| d.kind != DecisionKind::Rejected);
@@ -1099,7 +1099,7 @@ fn DecisionCard(job: String) -> impl IntoView {
                 if let Some(mut decision) = base(DecisionKind::Overridden) {
                     decision.window = Some((a, d));
                     decision.skyline = Some(Skyline::new(step.get_untracked(), values));
-                    studio.decide(decision);
+                    studio.slo.decide(decision);
                 }
             }
             Err(message) => slo.error.set(Some(message)),
@@ -1329,7 +1329,7 @@ fn DecisionsCard() -> impl IntoView {
                             {if recurring {
                                 let job = job.clone();
                                 view! {
-                                    <button class="link" on:click=move |_| studio.select_slo(job.clone())>
+                                    <button class="link" on:click=move |_| studio.slo.select_slo(job.clone())>
                                         {d.job.clone()}
                                     </button>
                                 }
@@ -1351,7 +1351,7 @@ fn DecisionsCard() -> impl IntoView {
                             <button
                                 class="button ghost small"
                                 data-testid="withdraw-row"
-                                on:click=move |_| studio.undecide(job.clone())
+                                on:click=move |_| studio.slo.undecide(job.clone())
                             >
                                 "Withdraw"
                             </button>
@@ -1378,7 +1378,7 @@ fn DecisionsCard() -> impl IntoView {
                                     class="button small"
                                     data-testid=format!("export-{ext}")
                                     prop:disabled=none
-                                    on:click=move |_| studio.export_decisions(format)
+                                    on:click=move |_| studio.slo.export_decisions(format)
                                 >
                                     {format!("Export {}", ext.to_uppercase())}
                                 </button>

@@ -2,14 +2,15 @@
 //! (thin, translucent), the peak and flat-p90 reservations (dashed), and
 //! the fitted reservation `R*` drawn bold on top.
 //!
-//! Drawn by [`super::chart::PlotCanvas`] with `data-kind="fit"` and
+//! Drawn by [`crate::widgets::PlotCanvas`] with `data-kind="fit"` and
 //! `data-key="<job>#<ticket>"`, so a redraw for new settings is visible.
 
-use super::chart::{
-    legend, minutes_frame, runs_extent, steps, Area, DrawError, Plot, Px, ACCENT, FONT, MUTED,
+use super::protocol::FitView;
+use crate::parts::traces::charts::runs_extent;
+use crate::widgets::chart::{
+    legend, minutes_frame, steps, Area, DrawError, Plot, Px, ACCENT, FONT, MUTED,
 };
-use super::format::count;
-use crate::protocol::FitView;
+use crate::widgets::format::count;
 use plotters::prelude::*;
 
 /// History runs: slate.

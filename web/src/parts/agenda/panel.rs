@@ -20,16 +20,17 @@
 //!   start, the first instance's window `[a, d)` and the allocation's length,
 //!   in plan steps.
 
-use crate::agenda_desk::Drag;
-use crate::agenda_protocol::{
-    method_label, method_of, method_value, now_ms, AgendaRequest, AgendaView, CompareView,
-    PlanFormat, ReservationView, METHODS,
+use crate::nav::Panel;
+use crate::parts::agenda::desk::Drag;
+use crate::parts::agenda::protocol::{
+    method_label, method_of, method_value, AgendaRequest, AgendaView, CompareView, PlanFormat,
+    ReservationView, METHODS,
 };
-use crate::panels::Panel;
+use crate::parts::agenda::timeline::{clock, css_colour, stack, Geometry, Stack, Timeline};
 use crate::protocol::js_error_text;
+use crate::protocol::now_ms;
 use crate::state::Studio;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::timeline::{clock, css_colour, stack, Geometry, Stack, Timeline};
 use leptos::prelude::*;
 use skyplan_engine::agenda::Capacity;
 use skyplan_engine::time::{format_duration, format_timestamp};
@@ -40,7 +41,7 @@ use web_sys::{HtmlCanvasElement, HtmlElement, KeyboardEvent};
 #[component]
 pub fn AgendaPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    untrack(move || studio.open_agenda());
+    untrack(move || studio.agenda.open_agenda());
     let desk = studio.agenda;
     let geometry = RwSignal::new(None::<Geometry>);
     let stacked = Memo::new(move |_| {
@@ -50,7 +51,7 @@ pub fn AgendaPanel() -> impl IntoView {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| shortcut(studio, &ev));
     on_cleanup(move || {
         keys.remove();
-        studio.cancel_drag();
+        studio.agenda.cancel_drag();
     });
     view! {
         <div class="agenda">
@@ -73,7 +74,7 @@ pub fn AgendaPanel() -> impl IntoView {
 /// while typing in a field.
 fn shortcut(studio: Studio, ev: &KeyboardEvent) {
     if ev.key() == "Escape" {
-        studio.cancel_drag();
+        studio.agenda.cancel_drag();
         return;
     }
     if !(ev.ctrl_key() || ev.meta_key()) || ev.alt_key() {
@@ -93,7 +94,7 @@ fn shortcut(studio: Studio, ev: &KeyboardEvent) {
         _ => return,
     };
     ev.prevent_default();
-    studio.agenda_change(request);
+    studio.agenda.agenda_change(request);
 }
 
 /// `HH:MM` of a step of the plan.
@@ -143,14 +144,14 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
             (v.peak > 0.0).then(|| format!("at {}", at(v, t)))
         })
     };
-    let on_grab = Callback::new(move |(id, step): (u32, f64)| studio.grab(id, step));
+    let on_grab = Callback::new(move |(id, step): (u32, f64)| studio.agenda.grab(id, step));
     let on_drag = Callback::new(move |step: f64| {
         let steps = desk
             .view
             .with_untracked(|v| v.as_ref().map_or(0, |v| v.steps));
-        studio.drag_to(step, steps);
+        studio.agenda.drag_to(step, steps);
     });
-    let on_drop = Callback::new(move |()| studio.drop_drag());
+    let on_drop = Callback::new(move |()| studio.agenda.drop_drag());
     let on_drawn = Callback::new(move |asked: f64| desk.latency.set(Some(now_ms() - asked)));
     view! {
         <section class="card agenda-plan">
@@ -177,7 +178,7 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                         data-testid="undo"
                         title="Undo (Ctrl+Z)"
                         disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.undo == 0))
-                        on:click=move |_| studio.agenda_change(AgendaRequest::Undo)
+                        on:click=move |_| studio.agenda.agenda_change(AgendaRequest::Undo)
                     >
                         "↶ Undo"
                     </button>
@@ -186,7 +187,7 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                         data-testid="redo"
                         title="Redo (Ctrl+Y)"
                         disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.redo == 0))
-                        on:click=move |_| studio.agenda_change(AgendaRequest::Redo)
+                        on:click=move |_| studio.agenda.agenda_change(AgendaRequest::Redo)
                     >
                         "↷ Redo"
                     </button>
@@ -472,7 +473,7 @@ fn ReservationsCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) 
                                         data-testid="agenda-remove"
                                         title="Remove this reservation"
                                         on:click=move |_| {
-                                            studio.agenda_change(AgendaRequest::Remove { id })
+                                            studio.agenda.agenda_change(AgendaRequest::Remove { id })
                                         }
                                     >
                                         "Remove"
@@ -576,7 +577,7 @@ fn AdmitCard() -> impl IntoView {
                     on:click=move |_| {
                         let method = desk.method.get_untracked();
                         let stretch = desk.stretch.get_untracked();
-                        studio.agenda_change(AgendaRequest::AdmitDecisions { method, stretch });
+                        studio.agenda.agenda_change(AgendaRequest::AdmitDecisions { method, stretch });
                     }
                 >
                     "Admit"
@@ -633,7 +634,7 @@ fn CapacityCard() -> impl IntoView {
             return;
         };
         local_error.set(None);
-        studio.set_agenda_capacity(Capacity {
+        studio.agenda.set_agenda_capacity(Capacity {
             cores: c,
             memory_mb: m,
         });
@@ -727,7 +728,7 @@ fn OneOffCard() -> impl IntoView {
         match parsed {
             Ok((start_secs, deadline_secs, containers, steps)) => {
                 local_error.set(None);
-                studio.agenda_change(AgendaRequest::AddOneOff {
+                studio.agenda.agenda_change(AgendaRequest::AddOneOff {
                     name: name.get_untracked(),
                     start_secs,
                     deadline_secs,
@@ -856,7 +857,7 @@ fn CompareCard() -> impl IntoView {
                         desk.comparing.get()
                             || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
                     }
-                    on:click=move |_| studio.compare_agenda()
+                    on:click=move |_| studio.agenda.compare_agenda()
                 >
                     {move || if desk.comparing.get() { "Placing…" } else { "Compare" }}
                 </button>
@@ -901,7 +902,9 @@ fn ExportCard() -> impl IntoView {
     };
     let png = move |_| {
         if let Err(e) = save_png("skyplan-agenda.png") {
-            studio.notify(format!("The timeline could not be downloaded: {e}"));
+            studio
+                .page
+                .notify(format!("The timeline could not be downloaded: {e}"));
         }
     };
     view! {
@@ -914,7 +917,7 @@ fn ExportCard() -> impl IntoView {
                     class="button"
                     data-testid="export-csv-plan"
                     disabled=empty
-                    on:click=move |_| studio.export_agenda(PlanFormat::Csv)
+                    on:click=move |_| studio.agenda.export_agenda(PlanFormat::Csv)
                 >
                     "CSV"
                 </button>
@@ -922,7 +925,7 @@ fn ExportCard() -> impl IntoView {
                     class="button"
                     data-testid="export-yarn"
                     disabled=empty
-                    on:click=move |_| studio.export_agenda(PlanFormat::Yarn)
+                    on:click=move |_| studio.agenda.export_agenda(PlanFormat::Yarn)
                 >
                     "YARN JSON"
                 </button>

@@ -13,8 +13,10 @@
 //!
 //! Deadlines are seconds from now; axes switch to minutes past 15 minutes.
 
-use super::chart::{frame, tick, Area, DrawError, Plot, Px, ACCENT, FONT, GRID, INK, MUTED};
-use crate::pricing_protocol::{QueueRow, QueueView, SimView};
+use crate::parts::pricing::protocol::{QueueRow, QueueView, SimView};
+use crate::widgets::chart::{
+    frame, tick, Area, DrawError, Plot, Px, ACCENT, FONT, GRID, INK, MUTED,
+};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use skyplan_engine::pricing::{Policy, PolicyReport, PricePoint, Quote, SimReport};
@@ -434,6 +436,6 @@ impl Plot for SweepPlot {
                     .map(|&(x, v)| Circle::new((x, v.1), px.u(3.5), colour.filled())),
             )?;
         }
-        super::chart::legend(&mut ctx, px)
+        crate::widgets::chart::legend(&mut ctx, px)
     }
 }

@@ -17,16 +17,16 @@
 //! `data-interarrival`), the `sim-waiting`, `sim-tardy` and `sim-earliness`
 //! canvases, `sim-error`.
 
-use crate::pricing_desk::{PricingForm, SimForm};
-use crate::pricing_protocol::{
+use crate::parts::pricing::charts::{
+    duration_text, price_text, CurvePlot, GanttPlot, SimMetric, SweepPlot,
+};
+use crate::parts::pricing::desk::{PricingForm, SimForm};
+use crate::parts::pricing::protocol::{
     method_value, PricingRequest, QueueView, QuoteView, SimView, FUNCTIONS,
 };
 use crate::state::Studio;
 use crate::widgets::chart::plot_x_span;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::pricing_charts::{
-    duration_text, price_text, CurvePlot, GanttPlot, SimMetric, SweepPlot,
-};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::estimate::Method;
@@ -40,13 +40,13 @@ pub fn PricingPanel() -> impl IntoView {
     let desk = studio.pricing;
     // The history and the queue, now and whenever the workspace changes.
     Effect::new(move |_| {
-        studio.workspace.track();
-        studio.open_pricing();
+        studio.traces.workspace.track();
+        studio.pricing.open_pricing();
     });
     // A quote for every change of the form.
     Effect::new(move |_| {
         desk.form.track();
-        studio.request_quote();
+        studio.pricing.request_quote();
     });
     view! {
         <div class="pricing-page">
@@ -422,7 +422,7 @@ fn QuoteCard() -> impl IntoView {
                 class="form-grid"
                 on:submit=move |ev| {
                     ev.prevent_default();
-                    studio.admit_priced();
+                    studio.pricing.admit_priced();
                 }
             >
                 <label class="field">
@@ -616,7 +616,7 @@ fn QueueCard() -> impl IntoView {
                             on:change=move |ev| {
                                 let input: HtmlInputElement = event_target(&ev);
                                 if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                                    studio.import_queue(file);
+                                    studio.pricing.import_queue(file);
                                 }
                                 input.set_value("");
                             }
@@ -626,7 +626,7 @@ fn QueueCard() -> impl IntoView {
                         class="button small"
                         data-testid="queue-export"
                         disabled=empty
-                        on:click=move |_| studio.export_queue()
+                        on:click=move |_| studio.pricing.export_queue()
                     >
                         "Export CSV"
                     </button>
@@ -634,7 +634,7 @@ fn QueueCard() -> impl IntoView {
                         class="button small"
                         data-testid="queue-clear"
                         disabled=move || empty() || desk.busy.get()
-                        on:click=move |_| studio.pricing_change(PricingRequest::Clear)
+                        on:click=move |_| studio.pricing.pricing_change(PricingRequest::Clear)
                     >
                         "Clear"
                     </button>
@@ -705,7 +705,7 @@ fn QueueCard() -> impl IntoView {
                                                     disabled=move || desk.busy.get()
                                                     on:click=move |_| {
                                                         studio
-                                                            .pricing_change(PricingRequest::Remove {
+                                                            .pricing.pricing_change(PricingRequest::Remove {
                                                                 name: name.clone(),
                                                             })
                                                     }
@@ -778,7 +778,7 @@ fn SimulationCard() -> impl IntoView {
     Effect::new(move |first: Option<()>| {
         desk.sim_form.track();
         if first.is_some() && desk.sim_wanted.get_untracked() {
-            studio.request_simulation();
+            studio.pricing.request_simulation();
         }
     });
     let shown = move || desk.simulating.get() || desk.sim.with(Option::is_some);
@@ -843,7 +843,7 @@ fn SimulationCard() -> impl IntoView {
                         class="button small primary"
                         data-testid="sim-run"
                         disabled=move || desk.simulating.get()
-                        on:click=move |_| studio.request_simulation()
+                        on:click=move |_| studio.pricing.request_simulation()
                     >
                         "Run"
                     </button>

@@ -1,15 +1,17 @@
 //! The SLOs panel's state: the inferred SLO table, the selected job's fit
-//! and its settings, the decisions, and what is in flight. Like the rest of
-//! [`Studio`], it holds no algorithm: it sends requests and keeps answers.
+//! and its settings, the decisions, and what is in flight. Like every desk,
+//! it holds no algorithm: it sends requests and keeps answers.
 //!
 //! Fits are ticketed: every settings change sends a new
-//! [`Request::FitSkyline`] with the next ticket, the worker runs only the
+//! [`SlosRequest::FitSkyline`] with the next ticket, the worker runs only the
 //! latest of those queued for a job, and an answer whose ticket is not the
 //! latest one sent is dropped here, so a dragged slider never shows a stale
 //! reservation.
 
-use crate::protocol::{ExportFormat, FitView, Request, Response, SloRow, SloTable};
-use crate::state::Studio;
+use super::protocol::{ExportFormat, FitView, SloRow, SloTable, SlosRequest, SlosResponse};
+use crate::page::Page;
+use crate::parts::traces::protocol::WorkspaceView;
+use crate::protocol::Request;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::resource_model::ModelParams;
@@ -43,6 +45,9 @@ impl FitState {
 /// The SLOs panel's signals.
 #[derive(Clone, Copy)]
 pub struct SloDesk {
+    page: Page,
+    /// The workspace as the Traces part last reported it.
+    workspace: RwSignal<WorkspaceView>,
     /// The panel is on screen (the table is kept fresh only then).
     pub active: RwSignal<bool>,
     /// Inference settings.
@@ -74,8 +79,10 @@ pub struct SloDesk {
 
 impl SloDesk {
     /// Nothing loaded, nothing selected, the paper's model settings.
-    pub fn new() -> SloDesk {
+    pub fn new(page: Page, workspace: RwSignal<WorkspaceView>) -> SloDesk {
         SloDesk {
+            page,
+            workspace,
             active: RwSignal::new(false),
             params: RwSignal::new(SloParams::default()),
             table: RwSignal::new(None),
@@ -112,82 +119,80 @@ impl SloDesk {
     }
 }
 
-impl Default for SloDesk {
-    fn default() -> Self {
-        SloDesk::new()
+impl SloDesk {
+    fn send(self, request: SlosRequest) {
+        self.page.send(Request::Slos(request));
     }
-}
 
-impl Studio {
     /// The SLOs panel was opened: fetch the table and the decisions, and
     /// refresh the selected job's fit.
     pub fn open_slos(self) {
-        self.slo.active.set(true);
+        self.active.set(true);
         self.refresh_slos();
-        self.send(Request::Decisions);
+        self.send(SlosRequest::Decisions);
         self.refit();
     }
 
     /// The SLOs panel was closed.
     pub fn close_slos(self) {
-        self.slo.active.set(false);
+        self.active.set(false);
     }
 
     /// Asks for the SLO table with the current settings (when runs are
     /// loaded; otherwise there is nothing to infer from).
     pub fn refresh_slos(self) {
         if self.workspace.with_untracked(|w| w.summary.runs) == 0 {
-            self.slo.table.set(None);
+            self.table.set(None);
             self.deselect();
             return;
         }
-        self.slo.loading.set(true);
-        let params = self.slo.params.get_untracked();
-        self.send(Request::Slos { params });
+        self.loading.set(true);
+        let params = self.params.get_untracked();
+        self.send(SlosRequest::Infer { params });
     }
 
     /// Changes the inference settings and infers again.
     pub fn set_slo_params(self, params: SloParams) {
-        self.slo.error.set(None);
-        self.slo.params.set(params);
+        self.error.set(None);
+        self.params.set(params);
         self.refresh_slos();
     }
 
     /// Selects a recurring job and fits its reservation.
     pub fn select_slo(self, job: String) {
-        if self.slo.selected.get_untracked().as_deref() == Some(job.as_str()) {
+        if self.selected.get_untracked().as_deref() == Some(job.as_str()) {
             return;
         }
-        self.slo.selected.set(Some(job));
-        self.slo.editing.set(false);
-        self.slo.fit.set(None);
+        self.selected.set(Some(job));
+        self.editing.set(false);
+        self.fit.set(None);
         self.refit();
     }
 
     fn deselect(self) {
-        self.slo.next_ticket();
-        self.slo.selected.set(None);
-        self.slo.fit.set(None);
-        self.slo.editing.set(false);
-        self.slo.fit_state.set(FitState::Idle);
+        self.next_ticket();
+        self.selected.set(None);
+        self.fit.set(None);
+        self.editing.set(false);
+        self.fit_state.set(FitState::Idle);
     }
 
     /// Changes the model settings and fits again.
     pub fn set_model(self, change: impl FnOnce(&mut ModelParams)) {
-        self.slo.model.update(change);
+        self.model.update(change);
         self.refit();
     }
 
     /// Sends a fit of the selected job with the current settings; the
     /// answer to any earlier one will be dropped.
     pub fn refit(self) {
-        let Some(job) = self.slo.selected.get_untracked() else {
+        let Some(job) = self.selected.get_untracked() else {
             return;
         };
-        let ticket = self.slo.next_ticket();
-        self.slo.fit_state.set(FitState::Solving);
-        let params = self.slo.model.get_untracked();
-        self.send(Request::FitSkyline {
+        let ticket = self.next_ticket();
+        self.fit_state.set(FitState::Solving);
+        let params = self.model.get_untracked();
+        self.send(SlosRequest::FitSkyline {
             ticket,
             job,
             params,
@@ -196,35 +201,35 @@ impl Studio {
 
     /// Sends a decision for the engine to validate and record.
     pub fn decide(self, decision: SloDecision) {
-        self.slo.error.set(None);
-        self.slo.deciding.set(Some(decision.job.clone()));
-        self.send(Request::Decide { decision });
+        self.error.set(None);
+        self.deciding.set(Some(decision.job.clone()));
+        self.send(SlosRequest::Decide { decision });
     }
 
     /// Withdraws the decision on `job`.
     pub fn undecide(self, job: String) {
-        self.slo.error.set(None);
-        self.send(Request::Undecide { job });
+        self.error.set(None);
+        self.send(SlosRequest::Undecide { job });
     }
 
     /// Asks for the decisions as a file; it is downloaded when it arrives.
     pub fn export_decisions(self, format: ExportFormat) {
-        self.send(Request::ExportDecisions { format });
+        self.send(SlosRequest::ExportDecisions { format });
     }
 
     /// The workspace changed: refresh what the SLOs panel shows.
-    pub(crate) fn workspace_changed(self) {
-        if self.slo.active.get_untracked() {
+    pub fn workspace_changed(self) {
+        if self.active.get_untracked() {
             self.refresh_slos();
             self.refit();
         }
     }
 
     /// Takes in one of the SLO responses.
-    pub(crate) fn apply_slo(self, response: Response) {
-        let slo = self.slo;
+    pub fn apply(self, response: SlosResponse) {
+        let slo = self;
         match response {
-            Response::Slos(table) => {
+            SlosResponse::Table(table) => {
                 slo.loading.set(false);
                 let selected = slo.selected.get_untracked();
                 let still = selected
@@ -244,12 +249,12 @@ impl Studio {
                     }
                 }
             }
-            Response::SlosFailed { message } => {
+            SlosResponse::TableFailed { message } => {
                 slo.loading.set(false);
                 slo.error.set(Some(message));
             }
             // Answers to fits sent before the latest one are stale: dropped.
-            Response::Fit(view) if view.ticket == slo.ticket.get_value() => {
+            SlosResponse::Fit(view) if view.ticket == slo.ticket.get_value() => {
                 // The worker may have changed the solver (see the note).
                 let solver = view.model.params.solver;
                 if slo.model.with_untracked(|m| m.solver != solver) {
@@ -258,30 +263,32 @@ impl Studio {
                 slo.fit.set(Some(*view));
                 slo.fit_state.set(FitState::Ready);
             }
-            Response::FitFailed {
+            SlosResponse::FitFailed {
                 ticket, message, ..
             } if ticket == slo.ticket.get_value() => {
                 slo.fit_state.set(FitState::Failed);
                 slo.error.set(Some(message));
             }
-            Response::Decisions { decisions } => {
+            SlosResponse::Decisions { decisions } => {
                 slo.decisions.set(decisions);
                 if slo.deciding.get_untracked().is_some() {
                     slo.deciding.set(None);
                     slo.editing.set(false);
                 }
             }
-            Response::DecisionFailed { message, .. } => {
+            SlosResponse::DecisionFailed { message, .. } => {
                 slo.deciding.set(None);
                 slo.error.set(Some(message));
             }
-            Response::Exported { format, text } => {
+            SlosResponse::Exported { format, text } => {
                 let name = format!("skyplan-decisions.{}", format.extension());
                 if let Err(e) = save_text(&name, format.mime(), &text) {
-                    self.notify(format!("The export could not be downloaded: {e}"));
+                    self.page
+                        .notify(format!("The export could not be downloaded: {e}"));
                 }
             }
-            _ => {}
+            // Answers to fits sent before the latest one: stale, dropped.
+            SlosResponse::Fit(_) | SlosResponse::FitFailed { .. } => {}
         }
     }
 }

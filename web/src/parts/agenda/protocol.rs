@@ -9,7 +9,6 @@
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{Capacity, LowerBounds, Method, MovePreview};
 use skyplan_engine::Timestamp;
-use wasm_bindgen::JsCast;
 
 /// What the Agenda panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -299,18 +298,4 @@ pub const METHODS: [Method; 3] = [Method::LowCost, Method::Greedy, Method::Earli
 /// The method of a `<select>` value.
 pub fn method_of(value: &str) -> Option<Method> {
     METHODS.into_iter().find(|m| method_value(*m) == value)
-}
-
-/// `performance.now()` of the calling thread (page or worker), in
-/// milliseconds; `Date.now()` where there is no `performance`.
-pub fn now_ms() -> f64 {
-    let global = js_sys::global();
-    js_sys::Reflect::get(&global, &"performance".into())
-        .and_then(|perf| {
-            let now = js_sys::Reflect::get(&perf, &"now".into())?;
-            now.dyn_into::<js_sys::Function>()?.call0(&perf)
-        })
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or_else(js_sys::Date::now)
 }

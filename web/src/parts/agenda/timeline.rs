@@ -16,8 +16,8 @@
 //! where the plot lies (CSS pixels from the canvas's top-left corner), for
 //! hit-testing here and for the reservation rows' pixel attributes.
 
-use crate::agenda_desk::Drag;
-use crate::agenda_protocol::{AgendaView, ReservationView};
+use crate::parts::agenda::desk::Drag;
+use crate::parts::agenda::protocol::{AgendaView, ReservationView};
 use leptos::prelude::*;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -603,7 +603,7 @@ fn tooltip(view: &AgendaView, r: &ReservationView) -> Vec<String> {
         demand,
         format!(
             "placed by {}",
-            crate::agenda_protocol::method_label(r.method)
+            crate::parts::agenda::protocol::method_label(r.method)
         ),
     ]
 }

@@ -1,0 +1,8 @@
+//! The parts of the product, one folder each and the same shape for all:
+//! `protocol` (messages), `host` (worker side), `desk` (page state), `panel`
+//! (component) and the part's own charts.
+
+pub mod agenda;
+pub mod pricing;
+pub mod slos;
+pub mod traces;

@@ -1,0 +1,370 @@
+//! The Traces part in the worker: streams files into the engine slice by
+//! slice, loads the embedded demo files, restores saved files on start, and
+//! keeps IndexedDB in step with what is loaded.
+
+use super::protocol::{TracesRequest, TracesResponse};
+use super::views::{job_chart, series_chart, workspace_view};
+use crate::demo::DEMO_FILES;
+use crate::protocol::{js_error_text, Response};
+use crate::store::{Record, Store, StoredFile};
+use js_sys::Uint8Array;
+use skyplan_engine::{
+    Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError, Workspace,
+};
+use std::collections::HashMap;
+use web_sys::{Blob, FileReaderSync};
+
+/// Bytes read from a file per slice (and per progress report).
+pub const SLICE_BYTES: u64 = 4 << 20;
+
+/// Bad lines listed per file; the rest are counted.
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// Why a file was not loaded, as the page shows it.
+struct Failure {
+    message: String,
+    errors: Vec<ParseError>,
+    total: u64,
+}
+
+impl From<ImportError> for Failure {
+    fn from(e: ImportError) -> Self {
+        match e {
+            // The lines themselves are listed; say what they add up to.
+            ImportError::Malformed {
+                format,
+                errors,
+                total,
+                ..
+            } => Failure {
+                message: format!(
+                    "{total} bad line(s) when read as {}; nothing was loaded.",
+                    format.label()
+                ),
+                errors,
+                total,
+            },
+            // The page names the file already: drop the engine's `file: ` prefix.
+            ImportError::UnknownFormat { ref file, .. } | ImportError::Empty { ref file, .. } => {
+                let text = e.to_string();
+                let message = text.strip_prefix(&format!("{file}: ")).unwrap_or(&text);
+                Failure::plain(message.to_owned())
+            }
+        }
+    }
+}
+
+impl Failure {
+    fn plain(message: String) -> Self {
+        Failure {
+            message,
+            errors: Vec::new(),
+            total: 0,
+        }
+    }
+}
+
+/// The context a request is answered in: the workspace the files go into,
+/// storage, and where answers go.
+pub struct Ctx<'a> {
+    /// The engine's workspace.
+    pub workspace: &'a mut Workspace,
+    /// Where loaded files are saved (`None`: no persistence this session).
+    pub store: Option<&'a Store>,
+    /// Where answers go.
+    pub post: &'a dyn Fn(&Response),
+}
+
+impl Ctx<'_> {
+    fn send(&self, response: TracesResponse) {
+        (self.post)(&Response::Traces(response));
+    }
+
+    fn notice(&self, message: String) {
+        (self.post)(&Response::Notice { message });
+    }
+
+    /// Posts the workspace as it is now.
+    pub fn post_summary(&self) {
+        self.send(TracesResponse::Summary(workspace_view(self.workspace)));
+    }
+}
+
+/// What a request did that the other parts follow: the demo brings their
+/// content too, and "Clear" empties everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loaded {
+    /// Nothing the other parts follow.
+    Files,
+    /// The demo files were (re)loaded.
+    Demo,
+    /// Every file was removed.
+    Cleared,
+}
+
+/// The Traces part's worker state: which loaded file is saved under which
+/// record, and which demo files are loaded.
+#[derive(Default)]
+pub struct TracesHost {
+    /// Record key of each saved workspace file, by workspace id.
+    saved: HashMap<u32, f64>,
+    /// Workspace id of each loaded demo file, by name.
+    demo: HashMap<&'static str, u32>,
+}
+
+impl TracesHost {
+    /// Nothing loaded yet.
+    pub fn new() -> TracesHost {
+        TracesHost::default()
+    }
+
+    /// Answers one request; says whether it loaded the demo or cleared
+    /// the workspace, which the other parts follow.
+    pub async fn handle(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        request: TracesRequest,
+        file: Option<Blob>,
+    ) -> Loaded {
+        match request {
+            TracesRequest::LoadDemo => {
+                self.load_demo(ctx).await;
+                ctx.post_summary();
+                return Loaded::Demo;
+            }
+            TracesRequest::Import {
+                ticket,
+                name,
+                format,
+                lenient,
+            } => self.import(ctx, ticket, name, format, lenient, file).await,
+            TracesRequest::Remove { id } => {
+                if ctx.workspace.remove(id).is_some() {
+                    self.demo.retain(|_, loaded| *loaded != id);
+                    if let Some(key) = self.saved.remove(&id) {
+                        forget(ctx, key).await;
+                    }
+                }
+                ctx.post_summary();
+            }
+            TracesRequest::Clear => {
+                ctx.workspace.clear();
+                self.saved.clear();
+                self.demo.clear();
+                if let Some(store) = ctx.store {
+                    if let Err(e) = store.clear().await {
+                        ctx.notice(format!("Could not clear the saved workspace: {e}"));
+                    }
+                }
+                ctx.post_summary();
+                return Loaded::Cleared;
+            }
+            TracesRequest::Summary => ctx.post_summary(),
+            TracesRequest::JobSkylines { job } => {
+                ctx.send(TracesResponse::JobSkylines(job_chart(ctx.workspace, &job)));
+            }
+            TracesRequest::Series { index } => match series_chart(ctx.workspace, index) {
+                Some(chart) => ctx.send(TracesResponse::Series(chart)),
+                None => ctx.notice(format!("There is no series #{index} any more.")),
+            },
+        }
+        Loaded::Files
+    }
+
+    /// Saves a loaded file and remembers its record.
+    async fn save(&mut self, ctx: &Ctx<'_>, id: u32, file: StoredFile) {
+        let Some(store) = ctx.store else {
+            return;
+        };
+        match store.add(&file).await {
+            Ok(key) => {
+                self.saved.insert(id, key);
+            }
+            Err(e) => {
+                let name = ctx.workspace.file(id).map_or("", |f| f.name.as_str());
+                ctx.notice(format!(
+                    "{name} is loaded but could not be saved for the next visit: {e}"
+                ));
+            }
+        }
+    }
+
+    /// Imports the user's file (streamed from its `Blob`) and saves it.
+    async fn import(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        ticket: u32,
+        name: String,
+        format: Option<Format>,
+        lenient: bool,
+        file: Option<Blob>,
+    ) {
+        let Some(blob) = file else {
+            let message = format!("{name}: no file arrived with the request");
+            fail(ctx, ticket, name, Failure::plain(message));
+            return;
+        };
+        match read_blob(ctx, Some(ticket), &name, format, lenient, &blob) {
+            Ok(loaded) => {
+                let (warnings, skipped, read_as) =
+                    (loaded.warnings.clone(), loaded.skipped_lines, loaded.format);
+                let id = ctx.workspace.add(loaded);
+                let stored = StoredFile::Upload {
+                    name,
+                    format: Some(read_as),
+                    lenient,
+                    blob,
+                };
+                self.save(ctx, id, stored).await;
+                if let Some(file) = ctx.workspace.file(id) {
+                    ctx.send(TracesResponse::Imported {
+                        ticket,
+                        file: file.summary(),
+                        warnings,
+                        skipped,
+                    });
+                }
+                ctx.post_summary();
+            }
+            Err(failure) => fail(ctx, ticket, name, failure),
+        }
+    }
+
+    /// Re-imports a saved file on start; one that no longer loads is
+    /// reported and dropped from storage.
+    pub async fn restore(&mut self, ctx: &mut Ctx<'_>, record: Record) {
+        match record.file {
+            StoredFile::Demo { name } => match self.import_demo(ctx, &name) {
+                Some(Ok(id)) => {
+                    self.saved.insert(id, record.key);
+                }
+                Some(Err(f)) => {
+                    fail(ctx, 0, name, f);
+                    forget(ctx, record.key).await;
+                }
+                None => forget(ctx, record.key).await,
+            },
+            StoredFile::Upload {
+                name,
+                format,
+                lenient,
+                blob,
+            } => match read_blob(ctx, None, &name, format, lenient, &blob) {
+                Ok(loaded) => {
+                    let id = ctx.workspace.add(loaded);
+                    self.saved.insert(id, record.key);
+                }
+                Err(mut f) => {
+                    f.message = format!("saved file could not be restored: {}", f.message);
+                    fail(ctx, 0, name, f);
+                    forget(ctx, record.key).await;
+                }
+            },
+        }
+    }
+
+    /// Adds the demo files that are not loaded yet, saving each.
+    pub async fn load_demo(&mut self, ctx: &mut Ctx<'_>) {
+        for (name, _) in DEMO_FILES {
+            if self.demo.contains_key(name) {
+                continue;
+            }
+            match self.import_demo(ctx, name) {
+                Some(Ok(id)) => {
+                    let stored = StoredFile::Demo {
+                        name: name.to_owned(),
+                    };
+                    self.save(ctx, id, stored).await;
+                }
+                Some(Err(f)) => fail(ctx, 0, name.to_owned(), f),
+                None => {}
+            }
+        }
+    }
+
+    /// Imports the embedded demo file `name` (`None` if there is none).
+    fn import_demo(&mut self, ctx: &mut Ctx<'_>, name: &str) -> Option<Result<u32, Failure>> {
+        let (name, text) = DEMO_FILES.into_iter().find(|(n, _)| *n == name)?;
+        let mut importer = Importer::new(name, import_options(None, false));
+        importer.push(text.as_bytes());
+        Some(importer.finish().map_err(Failure::from).map(|loaded| {
+            let id = ctx.workspace.add(loaded);
+            self.demo.insert(name, id);
+            id
+        }))
+    }
+}
+
+/// Deletes a saved record, reporting failure.
+pub async fn forget(ctx: &Ctx<'_>, key: f64) {
+    if let Some(store) = ctx.store {
+        if let Err(e) = store.delete(key).await {
+            ctx.notice(format!("Could not update the saved workspace: {e}"));
+        }
+    }
+}
+
+fn fail(ctx: &Ctx<'_>, ticket: u32, name: String, failure: Failure) {
+    ctx.send(TracesResponse::ImportFailed {
+        ticket,
+        name,
+        message: failure.message,
+        errors: failure.errors,
+        total: failure.total,
+    });
+}
+
+/// Streams a `Blob` into the engine in [`SLICE_BYTES`] slices, reporting
+/// progress after each when there is a `ticket`. Only one slice is in wasm
+/// memory at a time.
+fn read_blob(
+    ctx: &Ctx<'_>,
+    ticket: Option<u32>,
+    name: &str,
+    format: Option<Format>,
+    lenient: bool,
+    blob: &Blob,
+) -> Result<LoadedFile, Failure> {
+    let unreadable = |e: wasm_bindgen::JsValue| {
+        Failure::plain(format!(
+            "{name}: could not read the file ({})",
+            js_error_text(&e)
+        ))
+    };
+    let reader = FileReaderSync::new().map_err(unreadable)?;
+    let total = blob.size().max(0.0) as u64;
+    let mut importer = Importer::new(name, import_options(format, lenient));
+    let mut slice = Vec::new();
+    let mut offset = 0;
+    while offset < total {
+        let end = (offset + SLICE_BYTES).min(total);
+        let buffer = blob
+            .slice_with_f64_and_f64(offset as f64, end as f64)
+            .and_then(|slice| reader.read_as_array_buffer(&slice))
+            .map_err(unreadable)?;
+        let bytes = Uint8Array::new(&buffer);
+        slice.resize(bytes.length() as usize, 0);
+        bytes.copy_to(&mut slice);
+        importer.push(&slice);
+        offset = end;
+        if let Some(ticket) = ticket {
+            ctx.send(TracesResponse::Progress {
+                ticket,
+                name: name.to_owned(),
+                done_bytes: offset,
+                total_bytes: total,
+            });
+        }
+    }
+    importer.finish().map_err(Failure::from)
+}
+
+/// Import settings: the engine's defaults with the page's choices.
+fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
+    ImportOptions {
+        format,
+        lenient,
+        max_reported_errors: MAX_REPORTED_ERRORS,
+        ..ImportOptions::default()
+    }
+}
