@@ -298,6 +298,9 @@ test('the demo opens every panel at work: decisions signed off, the plan drawn, 
   await page.locator('[data-testid=queue-row]').first().waitFor();
   const queued = await page.locator('[data-testid=queue-row]').count();
   assert.ok(queued >= 3, `the demo queue has admitted jobs (${queued})`);
+  // Admitted at a quoted price by an estimator, as the panel would have.
+  const first = await page.locator('[data-testid=queue-row]').first().textContent();
+  assert.ok(!first.includes('imported') && !first.includes('—'), `a priced admission: ${first}`);
   await page.locator('canvas[data-testid=gantt][data-drawn="true"]').waitFor();
   await screenshot('demo-pricing');
 

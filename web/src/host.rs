@@ -2,7 +2,7 @@
 //! and storage, and hands each [`Request`] to its part's host, one at a
 //! time. Adding a part adds one field and one arm of [`Host::handle`].
 
-use crate::demo::{DEMO_DECISIONS, DEMO_QUEUE};
+use crate::demo::DEMO_DECISIONS;
 use crate::parts::agenda::host::AgendaHost;
 use crate::parts::pricing::host::PricingHost;
 use crate::parts::pricing::protocol::PricingRequest;
@@ -183,8 +183,8 @@ impl Host {
 
 impl Host {
     /// The demo's content beyond its files: its SLO decisions (for jobs not
-    /// decided yet), the plan they make when nothing is planned, and its
-    /// pricing queue when the queue is empty — so every panel opens at work.
+    /// decided yet), the plan they make when nothing is planned, and a
+    /// pricing queue admitted from its job history when the queue is empty — so every panel opens at work.
     async fn seed_demo(&mut self) {
         match read_decisions_csv(DEMO_DECISIONS.0, DEMO_DECISIONS.1) {
             Ok(decisions) => slos::seed_decisions(&mut self.slos_ctx(), decisions).await,
@@ -196,8 +196,7 @@ impl Host {
         let (workspace, store) = (&self.workspace, self.store.as_ref());
         let post = |r: &Response| (self.outbox)(r);
         self.agenda.seed(workspace, store, &post).await;
-        let (name, text) = DEMO_QUEUE;
-        self.pricing.seed(name, text, workspace, store, &post).await;
+        self.pricing.seed(workspace, store, &post).await;
     }
 
     /// "Clear" empties everything: after the files, the decisions, the plan

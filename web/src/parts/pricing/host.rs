@@ -29,6 +29,7 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
 use skyplan_engine::export::queue_csv;
+use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::import::read_queue_csv;
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::pricing::{
@@ -168,12 +169,12 @@ impl PricingHost {
         }
     }
 
-    /// The demo's queue: when the queue is empty, the jobs of `text` (a
-    /// queue CSV) admitted on the default cluster, as an import would.
+    /// The demo's queue: when the queue is empty, the jobs the engine's
+    /// demo generator admits from the loaded history
+    /// (`engine::fixtures::demo_queue`, the same as `fixtures/demo/queue.csv`),
+    /// each at the price it was quoted, on the default cluster.
     pub async fn seed(
         &mut self,
-        name: &str,
-        text: &str,
         workspace: &Workspace,
         store: Option<&Store>,
         post: &dyn Fn(&Response),
@@ -187,9 +188,27 @@ impl PricingHost {
             self.restored = true;
             self.restore(&ctx).await;
         }
-        if self.desk.queue.is_empty() {
-            let settings = self.desk.settings.unwrap_or_default();
-            self.import(&ctx, settings, name, text).await;
+        if !self.desk.queue.is_empty() {
+            return;
+        }
+        let (_, _, jobs) = history(workspace);
+        if jobs.is_empty() {
+            return;
+        }
+        let params = QueueParams::default();
+        match demo_queue(&jobs, &params) {
+            Ok(admitted) => {
+                self.desk.queue = admitted
+                    .into_iter()
+                    .map(|a| Admitted {
+                        job: a.job,
+                        price: Some(a.price),
+                        method: Some(a.method),
+                    })
+                    .collect();
+                self.changed(&ctx).await;
+            }
+            Err(e) => ctx.notice(format!("The demo's pricing queue was not built: {e}")),
         }
     }
 
