@@ -3,9 +3,18 @@
 //! (YARN's greedy reservation agent works right to left from the deadline)
 //! or as early as possible.
 
-use super::lowcost::View;
-use super::plan::{size_of, Placement, Plan, Rejection};
+use super::placement::{Placement, Rejection};
 use super::request::{Interpreter, ReservationRequest};
+use super::view::View;
+
+/// Which way the baseline looks for a start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// The latest start that fits.
+    Latest,
+    /// The earliest start that fits.
+    Earliest,
+}
 
 /// The rigid shape: each stage at its maximum parallelism for as many steps
 /// as its demand needs (the last step takes the remainder). `R_ANY` uses its
@@ -32,24 +41,17 @@ fn shape(req: &ReservationRequest, step_secs: f64) -> Vec<f64> {
     out
 }
 
-/// Places the rigid shape at the latest (`latest`) or earliest start in the
-/// window where every step fits the capacity.
+/// Places the rigid shape at the latest or earliest start in the window
+/// `[a, d)` where every step fits the capacity.
 pub(crate) fn place(
-    plan: &Plan,
-    base: &[[f64; 2]],
+    view: &View<'_>,
     req: &ReservationRequest,
-    (a, d, period, instances): (usize, usize, usize, usize),
-    latest: bool,
+    (a, d): (usize, usize),
+    step_secs: i64,
+    dir: Direction,
 ) -> Result<Placement, Rejection> {
-    let view = View {
-        base,
-        cap: plan.capacity(),
-        steps: plan.steps(),
-        period,
-        instances,
-        size: size_of(req),
-    };
-    let sh = shape(req, plan.params().step_secs as f64);
+    let latest = dir == Direction::Latest;
+    let sh = shape(req, step_secs as f64);
     if sh.len() > d - a {
         return Err(Rejection::new(
             &req.name,

@@ -1,8 +1,9 @@
 //! Lower bounds on the peak cost any placement of a set of requests can
 //! reach, to judge LowCost and the baselines against.
 
-use super::plan::{size_of, Plan};
-use super::request::{Interpreter, ReservationRequest};
+use super::plan::Plan;
+use super::request::{Interpreter, ReservationRequest, Stage};
+use super::view::size_of;
 use minilp::{ComparisonOp, OptimizationDirection, Problem};
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +28,7 @@ pub struct LowerBounds {
 /// the least of them; a stage whose work is less than one step of its gang
 /// may run below the gang.
 fn needs(req: &ReservationRequest, step: f64) -> (f64, f64) {
-    let gang = |s: &super::request::Stage| s.gang.min(s.demand / step);
+    let gang = |s: &Stage| s.gang.min(s.demand / step);
     if req.interpreter == Interpreter::RAny {
         (
             req.stages

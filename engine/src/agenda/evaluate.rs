@@ -17,10 +17,10 @@
 //! and some under-provision, Fig. 2a; μ = 1.3, σ = 0.5 by default), lasting
 //! the median training run time, placed at the job's median start time.
 
-use super::{
-    replay, AgendaParams, Capacity, Method, Plan, Recurrence, ReplayRun, ReprovisionParams,
-    ReservationRequest,
-};
+use super::params::AgendaParams;
+use super::plan::{Method, Plan};
+use super::replay::{replay, ReplayRun, ReprovisionParams};
+use super::request::{Capacity, Recurrence, ReservationRequest};
 use crate::fixtures::Rng;
 use crate::model::JobRun;
 use crate::resource_model::{fit, history::quantize, ModelParams, Variant};

@@ -3,7 +3,7 @@
 //! decided skyline in the decided window (§4.1 → §6).
 
 use super::landing::{land, to_secs, Landing};
-use super::plan::AgendaParams;
+use super::params::AgendaParams;
 use super::request::{Recurrence, ReservationRequest};
 use crate::model::{ContainerSize, Timestamp};
 use crate::slo::{DecisionKind, SloDecision};

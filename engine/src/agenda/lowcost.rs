@@ -5,79 +5,18 @@
 //! allocation is kept. A job with several instances per LCM sees, at each
 //! offset, the largest cost over its instances.
 
-use super::plan::{size_of, Placement, Plan, Rejection, RESOURCES};
-use super::request::{Capacity, Interpreter, ReservationRequest, Stage};
+use super::params::AgendaParams;
+use super::placement::{Placement, Rejection};
+use super::request::{Interpreter, ReservationRequest, Stage};
+use super::view::View;
 
 const EPS: f64 = 1e-9;
 
-/// The plan as one request sees it: the load it is placed against, with its
-/// instances folded onto one period.
-pub(crate) struct View<'a> {
-    pub base: &'a [[f64; 2]],
-    pub cap: &'a [Capacity],
-    pub steps: usize,
-    pub period: usize,
-    pub instances: usize,
-    pub size: [f64; 2],
-}
-
-impl View<'_> {
-    fn cap_of(&self, tau: usize, r: usize) -> f64 {
-        if r == 0 {
-            self.cap[tau].cores
-        } else {
-            self.cap[tau].memory_mb
-        }
-    }
-
-    fn taus(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.instances).map(move |i| (t + i * self.period) % self.steps)
-    }
-
-    /// Cost at offset `t` (max over instances and resources) when the job
-    /// holds `y` containers there.
-    pub fn eff(&self, t: usize, y: f64) -> f64 {
-        let mut c = 0.0f64;
-        for tau in self.taus(t) {
-            for r in 0..2 {
-                c = c.max((self.base[tau][r] + y * self.size[r]) / self.cap_of(tau, r));
-            }
-        }
-        c
-    }
-
-    /// Most containers the job may hold at `t` with every instance's cost at
-    /// most `theta`.
-    pub fn limit(&self, t: usize, theta: f64) -> f64 {
-        let mut y = f64::INFINITY;
-        for tau in self.taus(t) {
-            for r in 0..2 {
-                y = y.min((theta * self.cap_of(tau, r) - self.base[tau][r]) / self.size[r]);
-            }
-        }
-        y
-    }
-
-    /// The instance step and resource that bind first at `t`.
-    pub fn binding(&self, t: usize) -> (usize, &'static str) {
-        let mut best = (t % self.steps, RESOURCES[0], f64::INFINITY);
-        for tau in self.taus(t) {
-            for (r, name) in RESOURCES.iter().enumerate() {
-                let room = (self.cap_of(tau, r) - self.base[tau][r]) / self.size[r];
-                if room < best.2 {
-                    best = (tau, name, room);
-                }
-            }
-        }
-        (best.0, best.1)
-    }
-}
-
 /// Why one attempt failed: where, and on what.
-pub(crate) struct Fail {
-    pub reason: String,
-    pub step: Option<usize>,
-    pub resource: Option<&'static str>,
+struct Fail {
+    reason: String,
+    step: Option<usize>,
+    resource: Option<&'static str>,
 }
 
 /// The job's tentative allocation over its window `[a, d)`.
@@ -267,32 +206,17 @@ fn score(
     (peak, sum)
 }
 
-fn to_placement(draft: Draft) -> Placement {
-    let first = draft.x.iter().position(|&x| x > EPS).unwrap_or(0);
-    let last = draft.x.iter().rposition(|&x| x > EPS).unwrap_or(0);
-    Placement {
-        start: draft.a + first,
-        alloc: draft.x[first..=last].to_vec(),
-    }
-}
-
-/// Places `req` with LowCost against `base` load.
+/// Places `req` with LowCost in its first instance's window `[a, d)` as
+/// `view` shows the plan.
 pub(crate) fn place(
-    plan: &Plan,
-    base: &[[f64; 2]],
+    view: &View<'_>,
     req: &ReservationRequest,
-    (a, d, period, instances): (usize, usize, usize, usize),
+    (a, d): (usize, usize),
+    params: &AgendaParams,
 ) -> Result<Placement, Rejection> {
-    let view = View {
-        base,
-        cap: plan.capacity(),
-        steps: plan.steps(),
-        period,
-        instances,
-        size: size_of(req),
-    };
-    let step_secs = plan.params().step_secs as f64;
-    let weight = plan.params().alignment_weight;
+    let step_secs = params.step_secs as f64;
+    let weight = params.alignment_weight;
+    let to_placement = |draft: Draft| Placement::from_window(draft.a, &draft.x);
     if req.interpreter == Interpreter::RAny {
         let mut best: Option<((f64, f64), Draft)> = None;
         let mut fail = None;
@@ -302,15 +226,7 @@ pub(crate) fn place(
                 interpreter: Interpreter::RAll,
                 ..req.clone()
             };
-            match search(
-                &view,
-                &single,
-                a,
-                d,
-                step_secs,
-                plan.params().end_points,
-                weight,
-            ) {
+            match search(view, &single, a, d, step_secs, params.end_points, weight) {
                 Ok((s, draft)) => {
                     if best.as_ref().is_none_or(|(b, _)| s < *b) {
                         best = Some((s, draft));
@@ -324,17 +240,9 @@ pub(crate) fn place(
             None => Err(rejection(req, fail)),
         };
     }
-    search(
-        &view,
-        req,
-        a,
-        d,
-        step_secs,
-        plan.params().end_points,
-        weight,
-    )
-    .map(|(_, draft)| to_placement(draft))
-    .map_err(|f| rejection(req, Some(f)))
+    search(view, req, a, d, step_secs, params.end_points, weight)
+        .map(|(_, draft)| to_placement(draft))
+        .map_err(|f| rejection(req, Some(f)))
 }
 
 fn rejection(req: &ReservationRequest, fail: Option<Fail>) -> Rejection {

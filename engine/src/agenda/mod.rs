@@ -4,51 +4,41 @@
 //! within its window with instant feedback. Requests come from SLO
 //! decisions ([`requests_from_decisions`]) or from YARN ReservationSystem
 //! JSON ([`read_yarn`]); a plan goes back to YARN with [`plan_to_yarn`].
+//!
+//! The files are layered and only ever import from lower layers: `request`,
+//! `error` and `params` at the bottom; `placement` and `view` (what a
+//! placement algorithm gets and gives); the algorithms `lowcost` and
+//! `baseline`; `plan`, which dispatches to them by [`Method`]; and above it
+//! `bounds`, `replay`, `landing`, `from_slo`, `yarn` and `evaluate`. This
+//! file only declares them and re-exports the public names.
 
 mod baseline;
 mod bounds;
+mod error;
 mod evaluate;
 mod from_slo;
 mod landing;
 mod lowcost;
+mod params;
+mod placement;
 mod plan;
 mod replay;
 mod request;
+mod view;
 mod yarn;
 
 pub use bounds::{lower_bounds, LowerBounds};
+pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use from_slo::requests_from_decisions;
-pub use plan::{AgendaParams, Method, MovePreview, Placement, Plan, Rejection, Reservation};
+pub use params::AgendaParams;
+pub use placement::{Placement, Rejection};
+pub use plan::{Method, MovePreview, Plan, Reservation};
 pub use replay::{replay, ReplayRun, ReprovisionParams, RunOutcome};
 pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};
 pub use yarn::{
     parse_yarn, plan_to_yarn, read_yarn, yarn_requests, YarnError, YarnReservation, YarnStage,
 };
-
-/// Why a plan could not be set up or a request is malformed.
-#[derive(Clone, Debug, PartialEq, thiserror::Error, serde::Serialize, serde::Deserialize)]
-pub enum AgendaError {
-    /// A setting is out of range.
-    #[error("agenda parameter `{name}` {why}")]
-    Param {
-        /// The setting.
-        name: &'static str,
-        /// What is wrong.
-        why: String,
-    },
-    /// A request is malformed.
-    #[error("request `{name}`: {why}")]
-    Request {
-        /// The request.
-        name: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// No reservation has that id.
-    #[error("no reservation with id {0}")]
-    NoSuchReservation(u32),
-}
 
 #[cfg(test)]
 mod tests;

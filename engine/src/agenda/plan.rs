@@ -1,37 +1,16 @@
 //! The plan: one LCM period of cluster capacity, the reservations placed on
-//! it, and their load.
+//! it, and their load. Admission hands the request, as a [`View`] of the
+//! plan, to the placement algorithm of its [`Method`] (`lowcost`,
+//! `baseline`), which sees nothing else of the plan.
 
+use super::baseline::{self, Direction};
+use super::error::AgendaError;
+use super::lowcost;
+use super::params::AgendaParams;
+use super::placement::Rejection;
 use super::request::{Capacity, Recurrence, ReservationRequest};
-use super::{baseline, lowcost, AgendaError};
+use super::view::{size_of, View};
 use serde::{Deserialize, Serialize};
-
-/// Settings of the agenda.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AgendaParams {
-    /// The plan's length: the LCM of the periods of periodic jobs (Morpheus
-    /// §6.1 sets it to one day; jobs whose period does not divide it get
-    /// one-off reservations).
-    pub period_secs: i64,
-    /// Time resolution, seconds (one minute, like the skylines).
-    pub step_secs: i64,
-    /// End points LowCost tries per request, spread over the feasible range.
-    pub end_points: usize,
-    /// Weight of the alignment penalty for problematic jobs (§7), in cost
-    /// units at the window's edge.
-    pub alignment_weight: f64,
-}
-
-impl Default for AgendaParams {
-    fn default() -> Self {
-        AgendaParams {
-            period_secs: 86_400,
-            step_secs: 60,
-            end_points: 8,
-            alignment_weight: 0.2,
-        }
-    }
-}
 
 /// How a reservation was placed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,15 +22,6 @@ pub enum Method {
     Greedy,
     /// As early as possible.
     EarliestFirst,
-}
-
-/// A placement: the allocation of one instance, from `start`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Placement {
-    /// Plan step of the first allocated step (first instance).
-    pub start: usize,
-    /// Containers per step from `start`.
-    pub alloc: Vec<f64>,
 }
 
 /// A placed reservation.
@@ -92,30 +62,6 @@ impl Reservation {
     }
 }
 
-/// A request that could not be placed, and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Rejection {
-    /// The request's name.
-    pub name: String,
-    /// Why, in words.
-    pub reason: String,
-    /// The plan step where it did not fit, if one was to blame.
-    pub step: Option<usize>,
-    /// The resource that ran out there (`cores` or `memory`).
-    pub resource: Option<String>,
-}
-
-impl Rejection {
-    pub(crate) fn new(name: &str, reason: impl Into<String>) -> Self {
-        Rejection {
-            name: name.to_string(),
-            reason: reason.into(),
-            step: None,
-            resource: None,
-        }
-    }
-}
-
 /// The outcome of trying a move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MovePreview {
@@ -139,13 +85,6 @@ pub struct Plan {
     oneoff_load: Vec<[f64; 2]>,
     reservations: Vec<Reservation>,
     next_id: u32,
-}
-
-/// Resource names, in the order of the load arrays.
-pub(crate) const RESOURCES: [&str; 2] = ["cores", "memory"];
-
-pub(crate) fn size_of(req: &ReservationRequest) -> [f64; 2] {
-    [req.container.cores, req.container.memory_mb]
 }
 
 impl Plan {
@@ -380,10 +319,21 @@ impl Plan {
             .map_err(|e| Rejection::new(&req.name, e.to_string()))?;
         let periodic = matches!(req.recurrence, Recurrence::Periodic { .. });
         let base = self.base_load(periodic);
+        let view = View {
+            base: &base,
+            cap: &self.capacity,
+            steps: self.steps,
+            period: p,
+            instances: n,
+            size: size_of(&req),
+        };
+        let step = self.params.step_secs;
         let placement = match method {
-            Method::LowCost => lowcost::place(self, &base, &req, (a, d, p, n))?,
-            Method::Greedy => baseline::place(self, &base, &req, (a, d, p, n), true)?,
-            Method::EarliestFirst => baseline::place(self, &base, &req, (a, d, p, n), false)?,
+            Method::LowCost => lowcost::place(&view, &req, (a, d), &self.params)?,
+            Method::Greedy => baseline::place(&view, &req, (a, d), step, Direction::Latest)?,
+            Method::EarliestFirst => {
+                baseline::place(&view, &req, (a, d), step, Direction::Earliest)?
+            }
         };
         self.next_id += 1;
         let r = Reservation {

@@ -5,8 +5,9 @@
 //! never more than the job asks, and only if the plan has room at that time;
 //! then it re-evaluates.
 
-use super::plan::{size_of, Plan};
-use super::AgendaError;
+use super::error::AgendaError;
+use super::plan::Plan;
+use super::view::size_of;
 use serde::{Deserialize, Serialize};
 
 /// DRA settings (defaults from §7).
@@ -167,7 +168,9 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agenda::{AgendaParams, Capacity, Method, Recurrence, ReservationRequest};
+    use crate::agenda::params::AgendaParams;
+    use crate::agenda::plan::Method;
+    use crate::agenda::request::{Capacity, Recurrence, ReservationRequest};
     use crate::model::ContainerSize;
 
     fn setup(cores: f64, sky: &[f64], window: (i64, i64)) -> (Plan, u32) {

@@ -65,7 +65,8 @@
 //! the plan is returned as skipped, with the reason.
 
 use super::landing::{land, to_secs, Landing};
-use super::plan::{AgendaParams, Plan, Reservation};
+use super::params::AgendaParams;
+use super::plan::{Plan, Reservation};
 use super::request::{Interpreter, Recurrence, ReservationRequest, Stage};
 use crate::model::{ContainerSize, Timestamp};
 use crate::time::format_timestamp;
