@@ -41,6 +41,8 @@ pub use yarn::{
 };
 
 #[cfg(test)]
+mod greedy_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod yarn_tests;

@@ -18,9 +18,13 @@ use serde::{Deserialize, Serialize};
 pub enum Method {
     /// Morpheus' LowCost (§6.3).
     LowCost,
-    /// YARN's greedy agent: as late as possible, right to left.
+    /// YARN's greedy reservation agent planning right to left: stages from
+    /// the last, each stage's gangs as late as possible where capacity
+    /// remains (`baseline`).
     Greedy,
-    /// As early as possible.
+    /// The same agent left to right (YARN's default,
+    /// `favor-early-allocation`): stages from the first, gangs as early as
+    /// possible.
     EarliestFirst,
 }
 
