@@ -7,6 +7,7 @@
 
 mod estimate_cmd;
 mod fixtures_cmd;
+mod forecast_cmd;
 mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
@@ -45,6 +46,9 @@ USAGE:
                  [--alpha 2] [--kappa 2] [--ds-share 0.5] [--error-share X]
                  [--durations HISTORY.csv] [--charge-in-service]
                  [--charge-weight 1] [--seed N] [--json]
+    skyplan forecast FILE... [--series S] [--method gp|arima|naive|all]
+                 [--horizon K] [--window h] [--latest N] [--level X]
+                 [--evaluate [--origins N]] [--json]
     skyplan help
 
 COMMANDS:
@@ -143,6 +147,12 @@ COMMANDS:
                                        curve settings (0.1, 20, 10, 1)
                --deadline D            the price of one chosen deadline
                --restarts N --lenient --json
+    forecast   Utilization forecasts with prediction intervals (§III-A of
+               the resource-shaping paper): GP with the history kernel,
+               ARIMA with the order by AIC, last value, moving average,
+               seasonal naive; --evaluate: MAE, RMSE, interval coverage
+               and width on a rolling origin. `skyplan forecast --help`
+               lists the options.
     simulate-pricing
                MRM §6.3: one server (M/G/1), delay-sensitive users paying
                up to α·p̂ and delay-tolerant ones p̂ for the earliest
@@ -227,6 +237,7 @@ fn run() -> Result<(), Failure> {
         "estimate" => estimate_cmd::run(&mut parser),
         "quote" => quote_cmd::run(&mut parser),
         "simulate-pricing" => simulate_cmd::run(&mut parser),
+        "forecast" => forecast_cmd::run(&mut parser),
         "help" => {
             print!("{USAGE}");
             Ok(())

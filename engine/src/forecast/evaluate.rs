@@ -270,6 +270,14 @@ pub fn evaluate(values: &[f64], params: &EvaluateParams) -> Result<Evaluation, F
                         }
                     }
                 }
+                // No period before the first origin: no seasonal forecast
+                // at any origin (rather than one detected later on less
+                // history than the others had).
+                Runner::Baseline if *method == ForecastMethod::SeasonalNaive && period.is_none() => {
+                    Err(ForecastError::Fit(
+                        "seasonal naive: no period in the spectrum of the values before the first origin".into(),
+                    ))
+                }
                 Runner::Baseline => Baselines::new(&values[..o], &baseline_params).and_then(|b| {
                     *last_model = b.describe(*method);
                     b.forecast(*method, k, fp.level)
