@@ -12,6 +12,7 @@
 mod common;
 mod estimate_cmd;
 mod fixtures_cmd;
+mod forecast_cmd;
 mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
@@ -88,6 +89,12 @@ const COMMANDS: &[Command] = &[
         summary: "MRM §6.3: priced deadlines against FCFS and priority",
         help: simulate_cmd::HELP,
         run: simulate_cmd::run,
+    },
+    Command {
+        name: "forecast",
+        summary: "forecasts of a utilization series with prediction intervals",
+        help: forecast_cmd::HELP,
+        run: forecast_cmd::run,
     },
 ];
 

@@ -13,6 +13,7 @@ pub mod bench_data;
 pub mod estimate;
 pub mod export;
 pub mod fixtures;
+pub mod forecast;
 pub mod import;
 pub mod model;
 pub mod netflow;

@@ -371,6 +371,30 @@ pub struct GaussianProcess {
     fit: GpFit,
 }
 
+/// A fitted GP taken apart ([`GaussianProcess::into_parts`]).
+pub(crate) struct GpParts {
+    /// Standardized training features, row-major `n × d`.
+    pub x: Vec<f64>,
+    /// Features per row.
+    pub d: usize,
+    /// Standardized targets.
+    pub y: DVector<f64>,
+    /// The feature standardization.
+    pub features: Standardizer,
+    /// Target centre.
+    pub y_mean: f64,
+    /// Target scale.
+    pub y_scale: f64,
+    /// Hyperparameters (standardized units).
+    pub hyper: Hyperparameters,
+    /// Factor of `K + (σn² + jitter) I`.
+    pub chol: Cholesky<f64, Dyn>,
+    /// Jitter on the diagonal.
+    pub jitter: f64,
+    /// The fit's summary.
+    pub fit: GpFit,
+}
+
 /// The log marginal likelihood, its gradient in `θ` and the jitter used.
 struct Evaluation {
     lml: f64,
@@ -379,7 +403,7 @@ struct Evaluation {
 
 /// Squared-exponential part of the kernel between the rows of `x` (row-major,
 /// `n × d`), i.e. without noise.
-fn se_kernel(x: &[f64], d: usize, h: &Hyperparameters) -> DMatrix<f64> {
+pub(crate) fn se_kernel(x: &[f64], d: usize, h: &Hyperparameters) -> DMatrix<f64> {
     let n = x.len() / d;
     let inv: Vec<f64> = h.length_scales.iter().map(|l| 1.0 / l).collect();
     let u: Vec<f64> = x
@@ -407,7 +431,7 @@ fn se_kernel(x: &[f64], d: usize, h: &Hyperparameters) -> DMatrix<f64> {
 /// numerically positive definite: a pivot `L_jj² < n·ε·max diag` counts as
 /// a failure (nalgebra only refuses non-positive ones). Returns the factor
 /// and the jitter added, or the largest jitter tried.
-pub(super) fn factor(
+pub(crate) fn factor(
     k: &DMatrix<f64>,
     noise: f64,
     max_jitter: f64,
@@ -663,6 +687,24 @@ impl GaussianProcess {
             max_jitter: params.max_jitter,
             fit,
         })
+    }
+
+    /// The model's pieces, for the history-kernel forecaster
+    /// (`crate::forecast::gp`), which slides its training window by editing
+    /// the Cholesky factor instead of refitting.
+    pub(crate) fn into_parts(self) -> GpParts {
+        GpParts {
+            x: self.x,
+            d: self.d,
+            y: self.y,
+            features: self.features,
+            y_mean: self.y_mean,
+            y_scale: self.y_scale,
+            hyper: self.hyper,
+            chol: self.chol,
+            jitter: self.fit.jitter,
+            fit: self.fit,
+        }
     }
 
     /// What the fit found.

@@ -29,7 +29,7 @@ pub mod features;
 pub mod gp;
 pub mod history;
 pub mod ols;
-mod optimize;
+pub(crate) mod optimize;
 pub mod quantile;
 pub mod same_job;
 
