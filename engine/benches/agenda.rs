@@ -1,9 +1,10 @@
 //! Agenda benchmarks (Morpheus §6): placing 1,000 periodic jobs (10–60-step
 //! skylines, hourly and daily) on a one-day LCM at one-minute resolution
-//! with LowCost and the baselines, and the live update while dragging (a
-//! move preview on the full plan).
+//! with LowCost and the baselines (YARN's greedy agent both ways), what each
+//! admits on clusters too small for all of them, and the live update while
+//! dragging (a move preview on the full plan).
 
-use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan};
+use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan, Recurrence};
 use skyplan_engine::bench_data::agenda_requests;
 use std::time::Instant;
 
@@ -45,6 +46,44 @@ fn main() {
             low_plan = Some(plan);
         }
     }
+    // The same requests on clusters too small for all of them: what each
+    // method admits, in order, and the share of the day's work that is.
+    let day_work = |rs: &[&skyplan_engine::agenda::ReservationRequest]| -> f64 {
+        rs.iter()
+            .map(|r| {
+                let per_day = match r.recurrence {
+                    Recurrence::Periodic { period_secs } => 86_400 / period_secs,
+                    Recurrence::OneOff => 1,
+                };
+                r.total_demand() * per_day as f64
+            })
+            .sum()
+    };
+    let all: Vec<_> = requests.iter().collect();
+    println!("\n| cores | method | admitted | work admitted | peak cost |");
+    println!("| --- | --- | --- | --- | --- |");
+    for cores in [2000.0, 1500.0, 1250.0] {
+        for method in [Method::LowCost, Method::Greedy, Method::EarliestFirst] {
+            let cap = vec![Capacity {
+                cores,
+                memory_mb: cores * 4096.0,
+            }];
+            let mut plan = Plan::new(AgendaParams::default(), cap).expect("plan");
+            let mut placed = Vec::new();
+            for r in &requests {
+                if plan.admit(r.clone(), method).is_ok() {
+                    placed.push(r);
+                }
+            }
+            println!(
+                "| {cores:.0} | {method:?} | {} | {:.1} % | {:.4} |",
+                placed.len(),
+                100.0 * day_work(&placed) / day_work(&all),
+                plan.peak()
+            );
+        }
+    }
+
     let plan = low_plan.expect("LowCost plan");
     let ids: Vec<(u32, usize, usize)> = plan
         .reservations()

@@ -620,3 +620,25 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn yarn_agents_scan_every_step_of_the_window() {
+    // Ten one-step stages of 10 containers (one gang each) in a 110-step
+    // window with room only in steps 40–49: both agents find it, stage by
+    // stage. (LowCost, which tries `end_points` ends of the window, refuses
+    // this one today: see the README's YARN section.)
+    for m in both() {
+        let mut p = empty_plan(&[100.0; STEPS]);
+        load(&mut p, 0, &[100.0; 40]);
+        load(&mut p, 50, &[100.0; 60]);
+        let req = yarn(
+            "slot",
+            Interpreter::ROrderNoGap,
+            (0, 110),
+            &[(10.0, 10.0, 1); 10],
+        );
+        let (id, _) = p.admit(req, m).unwrap();
+        let r = p.reservation(id).unwrap();
+        assert_eq!((r.start, r.alloc.clone()), (40, vec![10.0; 10]));
+    }
+}
