@@ -390,6 +390,42 @@ test('selecting a job draws its chart on the canvas', { timeout: 120_000 }, asyn
   await screenshot('chart-series');
 });
 
+test('forecasting the NAB series: rolling one-step bands and the coverage/width table, from the worker', { timeout: 180_000 }, async () => {
+  const nab = await page.$$eval('[data-testid=chart-select] option', (os) =>
+    os.filter((o) => o.value.startsWith('series:') && o.textContent.includes('24ae8d')).map((o) => o.value),
+  );
+  assert.equal(nab.length, 1, 'the NAB series is offered');
+  await drawn(nab[0]);
+  await page.locator('[data-testid=forecast-card]').waitFor();
+  await page.click('[data-testid=forecast-run]');
+  await waitForCount(page.locator('[data-testid=forecast-row]'), 5, 'one row per method');
+  const key = await drawnKey('forecast-chart');
+  assert.ok(key.endsWith(':GP'), `the GP band is drawn first (${key})`);
+  assert.ok((await ink(page.locator('canvas[data-testid=forecast-chart]'))) > 2_000, 'the forecast chart has ink');
+  const rows = await page.$$eval('[data-testid=forecast-row]', (rs) =>
+    rs.map((r) => [r.dataset.method, Number(r.dataset.coverage)]),
+  );
+  for (const [method, coverage] of rows) {
+    if (method === 'seasonal naive' && Number.isNaN(coverage)) continue;
+    assert.ok(coverage >= 0 && coverage <= 1, `${method} coverage ${coverage}`);
+  }
+  const gp = rows.find(([m]) => m === 'GP');
+  assert.ok(gp && gp[1] > 0.5, `the GP's intervals cover most observations (${gp?.[1]})`);
+  const status = await page.locator('[data-testid=forecast-status]').textContent();
+  assert.match(status, /5 methods in \d+ ms/);
+  console.log(`# forecast of ${NAB_NAME} in the worker: ${status.trim()}`);
+  await screenshot('forecast-nab');
+
+  // Another method's band; a bad setting is refused with the engine's reason.
+  await page.locator('[data-testid=forecast-row][data-method=ARIMA]').click();
+  await drawnKey('forecast-chart', key);
+  await typeInto('forecast-window', '0');
+  await page.click('[data-testid=forecast-run]');
+  await page.locator('[data-testid=forecast-error]').waitFor();
+  assert.match(await page.locator('[data-testid=forecast-error]').textContent(), /window/);
+  await typeInto('forecast-window', '10');
+});
+
 test('a malformed file is refused with file:line:col errors; the app keeps working', { timeout: 120_000 }, async () => {
   const before = await counts();
   const bad = path.join(tmpDir, BAD_NAME);

@@ -4,6 +4,8 @@
 
 use crate::demo::DEMO_DECISIONS;
 use crate::parts::agenda::host::AgendaHost;
+use crate::parts::forecast::host as forecast;
+use crate::parts::forecast::protocol::ForecastRequest;
 use crate::parts::pricing::host::PricingHost;
 use crate::parts::pricing::protocol::PricingRequest;
 use crate::parts::slos::host as slos;
@@ -177,6 +179,7 @@ impl Host {
                 let post = |r: &Response| (self.outbox)(r);
                 self.pricing.handle(request, workspace, store, &post).await;
             }
+            Request::Forecast(request) => forecast::handle(&self.workspace, request, &*self.outbox),
         }
     }
 }
@@ -213,12 +216,12 @@ impl Host {
 }
 
 /// Drops from `queue` every skyline fit that a later one for the same job
-/// supersedes, and every pricing quote or simulation a later one
+/// supersedes, and every pricing quote, simulation or forecast a later one
 /// supersedes, so a burst of slider changes or keystrokes costs one fit,
-/// quote or simulation. The order of everything else is kept.
+/// quote, simulation or forecast. The order of everything else is kept.
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
-    let (mut quote_later, mut simulate_later) = (false, false);
+    let (mut quote_later, mut simulate_later, mut forecast_later) = (false, false, false);
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
@@ -229,6 +232,9 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
             }
             Request::Pricing(PricingRequest::Simulate { .. }) => {
                 !std::mem::replace(&mut simulate_later, true)
+            }
+            Request::Forecast(ForecastRequest::Run { .. }) => {
+                !std::mem::replace(&mut forecast_later, true)
             }
             _ => true,
         })

@@ -11,6 +11,7 @@
 //! bytes, never a copy through wasm memory).
 
 use crate::parts::agenda::protocol::{AgendaRequest, AgendaResponse};
+use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
@@ -36,6 +37,8 @@ pub enum Request {
     Agenda(AgendaRequest),
     /// The Pricing panel's estimates, quotes and queue.
     Pricing(PricingRequest),
+    /// A series' forecasts (shown in the Traces panel).
+    Forecast(ForecastRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -60,6 +63,8 @@ pub enum Response {
     Agenda(AgendaResponse),
     /// An answer to a [`Request::Pricing`].
     Pricing(PricingResponse),
+    /// An answer to a [`Request::Forecast`].
+    Forecast(ForecastResponse),
 }
 
 /// Builds the object to post: `{ msg, file? }`.

@@ -4,6 +4,7 @@
 
 use crate::page::Page;
 use crate::parts::agenda::desk::AgendaDesk;
+use crate::parts::forecast::desk::ForecastDesk;
 use crate::parts::pricing::desk::PricingDesk;
 use crate::parts::slos::desk::SloDesk;
 use crate::parts::traces::desk::TracesDesk;
@@ -24,6 +25,8 @@ pub struct Studio {
     pub agenda: AgendaDesk,
     /// The Pricing panel's state.
     pub pricing: PricingDesk,
+    /// The forecast view's state (in the Traces panel).
+    pub forecast: ForecastDesk,
 }
 
 impl Studio {
@@ -37,6 +40,7 @@ impl Studio {
             slo: SloDesk::new(page, traces.workspace),
             agenda: AgendaDesk::new(page),
             pricing: PricingDesk::new(page),
+            forecast: ForecastDesk::new(page),
         }
     }
 
@@ -58,6 +62,7 @@ impl Studio {
             Response::Slos(response) => self.slo.apply(response),
             Response::Agenda(response) => self.agenda.apply(response),
             Response::Pricing(response) => self.pricing.apply(response),
+            Response::Forecast(response) => self.forecast.apply(response),
         }
     }
 

@@ -38,6 +38,9 @@ pub struct EvaluateParams {
     pub arima_refit_every: usize,
     /// Methods compared (default: all).
     pub methods: Vec<ForecastMethod>,
+    /// Keep every origin's one-step forecast in the report (default
+    /// false): what the studio draws as a band over the history.
+    pub keep_one_step: bool,
 }
 
 impl Default for EvaluateParams {
@@ -47,6 +50,7 @@ impl Default for EvaluateParams {
             origins: 500,
             arima_refit_every: 25,
             methods: ForecastMethod::ALL.to_vec(),
+            keep_one_step: false,
         }
     }
 }
@@ -84,6 +88,9 @@ pub struct MethodReport {
     pub first_failure: Option<String>,
     /// The model at the last origin.
     pub last_model: String,
+    /// With [`EvaluateParams::keep_one_step`]: each origin's one-step
+    /// forecast with the index of the value it forecasts, in order.
+    pub one_step: Vec<(usize, StepForecast)>,
 }
 
 /// The report for one series.
@@ -147,6 +154,7 @@ struct Running {
     failures: usize,
     first_failure: Option<String>,
     last_model: String,
+    one_step: Vec<(usize, StepForecast)>,
 }
 
 /// One method's online state.
@@ -212,6 +220,7 @@ pub fn evaluate(values: &[f64], params: &EvaluateParams) -> Result<Evaluation, F
                 failures: 0,
                 first_failure: None,
                 last_model: String::new(),
+                one_step: Vec::new(),
             }
         })
         .collect();
@@ -223,6 +232,7 @@ pub fn evaluate(values: &[f64], params: &EvaluateParams) -> Result<Evaluation, F
             failures,
             first_failure,
             last_model,
+            one_step,
         } in reports.iter_mut()
         {
             let result: Result<Vec<StepForecast>, ForecastError> = match runner {
@@ -285,6 +295,11 @@ pub fn evaluate(values: &[f64], params: &EvaluateParams) -> Result<Evaluation, F
             };
             match result {
                 Ok(steps) => {
+                    if params.keep_one_step {
+                        if let Some(first) = steps.first() {
+                            one_step.push((o - 1 + first.step, *first));
+                        }
+                    }
                     for (acc, s) in accs.iter_mut().zip(&steps) {
                         let actual = values[o - 1 + s.step];
                         if !actual.is_nan() {
@@ -318,6 +333,7 @@ pub fn evaluate(values: &[f64], params: &EvaluateParams) -> Result<Evaluation, F
                 failures: r.failures,
                 first_failure: r.first_failure,
                 last_model: r.last_model,
+                one_step: r.one_step,
             })
             .collect(),
     })

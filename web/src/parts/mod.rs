@@ -3,6 +3,7 @@
 //! (component) and the part's own charts.
 
 pub mod agenda;
+pub mod forecast;
 pub mod pricing;
 pub mod slos;
 pub mod traces;

@@ -1,8 +1,7 @@
 //! Charts on a `<canvas>`, drawn with plotters: [`PlotCanvas`] draws
-//! anything that implements [`Plot`]; [`ChartCanvas`] is the Traces panel's
-//! chart — a job's run skylines overlaid, or one utilization series over
-//! time. The pieces every chart shares (frame, ticks, step lines, legend,
-//! colours) are here too.
+//! anything that implements [`Plot`] (each part's charts live in its
+//! folder). The pieces every chart shares (frame, ticks, step lines,
+//! legend, colours) are here too.
 //!
 //! After a successful draw the canvas carries `data-drawn="true"`,
 //! `data-kind` (what kind of chart) and `data-key` (which data it shows).

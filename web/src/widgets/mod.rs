@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod download;
 pub mod dropzone;
+pub mod field;
 pub mod format;
 pub mod progress;
 pub mod stat;

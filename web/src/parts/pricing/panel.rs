@@ -26,6 +26,7 @@ use crate::parts::pricing::protocol::{
 };
 use crate::state::Studio;
 use crate::widgets::chart::plot_x_span;
+use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -62,37 +63,6 @@ pub fn PricingPanel() -> impl IntoView {
             </div>
             <SimulationCard/>
         </div>
-    }
-}
-
-/// A text field of a form held in a signal: label, `data-testid`, how to
-/// read and write it.
-type Field<F> = (
-    &'static str,
-    &'static str,
-    fn(&F) -> String,
-    fn(&mut F, String),
-);
-
-/// A text input bound to one field of `form`, committed on change.
-fn text_field<F: Send + Sync + 'static>(
-    form: RwSignal<F>,
-    (label, testid, get, set): Field<F>,
-) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <input
-                type="text"
-                inputmode="decimal"
-                data-testid=testid
-                prop:value=move || form.with(get)
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    form.update(|f| set(f, v));
-                }
-            />
-        </label>
     }
 }
 

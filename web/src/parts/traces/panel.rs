@@ -5,6 +5,7 @@ use super::charts::ChartCanvas;
 use super::desk::{job_key, series_key};
 use super::problems::ProblemList;
 use super::protocol::TracesRequest;
+use crate::parts::forecast::panel::ForecastCard;
 use crate::state::Studio;
 use crate::widgets::format::{bytes, count, span};
 use crate::widgets::{Dropzone, ProgressBar, Stat};
@@ -23,6 +24,7 @@ pub fn TracesPanel() -> impl IntoView {
             <div class="main-column">
                 <Problems/>
                 <ChartCard/>
+                <ForecastCard/>
                 <FilesCard/>
             </div>
         </div>

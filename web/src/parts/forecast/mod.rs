@@ -1,0 +1,12 @@
+//! Forecast (resource-shaping paper §III-A, §V): a utilization series'
+//! rolling one-step forecasts over its history and its forecast ahead, by
+//! the history-kernel GP, auto-ARIMA and the baselines, with the coverage
+//! and width of their prediction intervals. Shown in the Traces panel under
+//! the chart of a series.
+
+pub mod charts;
+pub mod desk;
+pub mod host;
+pub mod panel;
+pub mod protocol;
+pub mod views;

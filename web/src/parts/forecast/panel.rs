@@ -1,0 +1,220 @@
+//! The forecast card of the Traces panel: under the chart of a utilization
+//! series, its rolling one-step forecasts and its forecast ahead by the
+//! history-kernel GP, auto-ARIMA and the baselines, with the coverage and
+//! width of each method's prediction intervals — the paper's claim (§III-A)
+//! that ARIMA's intervals are too narrow and the GP's honest, checked on
+//! the planner's own series. Computed in the worker.
+//!
+//! Test ids: `forecast-card`, `forecast-run`, `forecast-status`,
+//! `forecast-chart` (with `data-drawn`), `forecast-method`, `forecast-row`
+//! (`data-method`, `data-coverage`), `forecast-error`.
+
+use super::charts::ForecastPlot;
+use super::desk::ForecastForm;
+use crate::state::Studio;
+use crate::widgets::field::{text_field, Field};
+use crate::widgets::format::{count, trimmed};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+use skyplan_engine::forecast::ForecastMethod;
+
+/// The form's fields.
+const FIELDS: [Field<ForecastForm>; 4] = [
+    (
+        "Window h",
+        "forecast-window",
+        |f| f.window.clone(),
+        |f, v| f.window = v,
+    ),
+    (
+        "Latest N",
+        "forecast-latest",
+        |f| f.latest.clone(),
+        |f, v| f.latest = v,
+    ),
+    (
+        "Steps ahead",
+        "forecast-horizon",
+        |f| f.horizon.clone(),
+        |f, v| f.horizon = v,
+    ),
+    (
+        "Rolling origins",
+        "forecast-origins",
+        |f| f.origins.clone(),
+        |f, v| f.origins = v,
+    ),
+];
+
+/// The series the Traces chart shows, if it is one.
+fn selected_series(studio: Studio) -> Option<usize> {
+    studio
+        .traces
+        .selection
+        .with(|s| s.strip_prefix("series:").and_then(|i| i.parse().ok()))
+}
+
+/// The forecast card; shown while the chart shows a utilization series.
+#[component]
+pub fn ForecastCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.forecast;
+    let plot = Signal::derive(move || {
+        let index = selected_series(studio)?;
+        let view = desk.view.get().filter(|v| v.index == index)?;
+        Some(ForecastPlot {
+            view,
+            method: desk.band.get(),
+        })
+    });
+    let placeholder = Signal::derive(move || {
+        if desk.running.get() {
+            "Forecasting in the worker…".to_owned()
+        } else {
+            "Press Forecast: every method's rolling one-step forecasts over the series' last origins, and the forecast ahead.".to_owned()
+        }
+    });
+    let status = move || {
+        if desk.running.get() {
+            return "running".to_owned();
+        }
+        desk.view.with(|v| match v {
+            Some(v) => format!(
+                "{} methods in {} ms · step {} s{}{}",
+                v.methods.len(),
+                trimmed(v.millis, 0),
+                v.step_secs,
+                v.period
+                    .map(|p| format!(" · period {p} slots"))
+                    .unwrap_or_default(),
+                if v.missing > 0 {
+                    format!(" · {} empty slots left out", count(v.missing))
+                } else {
+                    String::new()
+                }
+            ),
+            None => "idle".to_owned(),
+        })
+    };
+    let rows = move || {
+        let index = selected_series(studio);
+        desk.view.with(|v| {
+            let Some(v) = v.as_ref().filter(|v| Some(v.index) == index) else {
+                return Vec::new();
+            };
+            v.methods
+                .iter()
+                .map(|m| {
+                    let method = m.method;
+                    let coverage = if m.forecasts > 0 {
+                        format!("{} %", trimmed(m.coverage * 100.0, 1))
+                    } else {
+                        "—".to_owned()
+                    };
+                    let failed = m
+                        .first_failure
+                        .clone()
+                        .map(|f| format!("{} origin(s) failed; first: {f}", count(m.failures)));
+                    view! {
+                        <tr
+                            data-testid="forecast-row"
+                            data-method=method.to_string()
+                            data-coverage=m.coverage.to_string()
+                            class:selected=move || desk.band.get() == method
+                            on:click=move |_| desk.band.set(method)
+                        >
+                            <td>{method.to_string()}</td>
+                            <td class="num">{count(m.forecasts)}</td>
+                            <td class="num">{trimmed(m.mae, 3)}</td>
+                            <td class="num">{trimmed(m.rmse, 3)}</td>
+                            <td class="num">{coverage}</td>
+                            <td class="num">{trimmed(m.width, 3)}</td>
+                            <td class="note">{failed.unwrap_or_else(|| m.model.clone())}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <Show when=move || selected_series(studio).is_some()>
+            <section class="card" data-testid="forecast-card">
+                <header class="card-head">
+                    <h2>"Forecast"</h2>
+                    <span class="hint" data-testid="forecast-status">{status}</span>
+                </header>
+                <div class="sim-form">
+                    {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+                    <label class="field">
+                        <span class="field-label">"Band drawn"</span>
+                        <select
+                            data-testid="forecast-method"
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                if let Some(m) = ForecastMethod::ALL
+                                    .into_iter()
+                                    .find(|m| m.to_string() == v)
+                                {
+                                    desk.band.set(m);
+                                }
+                            }
+                        >
+                            {ForecastMethod::ALL
+                                .into_iter()
+                                .map(|m| {
+                                    view! {
+                                        <option
+                                            value=m.to_string()
+                                            selected=move || desk.band.get() == m
+                                        >
+                                            {m.to_string()}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                </div>
+                <div class="actions">
+                    <button
+                        class="button primary"
+                        data-testid="forecast-run"
+                        disabled=move || desk.running.get()
+                        on:click=move |_| {
+                            if let Some(index) = selected_series(studio) {
+                                desk.run(index);
+                            }
+                        }
+                    >
+                        "Forecast"
+                    </button>
+                </div>
+                {move || {
+                    desk.error
+                        .get()
+                        .map(|e| view! { <p class="field-error" data-testid="forecast-error">{e}</p> })
+                }}
+                <PlotCanvas data=plot placeholder=placeholder testid="forecast-chart"/>
+                <div class="table-scroll">
+                    <table class="files">
+                        <thead>
+                            <tr>
+                                <th>"Method"</th>
+                                <th class="num">"One-step forecasts"</th>
+                                <th class="num">"MAE"</th>
+                                <th class="num">"RMSE"</th>
+                                <th class="num">"Coverage"</th>
+                                <th class="num">"Mean width"</th>
+                                <th>"Model (last origin)"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+                <p class="hint">
+                    "Each method forecasts one step from every origin over the end of the series, fitted on the latest N + h observations before it (the GP updated online, ARIMA's order chosen by AIC and refitted periodically); coverage is the share of observations inside their 95 % prediction interval — near 95 % is honest, well below is overconfident. Click a row to draw its band."
+                </p>
+            </section>
+        </Show>
+    }
+}
