@@ -539,10 +539,140 @@ pub fn measure_quote(
     Some(times[times.len() / 2])
 }
 
+/// One row of the forecasting benchmark: what was timed, the median and
+/// mean milliseconds per step, and the steps timed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepTiming {
+    /// What one step does.
+    pub label: &'static str,
+    /// Median milliseconds per step.
+    pub median_ms: f64,
+    /// Mean milliseconds per step.
+    pub mean_ms: f64,
+    /// Steps timed.
+    pub steps: usize,
+}
+
+/// The values of a `timestamp,value` CSV (NAB's), in order; the header and
+/// lines that do not end in a number are skipped.
+pub fn csv_values(text: &str) -> Vec<f64> {
+    text.lines()
+        .filter_map(|l| l.rsplit(',').next()?.trim().parse().ok())
+        .collect()
+}
+
+fn timing(label: &'static str, mut t: Vec<f64>) -> StepTiming {
+    t.sort_by(f64::total_cmp);
+    let steps = t.len();
+    StepTiming {
+        label,
+        median_ms: t.get(steps / 2).copied().unwrap_or(f64::NAN),
+        mean_ms: t.iter().sum::<f64>() / steps.max(1) as f64,
+        steps,
+    }
+}
+
+/// Forecasting per step with h = 10 and N = 100 on the series `y` (§III-A):
+/// the history-kernel GP updated incrementally (`steps` appends, each with
+/// a one-step forecast; without refits and with ML-II every 25 values), 20
+/// full GP fits, and `arima_steps` auto-ARIMA order searches, each with
+/// its one-step forecast — the work of `engine/benches/forecast.rs` and of
+/// the headless-Chrome benchmark, timed by `now_ms`.
+///
+/// # Errors
+/// The engine's, when `y` is too short for the steps or a model fails.
+pub fn measure_forecast(
+    y: &[f64],
+    steps: usize,
+    arima_steps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Result<Vec<StepTiming>, crate::forecast::ForecastError> {
+    use crate::forecast::{auto_arima, ForecastError, HistoryGp, HistoryGpParams, SelectParams};
+    let (h, n) = (10, 100);
+    let need = n + h + steps.max(arima_steps).max(200) + 1;
+    if y.len() < need {
+        return Err(ForecastError::TooShort {
+            what: "the forecasting benchmark".into(),
+            needed: need,
+            got: y.len(),
+        });
+    }
+    let start = y.len() - steps.max(arima_steps).max(200) - 1;
+    let mut out = Vec::new();
+    for (label, refit_every) in [
+        (
+            "GP, incremental update + 1-step forecast (no refit)",
+            usize::MAX,
+        ),
+        (
+            "GP, incremental, ML-II refit every 25 values (amortized)",
+            25,
+        ),
+    ] {
+        let params = HistoryGpParams {
+            refit_every,
+            ..HistoryGpParams::default()
+        };
+        let mut gp = HistoryGp::fit(&y[start - n - h..start], h, n, &params)?;
+        let mut t = Vec::with_capacity(steps);
+        for &v in &y[start..start + steps] {
+            let t0 = now_ms();
+            gp.append(v)?;
+            let f = gp.forecast(1, 0.95)?;
+            t.push(now_ms() - t0);
+            std::hint::black_box(f);
+        }
+        out.push(timing(label, t));
+    }
+    let mut t = Vec::new();
+    for k in 0..20 {
+        let end = start + k * 10;
+        let t0 = now_ms();
+        let gp = HistoryGp::fit(&y[end - n - h..end], h, n, &HistoryGpParams::default())?;
+        let f = gp.forecast(1, 0.95)?;
+        t.push(now_ms() - t0);
+        std::hint::black_box(f);
+    }
+    out.push(timing("GP, full ML-II fit + 1-step forecast", t));
+    let mut t = Vec::new();
+    for k in 0..arima_steps {
+        let end = start + k;
+        let t0 = now_ms();
+        let sel = auto_arima(&y[end - n - h..end], &SelectParams::default())?;
+        let f = sel.model.forecast(1, 0.95)?;
+        t.push(now_ms() - t0);
+        std::hint::black_box(f);
+    }
+    out.push(timing("ARIMA, AIC order search + 1-step forecast", t));
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::import;
+
+    #[test]
+    fn forecast_benchmark_times_every_row_and_refuses_short_series() {
+        let text: String = std::iter::once("timestamp,value\n".to_owned())
+            .chain((0..600).map(|i| {
+                let v = 50.0 + 10.0 * (f64::from(i) * 0.13).sin() + f64::from(i % 7) * 0.3;
+                format!("2024-01-01 00:00:00,{v}\n")
+            }))
+            .collect();
+        let y = csv_values(&text);
+        assert_eq!(y.len(), 600);
+        let mut clock = 0.0;
+        let mut now = || {
+            clock += 1.0;
+            clock
+        };
+        let rows = measure_forecast(&y, 50, 3, &mut now).unwrap();
+        let steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
+        assert_eq!(steps, vec![50, 50, 20, 3]);
+        assert!(rows.iter().all(|r| r.median_ms >= 1.0));
+        assert!(measure_forecast(&y[..150], 50, 3, &mut now).is_err());
+    }
 
     #[test]
     fn generators_are_deterministic_sized_and_importable() {

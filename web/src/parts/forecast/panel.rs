@@ -106,6 +106,13 @@ pub fn ForecastCard() -> impl IntoView {
                 .iter()
                 .map(|m| {
                     let method = m.method;
+                    let scored = |v: f64| {
+                        if m.forecasts > 0 {
+                            trimmed(v, 3)
+                        } else {
+                            "—".to_owned()
+                        }
+                    };
                     let coverage = if m.forecasts > 0 {
                         format!("{} %", trimmed(m.coverage * 100.0, 1))
                     } else {
@@ -125,10 +132,10 @@ pub fn ForecastCard() -> impl IntoView {
                         >
                             <td>{method.to_string()}</td>
                             <td class="num">{count(m.forecasts)}</td>
-                            <td class="num">{trimmed(m.mae, 3)}</td>
-                            <td class="num">{trimmed(m.rmse, 3)}</td>
+                            <td class="num">{scored(m.mae)}</td>
+                            <td class="num">{scored(m.rmse)}</td>
                             <td class="num">{coverage}</td>
-                            <td class="num">{trimmed(m.width, 3)}</td>
+                            <td class="num">{scored(m.width)}</td>
                             <td class="note">{failed.unwrap_or_else(|| m.model.clone())}</td>
                         </tr>
                     }
