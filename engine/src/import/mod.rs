@@ -15,6 +15,7 @@
 //! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`], [`Format::JobHistoryCsv`].
 //! The README documents each.
 
+mod alibaba_v2018;
 mod csv;
 mod decisions_csv;
 mod detect;
@@ -30,6 +31,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+pub use alibaba_v2018::{
+    latest_requests, read_container_meta, read_container_usage, ContainerMeta, ContainerUsage,
+    CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS,
+};
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
