@@ -15,6 +15,7 @@
 //! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`], [`Format::JobHistoryCsv`].
 //! The README documents each.
 
+mod alibaba_v2018;
 mod csv;
 mod decisions_csv;
 mod detect;
@@ -31,6 +32,10 @@ use crate::model::{Dataset, LoadedFile, Resource};
 use located::FieldError;
 use serde::{Deserialize, Serialize};
 
+pub use alibaba_v2018::{
+    latest_requests, read_container_meta, read_container_usage, ContainerMeta, ContainerUsage,
+    CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS,
+};
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use format::Format;
