@@ -24,7 +24,8 @@
 //! the field count. In the meta table, empty numbers are unknown (`None`);
 //! negative requests and memory outside [0, 100] are errors.
 
-use super::{column_of, csv, FieldError, ParseError};
+use super::csv;
+use super::located::{column_of, FieldError, ParseError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
