@@ -14,7 +14,7 @@
 //! - [`exec_time`]: Algorithm 2, a job's execution time under several
 //!   allocations;
 //! - [`latency`]: Algorithm 1, the comparison function L;
-//! - `search`: the quantized grid, exhaustive search and recursive random
+//! - [`search`]: the quantized grid, exhaustive search and recursive random
 //!   search (Proposition 3.1);
 //! - [`cluster_dp`]: Algorithm 3, the cluster-level split, with its brute
 //!   force;
@@ -31,6 +31,7 @@ pub mod exec_time;
 pub mod latency;
 pub mod model;
 pub mod rules;
+pub mod search;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +45,10 @@ pub use model::{
     queue_for_priority, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob,
 };
 pub use rules::{AllocationRule, ConstraintRule, ExecRule, RuleSet};
+pub use search::{
+    exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
+    SearchSpace, ShareDim,
+};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
