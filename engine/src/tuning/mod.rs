@@ -23,7 +23,7 @@
 //!   actual latency;
 //! - `evaluate`: §4.3 (how often the comparison's best is the actual best)
 //!   and §4.4 (run-time adaptation against static configurations);
-//! - `yarn_xml`: `capacity-scheduler.xml` and the Fair Scheduler
+//! - [`yarn_xml`]: `capacity-scheduler.xml` and the Fair Scheduler
 //!   allocation file, in and out, with located errors.
 
 pub mod cluster_dp;
@@ -34,6 +34,9 @@ pub mod rules;
 pub mod search;
 #[cfg(test)]
 mod tests;
+pub mod yarn_xml;
+#[cfg(test)]
+mod yarn_xml_tests;
 
 pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
@@ -48,6 +51,10 @@ pub use rules::{AllocationRule, ConstraintRule, ExecRule, RuleSet};
 pub use search::{
     exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
     SearchSpace, ShareDim,
+};
+pub use yarn_xml::{
+    read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
+    write_fair_xml, FairContext, XmlError,
 };
 
 use serde::{Deserialize, Serialize};
