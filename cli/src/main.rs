@@ -18,6 +18,8 @@ mod quote_cmd;
 mod replay_cmd;
 mod simulate_cmd;
 mod slo_cmd;
+mod tune_cmd;
+mod tune_eval_cmd;
 
 use common::Failure;
 use std::ffi::OsString;
@@ -88,6 +90,12 @@ const COMMANDS: &[Command] = &[
         summary: "MRM §6.3: priced deadlines against FCFS and priority",
         help: simulate_cmd::HELP,
         run: simulate_cmd::run,
+    },
+    Command {
+        name: "tune",
+        summary: "tune YARN Capacity/Fair scheduler configurations (AdaptiveConfig)",
+        help: tune_cmd::HELP,
+        run: tune_cmd::run,
     },
 ];
 

@@ -23,6 +23,10 @@
 //!   actual latency;
 //! - `evaluate`: §4.3 (how often the comparison's best is the actual best)
 //!   and §4.4 (run-time adaptation against static configurations);
+//! - [`tune`]: one whole pass — every group's search, the curves, the
+//!   split;
+//! - [`workload`]: SWIM's Facebook jobs as tasks, generated Google-like
+//!   mixes;
 //! - [`yarn_xml`]: `capacity-scheduler.xml` and the Fair Scheduler
 //!   allocation file, in and out, with located errors.
 
@@ -34,6 +38,8 @@ pub mod rules;
 pub mod search;
 #[cfg(test)]
 mod tests;
+pub mod tune;
+pub mod workload;
 pub mod yarn_xml;
 #[cfg(test)]
 mod yarn_xml_tests;
@@ -52,6 +58,8 @@ pub use search::{
     exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
     SearchSpace, ShareDim,
 };
+pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};
+pub use workload::{google_like_mix, jobs_from_swim, SwimTasks};
 pub use yarn_xml::{
     read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
     write_fair_xml, FairContext, XmlError,
