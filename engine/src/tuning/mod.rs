@@ -18,7 +18,7 @@
 //!   search (Proposition 3.1);
 //! - [`cluster_dp`]: Algorithm 3, the cluster-level split, with its brute
 //!   force;
-//! - `simulate`: an event-driven YARN Capacity / Fair simulation at
+//! - [`simulate`]: an event-driven YARN Capacity / Fair simulation at
 //!   container granularity, written apart from Algorithms 1–2, for the
 //!   actual latency;
 //! - `evaluate`: §4.3 (how often the comparison's best is the actual best)
@@ -36,6 +36,7 @@ pub mod latency;
 pub mod model;
 pub mod rules;
 pub mod search;
+pub mod simulate;
 #[cfg(test)]
 mod tests;
 pub mod tune;
@@ -58,6 +59,7 @@ pub use search::{
     exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
     SearchSpace, ShareDim,
 };
+pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
 pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};
 pub use workload::{google_like_mix, jobs_from_swim, SwimTasks};
 pub use yarn_xml::{

@@ -515,3 +515,107 @@ fn rrs_finds_the_exhaustive_optimum_in_the_stated_share_of_runs() {
     let share = f64::from(hits) / f64::from(runs);
     assert!(share >= 0.99, "{hits}/{runs}");
 }
+
+// ---- Simulation ----
+
+#[test]
+fn simulation_one_queue_fifo_is_the_hand_computed_schedule() {
+    // One node of three containers, heartbeats at 0, 1, 2, …; no AM start
+    // delay, no noise. a (0 s): AM at 0, its two 10 s tasks at the 1 s
+    // heartbeat, done at 11. b (0.5 s) finds no container until 11: AM at
+    // 11, its 5 s task at 12, done at 17.
+    let a = TuneJob::new("a", 0.0, 0, tasks(&[(0, 10.0), (0, 10.0)]));
+    let b = TuneJob::new("b", 0.5, 0, tasks(&[(0, 5.0)]));
+    let config = GroupConfig {
+        scheduler: SchedulerKind::Capacity,
+        queues: vec![QueueConf::new("default", 1.0, Policy::Fifo)],
+    };
+    let params = SimParams {
+        heartbeat_secs: 1.0,
+        am_start_secs: 0.0,
+        noise: 0.0,
+        seed: 1,
+    };
+    let r = simulate(
+        &[a.clone(), b.clone()],
+        &Cluster::of(3, 3),
+        &config,
+        &params,
+    )
+    .unwrap();
+    let finish: Vec<f64> = r.jobs.iter().map(|j| j.finish).collect();
+    assert_eq!(finish, vec![11.0, 17.0]);
+    assert_eq!(r.mean_latency_secs, (11.0 + 16.5) / 2.0);
+    // Stages: a two-stage job runs its second stage after the first.
+    let c = TuneJob::new("c", 0.0, 0, tasks(&[(0, 4.0), (1, 3.0)]));
+    let r = simulate(&[c], &Cluster::of(3, 3), &config, &params).unwrap();
+    // AM 0, map at heartbeat 1 → 5, reduce at heartbeat 5 → 8.
+    assert_eq!(r.jobs[0].finish, 8.0);
+    // Four containers: b's AM fits beside a at 1, its task waits for a
+    // (11 → 16); five: the task starts at the 2 s heartbeat.
+    let r = simulate(
+        &[a.clone(), b.clone()],
+        &Cluster::of(4, 4),
+        &config,
+        &params,
+    )
+    .unwrap();
+    assert_eq!(r.jobs[1].finish, 16.0);
+    let r = simulate(&[a, b], &Cluster::of(5, 5), &config, &params).unwrap();
+    assert_eq!(r.jobs[1].finish, 7.0);
+}
+
+#[test]
+fn simulation_follows_each_scheduler() {
+    // Two queues on 8 containers; a big job in q1, small ones in q2.
+    let mut jobs = vec![TuneJob::new(
+        "big",
+        0.0,
+        0,
+        vec![
+            Task {
+                stage: 0,
+                secs: 20.0
+            };
+            12
+        ],
+    )];
+    for k in 0..4 {
+        jobs.push(TuneJob::new(format!("s{k}"), 0.0, 1, tasks(&[(0, 5.0)])));
+    }
+    let params = SimParams {
+        noise: 0.0,
+        ..SimParams::default()
+    };
+    let cap = |a: f64| GroupConfig {
+        scheduler: SchedulerKind::Capacity,
+        queues: vec![
+            QueueConf::new("q1", a, Policy::Fifo),
+            QueueConf::new("q2", 1.0 - a, Policy::Fifo),
+        ],
+    };
+    let small = |r: &SimReport| r.jobs[1..].iter().map(|j| j.latency_secs).sum::<f64>();
+    let generous = simulate(&jobs, &Cluster::of(8, 4), &cap(0.25), &params).unwrap();
+    let stingy = simulate(&jobs, &Cluster::of(8, 4), &cap(0.75), &params).unwrap();
+    assert!(
+        small(&generous) <= small(&stingy),
+        "{generous:?} {stingy:?}"
+    );
+    // A queue capped at one container can never run a task: refused.
+    let mut capped = cap(0.5);
+    capped.queues[0].max_share = 0.1;
+    let e = simulate(&jobs, &Cluster::of(8, 4), &capped, &params).unwrap_err();
+    assert!(e.to_string().contains("never finishes"), "{e}");
+    // Fair with every policy finishes everything.
+    for policy in Policy::ALL {
+        let c = GroupConfig {
+            scheduler: SchedulerKind::Fair,
+            queues: vec![
+                QueueConf::new("q1", 1.0, policy),
+                QueueConf::new("q2", 3.0, policy),
+            ],
+        };
+        let r = simulate(&jobs, &Cluster::of(8, 4), &c, &params).unwrap();
+        assert!(r.jobs.iter().all(|j| j.finish.is_finite()), "{policy:?}");
+    }
+}
