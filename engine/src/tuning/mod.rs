@@ -21,7 +21,7 @@
 //! - [`simulate`]: an event-driven YARN Capacity / Fair simulation at
 //!   container granularity, written apart from Algorithms 1–2, for the
 //!   actual latency;
-//! - `evaluate`: §4.3 (how often the comparison's best is the actual best)
+//! - [`evaluate`] — §4.3 (how often the comparison's best is the actual best)
 //!   and §4.4 (run-time adaptation against static configurations);
 //! - [`tune`]: one whole pass — every group's search, the curves, the
 //!   split;
@@ -31,6 +31,7 @@
 //!   allocation file, in and out, with located errors.
 
 pub mod cluster_dp;
+pub mod evaluate;
 pub mod exec_time;
 pub mod latency;
 pub mod model;
@@ -49,6 +50,7 @@ pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
     GroupCurve,
 };
+pub use evaluate::{evaluate, run_adaptive, AdaptResult, CaseResult, EvalParams, EvalReport};
 pub use exec_time::{execution_time, Allocation, ExecEstimate};
 pub use latency::{compare, JobLatency, LatencyReport};
 pub use model::{

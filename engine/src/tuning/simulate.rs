@@ -10,6 +10,11 @@
 //!   as the node has free (multiple assignments per heartbeat).
 //! - **Application masters.** Each job first gets one AM container, held
 //!   until the job ends; its task requests appear `am_start_secs` later.
+//!   AMs may hold at most `am_share` of a queue's share of the group
+//!   (its capacity, or its weight's fraction; at least one AM): YARN's `maxAMShare` / `maximum-am-resource-percent`, without
+//!   which a queue fills with AMs and deadlocks. The default 0.5 is the
+//!   Fair Scheduler's `queueMaxAMShareDefault`; Capacity's default 0.1
+//!   would run one job per queue at a time on the paper's 6–8 containers.
 //! - **Stages.** A stage's tasks are requested only when the previous
 //!   stage has finished (Algorithm 2 only ranks them); a job never runs
 //!   more task containers than its `demand`. A task's container is
@@ -46,6 +51,8 @@ pub struct SimParams {
     pub am_start_secs: f64,
     /// σ of the task-time noise (default 0.1).
     pub noise: f64,
+    /// Share of a queue's maximum its AMs may hold (default 0.5).
+    pub am_share: f64,
     /// Seed of the noise (default 7).
     pub seed: u64,
 }
@@ -56,6 +63,7 @@ impl Default for SimParams {
             heartbeat_secs: 1.0,
             am_start_secs: 1.0,
             noise: 0.1,
+            am_share: 0.5,
             seed: 7,
         }
     }
@@ -66,7 +74,8 @@ impl SimParams {
     pub fn validate(&self) -> Result<(), TuneError> {
         check_range("heartbeat", self.heartbeat_secs, 1e-3, 3600.0)?;
         check_range("AM start", self.am_start_secs, 0.0, 3600.0)?;
-        check_range("noise", self.noise, 0.0, 3.0)
+        check_range("noise", self.noise, 0.0, 3.0)?;
+        check_range("AM share", self.am_share, 0.0, 1.0)
     }
 }
 
@@ -396,13 +405,24 @@ impl<'a> Simulation<'a> {
     fn choose(&self, node: usize) -> Option<usize> {
         let nq = self.config.queues.len();
         let mut used = vec![0u32; nq];
+        let mut ams = vec![0u32; nq];
         for (j, a) in self.jobs.iter().zip(&self.apps) {
             used[j.queue] += a.containers();
+            ams[j.queue] += u32::from(a.am_node.is_some() && a.finish.is_none());
         }
         let total = f64::from(self.total);
+        let weights: f64 = self.config.queues.iter().map(|q| q.share).sum();
+        let am_limit = |q: usize| {
+            (self.params.am_share * self.config.queues[q].share / weights * total + 1e-9).floor()
+        };
         let eligible = |v: usize| {
             let j = &self.jobs[v];
-            self.apps[v].wants(j.demand)
+            let a = &self.apps[v];
+            let am_room = a.am_node.is_some()
+                || ams[j.queue] == 0
+                || f64::from(ams[j.queue] + 1) <= am_limit(j.queue);
+            a.wants(j.demand)
+                && am_room
                 && j.machines
                     .as_ref()
                     .is_none_or(|m| m.iter().any(|&x| x as usize == node))
@@ -412,7 +432,7 @@ impl<'a> Simulation<'a> {
                 let max = (self.config.queues[q].max_share * total + 1e-9)
                     .floor()
                     .max(1.0);
-                f64::from(used[q]) + 1.0 <= max
+                f64::from(used[q]) < max
                     && (0..self.jobs.len()).any(|v| self.jobs[v].queue == q && eligible(v))
             })
             .collect();

@@ -534,6 +534,7 @@ fn simulation_one_queue_fifo_is_the_hand_computed_schedule() {
         heartbeat_secs: 1.0,
         am_start_secs: 0.0,
         noise: 0.0,
+        am_share: 1.0,
         seed: 1,
     };
     let r = simulate(
@@ -618,4 +619,44 @@ fn simulation_follows_each_scheduler() {
         let r = simulate(&jobs, &Cluster::of(8, 4), &c, &params).unwrap();
         assert!(r.jobs.iter().all(|j| j.finish.is_finite()), "{policy:?}");
     }
+}
+
+// ---- §4.3 / §4.4 evaluation ----
+
+#[test]
+fn evaluation_runs_every_setting_and_reports_shares() {
+    let swim = crate::bench_data::swim_like_jobs(60, 5);
+    let p = EvalParams {
+        facebook_windows: 1,
+        facebook_containers: vec![6],
+        google_mixes: 1,
+        jobs_per_mix: 6,
+        repeats: 1,
+        adapt_minutes: vec![2.0],
+        adapt_jobs: 20,
+        ..EvalParams::default()
+    };
+    let mut calls = 0;
+    let r = evaluate(&swim, &p, &mut |_, _| calls += 1).unwrap();
+    // 2 schedulers × 2 queue counts × (1 window × 1 size + 1 Google mix).
+    assert_eq!(r.cases.len(), 8);
+    assert_eq!(r.adaptation.len(), 4);
+    assert_eq!(calls, 12);
+    for s in [r.hit_share, r.hit_share_capacity, r.hit_share_fair] {
+        assert!((0.0..=1.0).contains(&s), "{s}");
+    }
+    for c in &r.cases {
+        assert!(c.increase >= 0.0 || !c.increase.is_finite());
+        assert_eq!(c.hit, c.increase <= 1e-9, "{c:?}");
+    }
+    assert!(r
+        .adaptation
+        .iter()
+        .all(|a| a.adaptive_secs > 0.0 && a.reduction > 0.0));
+    // Without SWIM: Google-like mixes only, no §4.4.
+    let r = evaluate(&[], &p, &mut |_, _| {}).unwrap();
+    assert_eq!(r.cases.len(), 4);
+    assert!(r.adaptation.is_empty());
+    let bad = EvalParams { repeats: 0, ..p };
+    assert!(evaluate(&swim, &bad, &mut |_, _| {}).is_err());
 }
