@@ -63,7 +63,7 @@ EVALUATE (skyplan tune evaluate):
     Its options: --windows N (default 7), --google-mixes N (default 18),
     --jobs N (default 12), --repeats N (default 3), --noise S (default
     0.1), --heartbeat S (default 1), --am-start S (default 1), --am-share X
-    (default 0.5), --seed N (default 7), --json.
+    (default 0.5), --estimate-am (default off), --seed N (default 7), --json.
 ";
 
 /// What `tune` was asked.

@@ -33,6 +33,8 @@ OPTIONS:
     --heartbeat S       node heartbeat interval, seconds (default 1)
     --am-start S        AM start-up, seconds (default 1)
     --am-share X        share of a queue its AMs may hold (default 0.5)
+    --estimate-am       let Algorithm 1 count each job's AM container
+                        (default: off, as written)
     --seed N            seed of mixes and priorities (default 7)
     --json              print the whole report as JSON
     -h, --help          print this help
@@ -54,6 +56,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("heartbeat") => p.sim.heartbeat_secs = parser.value()?.parse()?,
             Long("am-start") => p.sim.am_start_secs = parser.value()?.parse()?,
             Long("am-share") => p.sim.am_share = parser.value()?.parse()?,
+            Long("estimate-am") => p.application_master = true,
             Long("seed") => p.seed = parser.value()?.parse()?,
             Long("json") => json = true,
             Long("help") | Short('h') => {

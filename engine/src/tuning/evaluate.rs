@@ -66,6 +66,10 @@ pub struct EvalParams {
     pub adapt_containers: u32,
     /// Seed of mixes and priorities (default 7).
     pub seed: u64,
+    /// Estimate with [`RuleSet::application_master`] (default false:
+    /// Algorithm 1 as written).
+    #[serde(default)]
+    pub application_master: bool,
 }
 
 impl Default for EvalParams {
@@ -84,6 +88,7 @@ impl Default for EvalParams {
             adapt_time_scale: 0.25,
             adapt_containers: 8,
             seed: 7,
+            application_master: false,
         }
     }
 }
@@ -176,11 +181,12 @@ pub struct EvalReport {
     pub mean_reduction: f64,
 }
 
-fn rules() -> RuleSet {
+fn rules(application_master: bool) -> RuleSet {
     RuleSet {
         allocation: super::rules::AllocationRule::Capacity,
         constraint: ConstraintRule::LimitsAndPlacement,
         exec: ExecRule::Algorithm2,
+        application_master,
     }
 }
 
@@ -221,7 +227,13 @@ fn case(
     space: &SearchSpace,
     p: &EvalParams,
 ) -> Result<CaseResult, TuneError> {
-    let est = exhaustive(jobs, cluster, space, rules(), &mut |_, _| {})?;
+    let est = exhaustive(
+        jobs,
+        cluster,
+        space,
+        rules(p.application_master),
+        &mut |_, _| {},
+    )?;
     let mut actual = Vec::with_capacity(est.candidates.len());
     for c in &est.candidates {
         let mut total = 0.0;
@@ -396,7 +408,14 @@ fn adapt(
         let static_mean = mean(statics.iter().copied().filter(|v| v.is_finite()));
         let static_best = statics.iter().copied().fold(f64::INFINITY, f64::min);
         for &minutes in &p.adapt_minutes {
-            let adaptive = run_adaptive(&jobs, &cluster, &space, minutes * 60.0, &p.sim)?;
+            let adaptive = run_adaptive(
+                &jobs,
+                &cluster,
+                &space,
+                minutes * 60.0,
+                &p.sim,
+                p.application_master,
+            )?;
             out.push(AdaptResult {
                 scheduler,
                 queues,
@@ -420,6 +439,7 @@ pub fn run_adaptive(
     space: &SearchSpace,
     interval: f64,
     sim: &SimParams,
+    application_master: bool,
 ) -> Result<f64, TuneError> {
     let grid = space.grid();
     let start = space.config(&grid[grid.len() / 2]);
@@ -429,7 +449,13 @@ pub fn run_adaptive(
         s.run_until(t);
         let snap = s.snapshot();
         if !snap.is_empty() {
-            let best = exhaustive(&snap, cluster, space, rules(), &mut |_, _| {})?;
+            let best = exhaustive(
+                &snap,
+                cluster,
+                space,
+                rules(application_master),
+                &mut |_, _| {},
+            )?;
             s.set_config(&best.best().config)?;
         }
         t += interval;

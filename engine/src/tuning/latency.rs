@@ -30,6 +30,9 @@
 //!   job submitted at 0 (the paper's tuning snapshots) this never fires.
 //! - A job's containers are released when it completes (line 9's
 //!   `(b_v + l_v, R_v^job)`), not task by task.
+//! - With [`RuleSet::application_master`] (off by default) a job's first
+//!   container is its YARN AM: it asks for one more and Algorithm 2 sees
+//!   its first allocation one container short.
 
 use super::exec_time::Allocation;
 use super::model::{validate_jobs, Cluster, GroupConfig, Task, TuneJob};
@@ -150,7 +153,12 @@ pub(crate) fn compare_unchecked(
                 s.waiting = false;
                 continue;
             }
-            wanted[v] = j.demand.saturating_sub(s.held).min(unstarted as u32);
+            let am = u32::from(rules.application_master);
+            let tasks_held = s
+                .held
+                .saturating_sub(if s.allocations.is_empty() { 0 } else { am });
+            wanted[v] = j.demand.saturating_sub(tasks_held).min(unstarted as u32)
+                + if s.allocations.is_empty() { am } else { 0 };
             demand[j.queue].wanted += wanted[v];
         }
         let free_total: u32 = free.iter().sum();
@@ -232,9 +240,11 @@ pub(crate) fn compare_unchecked(
                 if s.allocations.is_empty() {
                     s.wait = (t_m - j.submit).max(0.0); // line 6
                 }
+                // The AM takes the first container and runs no task.
+                let am = u32::from(rules.application_master && s.allocations.is_empty());
                 s.allocations.push(Allocation {
                     at: t_m,
-                    containers: count,
+                    containers: count - am,
                 });
                 s.held += count;
                 s.exec = exec
@@ -242,7 +252,7 @@ pub(crate) fn compare_unchecked(
                     .exec_secs; // line 7
                 s.completion = j.submit + s.wait + s.exec; // lines 8–9
                 s.running = true;
-                if s.held >= j.demand {
+                if s.held >= j.demand + u32::from(rules.application_master) {
                     s.waiting = false; // line 10
                 }
             }

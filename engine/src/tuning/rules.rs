@@ -476,6 +476,12 @@ pub struct RuleSet {
     pub constraint: ConstraintRule,
     /// Group 4.
     pub exec: ExecRule,
+    /// Whether each job's first container is its YARN application master
+    /// and runs no task (default false: Algorithm 1 as written). The
+    /// paper's own lower bound counts one AM per job; the simulation
+    /// always has them.
+    #[serde(default)]
+    pub application_master: bool,
 }
 
 impl RuleSet {
@@ -488,6 +494,15 @@ impl RuleSet {
             },
             constraint,
             exec,
+            application_master: false,
+        }
+    }
+
+    /// These rules with the allocation rule `config`'s scheduler fires.
+    pub fn with_config(self, config: &GroupConfig) -> Self {
+        RuleSet {
+            application_master: self.application_master,
+            ..RuleSet::for_config(config, self.constraint, self.exec)
         }
     }
 }

@@ -324,7 +324,7 @@ impl Evaluator<'_> {
             return Ok(i);
         }
         let config = self.space.config(&point);
-        let rules = RuleSet::for_config(&config, self.rules.constraint, self.rules.exec);
+        let rules = self.rules.with_config(&config);
         let LatencyReport {
             mean_latency_secs, ..
         } = compare_unchecked(self.jobs, self.cluster, &config, rules)?;

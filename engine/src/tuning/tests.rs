@@ -660,3 +660,20 @@ fn evaluation_runs_every_setting_and_reports_shares() {
     let bad = EvalParams { repeats: 0, ..p };
     assert!(evaluate(&swim, &bad, &mut |_, _| {}).is_err());
 }
+
+#[test]
+fn application_master_option_costs_each_job_a_container() {
+    let config = figure7_config(SchedulerKind::Fair, Policy::Fifo);
+    let plain = RuleSet::for_config(&config, ConstraintRule::QueueLimits, ExecRule::Algorithm2);
+    let with_am = RuleSet {
+        application_master: true,
+        ..plain
+    };
+    let a = compare(&figure7_jobs(), &Cluster::of(5, 5), &config, plain).unwrap();
+    let b = compare(&figure7_jobs(), &Cluster::of(5, 5), &config, with_am).unwrap();
+    assert!(b.mean_latency_secs > a.mean_latency_secs);
+    // j1 asks for its AM and one task container; on one container at 0 it
+    // runs no task until a second arrives.
+    assert_eq!(b.jobs[0].allocations[0].at, 0.0);
+    assert!(b.jobs.iter().all(|j| j.latency_secs.is_finite()));
+}
