@@ -19,6 +19,8 @@ mod quote_cmd;
 mod replay_cmd;
 mod simulate_cmd;
 mod slo_cmd;
+mod tune_cmd;
+mod tune_eval_cmd;
 
 use common::Failure;
 use std::ffi::OsString;
@@ -95,6 +97,12 @@ const COMMANDS: &[Command] = &[
         summary: "forecasts of a utilization series with prediction intervals",
         help: forecast_cmd::HELP,
         run: forecast_cmd::run,
+    },
+    Command {
+        name: "tune",
+        summary: "tune YARN Capacity/Fair scheduler configurations (AdaptiveConfig)",
+        help: tune_cmd::HELP,
+        run: tune_cmd::run,
     },
 ];
 

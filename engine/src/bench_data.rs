@@ -647,6 +647,60 @@ pub fn measure_forecast(
     Ok(out)
 }
 
+/// A tuning group of `n` jobs over four queues (priorities 2–8), 1–6 tasks
+/// of 2–60 s in one or two stages, all waiting at 0: the group the
+/// tuning benchmark searches (Fair, 4 queues, 27-point grid).
+pub fn tuning_group(n: usize, seed: u64) -> Vec<crate::tuning::TuneJob> {
+    use crate::tuning::{queue_for_priority, Task, TuneJob};
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|k| {
+            let count = rng.int(1, 6) as usize;
+            let two = rng.chance(0.5);
+            let tasks: Vec<Task> = (0..count)
+                .map(|i| Task {
+                    stage: u32::from(two && i > count / 2),
+                    secs: rng.uniform(2.0, 60.0).round(),
+                })
+                .collect();
+            let q = queue_for_priority(rng.int(2, 8) as u8, 4);
+            let mut j = TuneJob::new(format!("b{k}"), 0.0, q, tasks);
+            j.mem_gb = if rng.chance(0.3) { 4.0 } else { 2.0 };
+            j
+        })
+        .collect()
+}
+
+/// `m` groups for Algorithm 3: each `lower` containers (its AMs) and
+/// `span` more with falling latencies (`L*` drops by a random 0–10 s a
+/// container, shrinking), so `R = m·(lower + span)` holds every upper
+/// bound and `r_sum` reaches `r_Alloc = m·span` at the last group.
+pub fn tuning_curves(m: usize, lower: u32, span: u32, seed: u64) -> Vec<crate::tuning::GroupCurve> {
+    let mut rng = Rng::new(seed);
+    (0..m)
+        .map(|k| {
+            let mut lat = vec![rng.uniform(200.0, 600.0)];
+            for i in 0..span {
+                let last = *lat.last().unwrap_or(&0.0);
+                lat.push(last - rng.uniform(0.0, 10.0) / f64::from(i + 1).sqrt());
+            }
+            crate::tuning::GroupCurve::from_latencies(format!("g{k}"), lower, &lat)
+        })
+        .collect()
+}
+
+/// Median milliseconds of `reps` runs of `f`, timed by `now_ms`.
+pub fn median_ms(reps: usize, now_ms: &mut dyn FnMut() -> f64, f: &mut dyn FnMut()) -> f64 {
+    let mut times = Vec::new();
+    for _ in 0..reps.max(1) {
+        let t = now_ms();
+        f();
+        times.push(now_ms() - t);
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

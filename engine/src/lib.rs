@@ -22,6 +22,7 @@ pub mod resource_model;
 pub mod slo;
 pub mod stats;
 pub mod time;
+pub mod tuning;
 
 pub use import::{import, Format, ImportError, ImportOptions, Importer, ParseError};
 pub use model::{

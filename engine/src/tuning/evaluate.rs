@@ -1,0 +1,464 @@
+//! §4.3 and §4.4 against the simulation: how often Algorithm 1's best
+//! configuration is the actual best, how much worse it is when not, and
+//! how run-time tuning compares with static configurations.
+//!
+//! # §4.3: search effectiveness
+//!
+//! Cases are job mixes × scheduler (Capacity, Fair) × queues (2, 4) ×
+//! cluster size, every configuration of §4.3's grid (5, 15, 9, 27) both
+//! estimated by Algorithm 1 and simulated ([`simulate`], averaged over
+//! `repeats` noise seeds). A case is a hit when the estimated best's
+//! actual latency equals the actual best's. Facebook mixes are windows of
+//! `jobs_per_mix` consecutive SWIM jobs, their submissions squeezed into
+//! `mix_span_secs` (the paper's mixes are what waits in one tuning
+//! interval; SWIM's sample is a light day, so at its own pace nothing
+//! contends), on 6 and 8 containers; Google-like mixes come from
+//! [`google_like_mix`] on `google_containers` containers over two machines
+//! with placement constraints, 18 of them (3 platforms × 6 periods in the
+//! paper).
+//!
+//! # §4.4: run-time adaptation
+//!
+//! A stream of SWIM jobs (the first `adapt_jobs`, submissions scaled by
+//! `adapt_time_scale`) runs in the simulation; every `interval` the tuner
+//! takes the snapshot of unfinished jobs ([`Simulation::snapshot`]),
+//! searches the grid with Algorithm 1 and switches the scheduler to the
+//! best. Against it: every grid configuration kept static for the whole
+//! stream. The paper reports the ratio of the static configurations'
+//! latency to AdaptiveConfig's (2.16× on average).
+
+use super::model::{Cluster, SchedulerKind, TuneJob};
+use super::rules::{ConstraintRule, ExecRule, RuleSet};
+use super::search::{exhaustive, SearchSpace};
+use super::simulate::{simulate, SimParams, Simulation};
+use super::workload::{google_like_mix, jobs_from_swim, SwimTasks};
+use super::{check_range, TuneError};
+use crate::model::WorkloadJob;
+use serde::{Deserialize, Serialize};
+
+/// Settings of the evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalParams {
+    /// SWIM windows (default 7; each on 6 and 8 containers: the paper's 14).
+    pub facebook_windows: usize,
+    /// Cluster sizes of the Facebook mixes (default 6 and 8).
+    pub facebook_containers: Vec<u32>,
+    /// Google-like mixes (default 18).
+    pub google_mixes: usize,
+    /// Their containers (default 8, on two machines).
+    pub google_containers: u32,
+    /// Jobs per mix (default 12).
+    pub jobs_per_mix: usize,
+    /// Submissions of a mix squeezed into this span, seconds (default 60).
+    pub mix_span_secs: f64,
+    /// Noise seeds averaged for the actual latency (default 3).
+    pub repeats: u32,
+    /// The simulation (default [`SimParams::default`]).
+    pub sim: SimParams,
+    /// Tuning intervals of §4.4, minutes (default 1, 2, 4, 8).
+    pub adapt_minutes: Vec<f64>,
+    /// Jobs of the §4.4 stream (default 120).
+    pub adapt_jobs: usize,
+    /// Their submission times are multiplied by this (default 0.25, four
+    /// times SWIM's pace, so that 8 containers are loaded).
+    pub adapt_time_scale: f64,
+    /// Containers of §4.4 (default 8).
+    pub adapt_containers: u32,
+    /// Seed of mixes and priorities (default 7).
+    pub seed: u64,
+    /// Estimate with [`RuleSet::application_master`] (default false:
+    /// Algorithm 1 as written).
+    #[serde(default)]
+    pub application_master: bool,
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams {
+            facebook_windows: 7,
+            facebook_containers: vec![6, 8],
+            google_mixes: 18,
+            google_containers: 8,
+            jobs_per_mix: 12,
+            mix_span_secs: 60.0,
+            repeats: 3,
+            sim: SimParams::default(),
+            adapt_minutes: vec![1.0, 2.0, 4.0, 8.0],
+            adapt_jobs: 120,
+            adapt_time_scale: 0.25,
+            adapt_containers: 8,
+            seed: 7,
+            application_master: false,
+        }
+    }
+}
+
+impl EvalParams {
+    /// Checks the ranges.
+    pub fn validate(&self) -> Result<(), TuneError> {
+        self.sim.validate()?;
+        check_range("mix span", self.mix_span_secs, 0.0, 1e7)?;
+        check_range("adapt time scale", self.adapt_time_scale, 1e-6, 1e3)?;
+        if self.jobs_per_mix == 0 || self.repeats == 0 {
+            return Err(TuneError::BadParam {
+                name: "jobs per mix / repeats".into(),
+                why: "must be ≥ 1".into(),
+            });
+        }
+        for &m in &self.adapt_minutes {
+            check_range("tuning interval (min)", m, 1e-3, 1e4)?;
+        }
+        Ok(())
+    }
+}
+
+/// One §4.3 case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// `facebook` or `google`.
+    pub source: String,
+    /// Mix number within its source.
+    pub mix: usize,
+    /// Scheduler.
+    pub scheduler: SchedulerKind,
+    /// Queues.
+    pub queues: usize,
+    /// Containers.
+    pub containers: u32,
+    /// Algorithm 1's best.
+    pub estimated_best: String,
+    /// The simulation's best.
+    pub actual_best: String,
+    /// Whether the estimated best is actually best.
+    pub hit: bool,
+    /// Actual latency increase of the estimated best over the actual best.
+    pub increase: f64,
+    /// Mean actual increase of every configuration that is not best.
+    pub nonbest_increase: f64,
+}
+
+/// One §4.4 setting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdaptResult {
+    /// Scheduler.
+    pub scheduler: SchedulerKind,
+    /// Queues.
+    pub queues: usize,
+    /// Tuning interval, minutes.
+    pub interval_min: f64,
+    /// Mean latency with run-time tuning, seconds.
+    pub adaptive_secs: f64,
+    /// Mean over the static configurations of their mean latency.
+    pub static_mean_secs: f64,
+    /// The best static configuration's mean latency.
+    pub static_best_secs: f64,
+    /// `static_mean_secs / adaptive_secs` (the paper's 2.16×).
+    pub reduction: f64,
+}
+
+/// The evaluation's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalReport {
+    /// Every §4.3 case.
+    pub cases: Vec<CaseResult>,
+    /// Share of hits (paper: 87.26 %).
+    pub hit_share: f64,
+    /// Capacity only (paper: 93.33 %).
+    pub hit_share_capacity: f64,
+    /// Fair only (paper: 81.19 %).
+    pub hit_share_fair: f64,
+    /// Facebook mixes (paper: 91.07 %).
+    pub hit_share_facebook: f64,
+    /// Google mixes (paper: 84.72 %).
+    pub hit_share_google: f64,
+    /// Mean increase when missed (paper: 3.37 %).
+    pub miss_increase: f64,
+    /// Mean increase of all non-best configurations (paper: 52.92 %).
+    pub nonbest_increase: f64,
+    /// §4.4 per setting and interval.
+    pub adaptation: Vec<AdaptResult>,
+    /// Mean of `reduction` over the settings (paper: 2.16×).
+    pub mean_reduction: f64,
+}
+
+fn rules(application_master: bool) -> RuleSet {
+    RuleSet {
+        allocation: super::rules::AllocationRule::Capacity,
+        constraint: ConstraintRule::LimitsAndPlacement,
+        exec: ExecRule::Algorithm2,
+        application_master,
+    }
+}
+
+fn share(cases: &[&CaseResult]) -> f64 {
+    if cases.is_empty() {
+        return f64::NAN;
+    }
+    cases.iter().filter(|c| c.hit).count() as f64 / cases.len() as f64
+}
+
+fn mean(v: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 {
+        f64::NAN
+    } else {
+        s / n as f64
+    }
+}
+
+/// Squeezes submissions into `span` seconds from 0.
+fn squeeze(jobs: &mut [TuneJob], span: f64) {
+    let last = jobs.iter().map(|j| j.submit).fold(0.0, f64::max);
+    for j in jobs {
+        j.submit = if last > 0.0 {
+            (j.submit / last * span).round()
+        } else {
+            0.0
+        };
+    }
+}
+
+/// One case: every configuration estimated and simulated.
+fn case(
+    source: &str,
+    mix: usize,
+    jobs: &[TuneJob],
+    cluster: &Cluster,
+    space: &SearchSpace,
+    p: &EvalParams,
+) -> Result<CaseResult, TuneError> {
+    let est = exhaustive(
+        jobs,
+        cluster,
+        space,
+        rules(p.application_master),
+        &mut |_, _| {},
+    )?;
+    let mut actual = Vec::with_capacity(est.candidates.len());
+    for c in &est.candidates {
+        let mut total = 0.0;
+        for r in 0..p.repeats {
+            let sim = SimParams {
+                seed: p.sim.seed.wrapping_add(u64::from(r) * 1_000_003),
+                ..p.sim
+            };
+            // A configuration that deadlocks (AMs holding every container
+            // a job may use) is never best.
+            total += match simulate(jobs, cluster, &c.config, &sim) {
+                Ok(r) => r.mean_latency_secs,
+                Err(TuneError::BadJob { .. }) => f64::INFINITY,
+                Err(e) => return Err(e),
+            };
+        }
+        actual.push(total / f64::from(p.repeats));
+    }
+    let best_actual = actual.iter().copied().fold(f64::INFINITY, f64::min);
+    let best_at = actual.iter().position(|&a| a == best_actual).unwrap_or(0);
+    let chosen = actual[est.best];
+    let tol = 1e-9 * best_actual.abs().max(1.0);
+    Ok(CaseResult {
+        source: source.into(),
+        mix,
+        scheduler: space.scheduler,
+        queues: space.queues.len(),
+        containers: cluster.containers(),
+        estimated_best: est.best().config.label(),
+        actual_best: est.candidates[best_at].config.label(),
+        hit: chosen <= best_actual + tol,
+        increase: (chosen - best_actual) / best_actual,
+        nonbest_increase: mean(
+            actual
+                .iter()
+                .filter(|&&a| a > best_actual + tol && a.is_finite())
+                .map(|a| (a - best_actual) / best_actual),
+        ),
+    })
+}
+
+/// §4.3 and §4.4 on `swim` (SWIM jobs; may be empty: Google-like mixes
+/// only, no §4.4). `progress(done, total)` counts cases and settings.
+pub fn evaluate(
+    swim: &[WorkloadJob],
+    p: &EvalParams,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<EvalReport, TuneError> {
+    p.validate()?;
+    let settings: Vec<(SchedulerKind, usize)> = [SchedulerKind::Capacity, SchedulerKind::Fair]
+        .into_iter()
+        .flat_map(|s| [(s, 2), (s, 4)])
+        .collect();
+    let fb_windows = if swim.len() >= p.jobs_per_mix {
+        p.facebook_windows
+    } else {
+        0
+    };
+    let total = settings.len() * (fb_windows * p.facebook_containers.len() + p.google_mixes)
+        + if swim.is_empty() {
+            0
+        } else {
+            settings.len() * p.adapt_minutes.len()
+        };
+    let mut done = 0;
+    let mut cases = Vec::new();
+    for &(scheduler, queues) in &settings {
+        let space = SearchSpace::paper(scheduler, queues)?;
+        for w in 0..fb_windows {
+            let stride = (swim.len() - p.jobs_per_mix) / fb_windows.max(1);
+            let window = &swim[w * stride..w * stride + p.jobs_per_mix];
+            let mut jobs = jobs_from_swim(
+                window,
+                queues,
+                &SwimTasks {
+                    seed: p.seed + w as u64,
+                    ..SwimTasks::default()
+                },
+            )?;
+            squeeze(&mut jobs, p.mix_span_secs);
+            for &c in &p.facebook_containers {
+                cases.push(case("facebook", w, &jobs, &Cluster::of(c, 4), &space, p)?);
+                done += 1;
+                progress(done, total);
+            }
+        }
+        for g in 0..p.google_mixes {
+            // Three "platforms" (placement share 0, 0.3, 0.6) × periods.
+            let placement = [0.0, 0.3, 0.6][g % 3];
+            let mut jobs = google_like_mix(
+                p.seed * 1000 + g as u64,
+                p.jobs_per_mix,
+                queues,
+                2,
+                60.0,
+                placement,
+            );
+            squeeze(&mut jobs, p.mix_span_secs);
+            let cluster = Cluster::of(p.google_containers, p.google_containers.div_ceil(2));
+            cases.push(case("google", g, &jobs, &cluster, &space, p)?);
+            done += 1;
+            progress(done, total);
+        }
+    }
+    let adaptation = if swim.is_empty() {
+        Vec::new()
+    } else {
+        adapt(swim, p, &settings, &mut |_| {
+            done += 1;
+            progress(done, total);
+        })?
+    };
+    let all: Vec<&CaseResult> = cases.iter().collect();
+    let by = |f: &dyn Fn(&CaseResult) -> bool| -> Vec<&CaseResult> {
+        cases.iter().filter(|c| f(c)).collect()
+    };
+    Ok(EvalReport {
+        hit_share: share(&all),
+        hit_share_capacity: share(&by(&|c| c.scheduler == SchedulerKind::Capacity)),
+        hit_share_fair: share(&by(&|c| c.scheduler == SchedulerKind::Fair)),
+        hit_share_facebook: share(&by(&|c| c.source == "facebook")),
+        hit_share_google: share(&by(&|c| c.source == "google")),
+        miss_increase: mean(
+            cases
+                .iter()
+                .filter(|c| !c.hit && c.increase.is_finite())
+                .map(|c| c.increase),
+        ),
+        nonbest_increase: mean(
+            cases
+                .iter()
+                .map(|c| c.nonbest_increase)
+                .filter(|v| v.is_finite()),
+        ),
+        mean_reduction: mean(adaptation.iter().map(|a: &AdaptResult| a.reduction)),
+        adaptation,
+        cases,
+    })
+}
+
+/// §4.4 for every setting and interval.
+fn adapt(
+    swim: &[WorkloadJob],
+    p: &EvalParams,
+    settings: &[(SchedulerKind, usize)],
+    tick: &mut dyn FnMut(usize),
+) -> Result<Vec<AdaptResult>, TuneError> {
+    let take = &swim[..p.adapt_jobs.clamp(1, swim.len())];
+    let cluster = Cluster::of(p.adapt_containers, 4);
+    let mut out = Vec::new();
+    for &(scheduler, queues) in settings {
+        let mut jobs = jobs_from_swim(
+            take,
+            queues,
+            &SwimTasks {
+                seed: p.seed,
+                ..SwimTasks::default()
+            },
+        )?;
+        for j in &mut jobs {
+            j.submit = (j.submit * p.adapt_time_scale).round();
+        }
+        let space = SearchSpace::paper(scheduler, queues)?;
+        let statics: Vec<f64> = space
+            .grid()
+            .iter()
+            .map(|pt| {
+                simulate(&jobs, &cluster, &space.config(pt), &p.sim)
+                    .map_or(f64::INFINITY, |r| r.mean_latency_secs)
+            })
+            .collect();
+        let static_mean = mean(statics.iter().copied().filter(|v| v.is_finite()));
+        let static_best = statics.iter().copied().fold(f64::INFINITY, f64::min);
+        for &minutes in &p.adapt_minutes {
+            let adaptive = run_adaptive(
+                &jobs,
+                &cluster,
+                &space,
+                minutes * 60.0,
+                &p.sim,
+                p.application_master,
+            )?;
+            out.push(AdaptResult {
+                scheduler,
+                queues,
+                interval_min: minutes,
+                adaptive_secs: adaptive,
+                static_mean_secs: static_mean,
+                static_best_secs: static_best,
+                reduction: static_mean / adaptive,
+            });
+            tick(out.len());
+        }
+    }
+    Ok(out)
+}
+
+/// The stream under run-time tuning every `interval` seconds; its mean
+/// latency.
+pub fn run_adaptive(
+    jobs: &[TuneJob],
+    cluster: &Cluster,
+    space: &SearchSpace,
+    interval: f64,
+    sim: &SimParams,
+    application_master: bool,
+) -> Result<f64, TuneError> {
+    let grid = space.grid();
+    let start = space.config(&grid[grid.len() / 2]);
+    let mut s = Simulation::new(jobs, cluster, &start, sim)?;
+    let mut t = 0.0;
+    while !s.done() && !s.stalled() {
+        s.run_until(t);
+        let snap = s.snapshot();
+        if !snap.is_empty() {
+            let best = exhaustive(
+                &snap,
+                cluster,
+                space,
+                rules(application_master),
+                &mut |_, _| {},
+            )?;
+            s.set_config(&best.best().config)?;
+        }
+        t += interval;
+    }
+    Ok(s.finish().mean_latency_secs)
+}

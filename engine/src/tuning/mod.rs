@@ -1,0 +1,120 @@
+//! Scheduler configuration tuning: AdaptiveConfig (Han et al., TPDS 2019).
+//!
+//! A cluster of R containers is shared by m groups; each group runs a
+//! hierarchical scheduler (YARN Capacity or Fair) over a few priority
+//! queues. Tuning picks, per group, the queue shares and in-queue policies
+//! that minimise the group's average job latency (§3.3), and across groups
+//! the split of the containers (§3.4).
+//!
+//! - [`model`]: queues, configurations, jobs, the cluster, and §4.3's map
+//!   from job priority to queue;
+//! - [`rules`]: the four activation groups of §3.3.2 (allocation among
+//!   queues, policy within a queue, constraint checks, execution-time
+//!   estimation) as traits with one implementation per rule;
+//! - [`exec_time`]: Algorithm 2, a job's execution time under several
+//!   allocations;
+//! - [`latency`]: Algorithm 1, the comparison function L;
+//! - [`search`]: the quantized grid, exhaustive search and recursive random
+//!   search (Proposition 3.1);
+//! - [`cluster_dp`]: Algorithm 3, the cluster-level split, with its brute
+//!   force;
+//! - [`simulate`]: an event-driven YARN Capacity / Fair simulation at
+//!   container granularity, written apart from Algorithms 1–2, for the
+//!   actual latency;
+//! - [`evaluate`] — §4.3 (how often the comparison's best is the actual best)
+//!   and §4.4 (run-time adaptation against static configurations);
+//! - [`tune`]: one whole pass — every group's search, the curves, the
+//!   split;
+//! - [`workload`]: SWIM's Facebook jobs as tasks, generated Google-like
+//!   mixes;
+//! - [`yarn_xml`]: `capacity-scheduler.xml` and the Fair Scheduler
+//!   allocation file, in and out, with located errors.
+
+pub mod cluster_dp;
+pub mod evaluate;
+pub mod exec_time;
+pub mod latency;
+pub mod model;
+pub mod rules;
+pub mod search;
+pub mod simulate;
+#[cfg(test)]
+mod tests;
+pub mod tune;
+pub mod workload;
+pub mod yarn_xml;
+#[cfg(test)]
+mod yarn_xml_tests;
+
+pub use cluster_dp::{
+    cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
+    GroupCurve,
+};
+pub use evaluate::{evaluate, run_adaptive, AdaptResult, CaseResult, EvalParams, EvalReport};
+pub use exec_time::{execution_time, Allocation, ExecEstimate};
+pub use latency::{compare, JobLatency, LatencyReport};
+pub use model::{
+    queue_for_priority, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob,
+};
+pub use rules::{AllocationRule, ConstraintRule, ExecRule, RuleSet};
+pub use search::{
+    exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
+    SearchSpace, ShareDim,
+};
+pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
+pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};
+pub use workload::{google_like_mix, jobs_from_swim, SwimTasks};
+pub use yarn_xml::{
+    read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
+    write_fair_xml, FairContext, XmlError,
+};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// What can be wrong with a tuning request. Every variant names the thing
+/// at fault, so the CLI and the studio can point at it.
+#[derive(Clone, Debug, Error, PartialEq, Serialize, Deserialize)]
+pub enum TuneError {
+    /// A parameter out of its range.
+    #[error("{name}: {why}")]
+    BadParam {
+        /// The parameter.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A job that cannot be scheduled as given.
+    #[error("job {index} ({name}): {why}")]
+    BadJob {
+        /// Position in the input.
+        index: usize,
+        /// Its name.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A configuration that cannot be applied.
+    #[error("configuration: {0}")]
+    BadConfig(String),
+    /// Not enough containers for the groups' lower bounds (Algorithm 3, line 1).
+    #[error("the groups' lower bounds need {needed} containers, the cluster has {available}")]
+    TooFewContainers {
+        /// Σ r_i^Lower.
+        needed: u64,
+        /// R.
+        available: u64,
+    },
+}
+
+/// Checks that `v` is finite and within `[lo, hi]`.
+pub(crate) fn check_range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), TuneError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(TuneError::BadParam {
+            name: name.into(),
+            why: format!("{v} is not in [{lo}, {hi}]"),
+        })
+    }
+}

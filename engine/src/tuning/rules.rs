@@ -1,0 +1,508 @@
+//! The four activation groups of §3.3.2, as Rust traits.
+//!
+//! AdaptiveConfig wrote the scheduler as Drools business rules in four
+//! activation groups, of which a configuration fires exactly one rule each:
+//!
+//! 1. **allocation among queues** ([`QueueAllocation`]): [`CapacityRule`]
+//!    (guarantees, then elastic growth) or [`FairRule`] (min shares, then
+//!    usage over weight);
+//! 2. **policy within a queue** ([`JobPolicy`]): [`FifoRule`],
+//!    [`FairPolicyRule`], [`DrfRule`], [`EdfRule`], [`LrtfRule`];
+//! 3. **constraint checks** ([`ConstraintCheck`]): [`Unconstrained`],
+//!    [`QueueLimits`] (queue min/max), [`LimitsAndPlacement`] (also the
+//!    machines a job may use);
+//! 4. **execution-time estimation** ([`ExecTimeEstimate`]):
+//!    [`Algorithm2Rule`] or [`AggregateRule`].
+//!
+//! Each group is a trait; each rule a unit struct implementing it; an enum
+//! per group ([`AllocationRule`], [`Policy`], [`ConstraintRule`],
+//! [`ExecRule`]) names the rule a configuration activates and hands out
+//! its `&'static dyn` implementation. Adding a policy is one struct, one
+//! `impl` and one enum variant; no general-purpose rule engine is needed.
+
+use super::exec_time::{aggregate_time, execution_time, Allocation, ExecEstimate};
+use super::model::{GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob};
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------
+// Facts handed to the rules.
+
+/// A queue's state in one allocation round.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QueueDemand {
+    /// Containers its jobs hold.
+    pub used: u32,
+    /// Containers its jobs still ask for.
+    pub wanted: u32,
+}
+
+/// A queue's bounds in containers, from the constraint rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueBounds {
+    /// Served first, when it has work.
+    pub min: u32,
+    /// Never exceeded.
+    pub max: u32,
+}
+
+/// A job's state in one allocation round, as in-queue policies see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JobDemand {
+    /// Submission time.
+    pub submit: f64,
+    /// Containers it holds.
+    pub held: u32,
+    /// Containers it still asks for.
+    pub wanted: u32,
+    /// DRF weight of one container ([`TuneJob::dominance`]).
+    pub dominance: f64,
+    /// EDF deadline (∞ without one).
+    pub deadline: f64,
+    /// LRTF: task seconds not yet started.
+    pub remaining_secs: f64,
+}
+
+// ---------------------------------------------------------------------------
+// Group 1: allocation among queues.
+
+/// Activation group 1: how one round's free containers go to queues.
+pub trait QueueAllocation {
+    /// Splits `free` containers of a group of `total` among `queues`.
+    /// Grants never exceed a queue's `wanted`, never lift it above its
+    /// bound's `max`, and sum to at most `free`.
+    fn split(
+        &self,
+        free: u32,
+        total: u32,
+        queues: &[QueueConf],
+        demand: &[QueueDemand],
+        bounds: &[QueueBounds],
+    ) -> Vec<u32>;
+}
+
+/// The Capacity Scheduler's rule: each queue first up to its bound's
+/// minimum, then up to its guaranteed capacity (the group's containers
+/// apportioned by `capacity`, largest remainder), then idle containers to
+/// the queue least used relative to its guarantee, up to its maximum.
+#[derive(Clone, Copy, Debug)]
+pub struct CapacityRule;
+
+/// The Fair Scheduler's rule: each container to the queue furthest below
+/// its minimum share, else to the queue with the least usage per weight
+/// (YARN's `FairSharePolicy` comparator), up to its maximum.
+#[derive(Clone, Copy, Debug)]
+pub struct FairRule;
+
+/// Splits `total` in proportion to `weights` (largest remainder; ties to
+/// the first).
+pub fn apportion(total: u32, weights: &[f64]) -> Vec<u32> {
+    let sum: f64 = weights.iter().sum();
+    if weights.is_empty() || sum <= 0.0 {
+        return vec![0; weights.len()];
+    }
+    let exact: Vec<f64> = weights.iter().map(|w| f64::from(total) * w / sum).collect();
+    let mut out: Vec<u32> = exact.iter().map(|x| (x + 1e-9).floor() as u32).collect();
+    let mut left = total.saturating_sub(out.iter().sum());
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by(|&a, &b| {
+        let ra = exact[a] - f64::from(out[a]);
+        let rb = exact[b] - f64::from(out[b]);
+        rb.total_cmp(&ra).then(a.cmp(&b))
+    });
+    for i in order {
+        if left == 0 {
+            break;
+        }
+        out[i] += 1;
+        left -= 1;
+    }
+    out
+}
+
+/// Gives one container at a time to the queue `pick` chooses among those
+/// that still want and are below their max.
+fn one_at_a_time(
+    free: &mut u32,
+    grant: &mut [u32],
+    demand: &[QueueDemand],
+    cap: impl Fn(usize) -> u32,
+    key: impl Fn(usize, u32) -> f64,
+) {
+    while *free > 0 {
+        let best = (0..grant.len())
+            .filter(|&q| grant[q] < demand[q].wanted && demand[q].used + grant[q] < cap(q))
+            .min_by(|&a, &b| {
+                key(a, grant[a])
+                    .total_cmp(&key(b, grant[b]))
+                    .then(a.cmp(&b))
+            });
+        let Some(q) = best else { break };
+        grant[q] += 1;
+        *free -= 1;
+    }
+}
+
+impl QueueAllocation for CapacityRule {
+    fn split(
+        &self,
+        free: u32,
+        total: u32,
+        queues: &[QueueConf],
+        demand: &[QueueDemand],
+        bounds: &[QueueBounds],
+    ) -> Vec<u32> {
+        let shares: Vec<f64> = queues.iter().map(|q| q.share).collect();
+        let guaranteed = apportion(total, &shares);
+        let mut free = free;
+        let mut grant = vec![0u32; queues.len()];
+        // Minimums, then guarantees, in queue order.
+        for stage in 0..2 {
+            for q in 0..queues.len() {
+                let limit = if stage == 0 {
+                    bounds[q].min
+                } else {
+                    guaranteed[q]
+                }
+                .min(bounds[q].max);
+                let room = limit
+                    .saturating_sub(demand[q].used + grant[q])
+                    .min(demand[q].wanted - grant[q])
+                    .min(free);
+                grant[q] += room;
+                free -= room;
+            }
+        }
+        // Elastic: least used relative to the guarantee first.
+        one_at_a_time(
+            &mut free,
+            &mut grant,
+            demand,
+            |q| bounds[q].max,
+            |q, g| f64::from(demand[q].used + g) / f64::from(guaranteed[q].max(1)),
+        );
+        grant
+    }
+}
+
+impl QueueAllocation for FairRule {
+    fn split(
+        &self,
+        free: u32,
+        _total: u32,
+        queues: &[QueueConf],
+        demand: &[QueueDemand],
+        bounds: &[QueueBounds],
+    ) -> Vec<u32> {
+        let mut free = free;
+        let mut grant = vec![0u32; queues.len()];
+        one_at_a_time(
+            &mut free,
+            &mut grant,
+            demand,
+            |q| bounds[q].max,
+            |q, g| {
+                let held = demand[q].used + g;
+                if held < bounds[q].min {
+                    // Needy queues first, the neediest (lowest held/min) first.
+                    -1.0 + f64::from(held) / f64::from(bounds[q].min)
+                } else {
+                    f64::from(held) / queues[q].share
+                }
+            },
+        );
+        grant
+    }
+}
+
+/// Names the active rule of group 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AllocationRule {
+    /// [`CapacityRule`].
+    Capacity,
+    /// [`FairRule`].
+    Fair,
+}
+
+impl AllocationRule {
+    /// The rule's implementation.
+    pub fn rule(self) -> &'static dyn QueueAllocation {
+        match self {
+            AllocationRule::Capacity => &CapacityRule,
+            AllocationRule::Fair => &FairRule,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Group 2: policy within a queue.
+
+/// Activation group 2: how a queue's grant goes to its jobs.
+pub trait JobPolicy {
+    /// Splits `n` containers among `jobs` (each at most its `wanted`).
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32>;
+}
+
+/// FIFO: by submission, each job all it wants before the next.
+#[derive(Clone, Copy, Debug)]
+pub struct FifoRule;
+/// Fair: one container at a time to the job holding fewest.
+#[derive(Clone, Copy, Debug)]
+pub struct FairPolicyRule;
+/// DRF: one container at a time to the lowest dominant share.
+#[derive(Clone, Copy, Debug)]
+pub struct DrfRule;
+/// EDF: by deadline, each job all it wants before the next.
+#[derive(Clone, Copy, Debug)]
+pub struct EdfRule;
+/// LRTF: by unstarted work, each job all it wants before the next.
+#[derive(Clone, Copy, Debug)]
+pub struct LrtfRule;
+
+fn greedy_by(n: u32, jobs: &[JobDemand], key: impl Fn(&JobDemand) -> f64) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        key(&jobs[a])
+            .total_cmp(&key(&jobs[b]))
+            .then(jobs[a].submit.total_cmp(&jobs[b].submit))
+            .then(a.cmp(&b))
+    });
+    let mut left = n;
+    let mut out = vec![0; jobs.len()];
+    for i in order {
+        let g = jobs[i].wanted.min(left);
+        out[i] = g;
+        left -= g;
+    }
+    out
+}
+
+fn water_fill(n: u32, jobs: &[JobDemand], weight: impl Fn(&JobDemand) -> f64) -> Vec<u32> {
+    let mut out = vec![0u32; jobs.len()];
+    for _ in 0..n {
+        let best = (0..jobs.len())
+            .filter(|&i| out[i] < jobs[i].wanted)
+            .min_by(|&a, &b| {
+                let ka = f64::from(jobs[a].held + out[a]) * weight(&jobs[a]);
+                let kb = f64::from(jobs[b].held + out[b]) * weight(&jobs[b]);
+                ka.total_cmp(&kb)
+                    .then(jobs[a].submit.total_cmp(&jobs[b].submit))
+                    .then(a.cmp(&b))
+            });
+        let Some(i) = best else { break };
+        out[i] += 1;
+    }
+    out
+}
+
+impl JobPolicy for FifoRule {
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32> {
+        greedy_by(n, jobs, |j| j.submit)
+    }
+}
+impl JobPolicy for FairPolicyRule {
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32> {
+        water_fill(n, jobs, |_| 1.0)
+    }
+}
+impl JobPolicy for DrfRule {
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32> {
+        water_fill(n, jobs, |j| j.dominance)
+    }
+}
+impl JobPolicy for EdfRule {
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32> {
+        greedy_by(n, jobs, |j| j.deadline)
+    }
+}
+impl JobPolicy for LrtfRule {
+    fn split(&self, n: u32, jobs: &[JobDemand]) -> Vec<u32> {
+        greedy_by(n, jobs, |j| j.remaining_secs)
+    }
+}
+
+impl Policy {
+    /// The rule of activation group 2 this policy fires.
+    pub fn rule(self) -> &'static dyn JobPolicy {
+        match self {
+            Policy::Fifo => &FifoRule,
+            Policy::Fair => &FairPolicyRule,
+            Policy::Drf => &DrfRule,
+            Policy::Edf => &EdfRule,
+            Policy::Lrtf => &LrtfRule,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Group 3: constraint checks.
+
+/// Activation group 3: scheduling constraints `S_i = (S^Queue, S^Job)`.
+pub trait ConstraintCheck {
+    /// A queue's bounds in a group of `total` containers.
+    fn queue_bounds(&self, queue: &QueueConf, total: u32) -> QueueBounds;
+    /// Whether `job` may use a container on `machine`.
+    fn may_use(&self, job: &TuneJob, machine: usize) -> bool;
+}
+
+/// No constraint: every queue may take the whole group, every job every
+/// machine.
+#[derive(Clone, Copy, Debug)]
+pub struct Unconstrained;
+/// Queue minimum and maximum (`min_share`, `max_share` of the group).
+#[derive(Clone, Copy, Debug)]
+pub struct QueueLimits;
+/// Queue limits and task placement (a job's `machines`).
+#[derive(Clone, Copy, Debug)]
+pub struct LimitsAndPlacement;
+
+fn share_of(total: u32, share: f64) -> u32 {
+    ((f64::from(total) * share) + 1e-9).floor() as u32
+}
+
+impl ConstraintCheck for Unconstrained {
+    fn queue_bounds(&self, _: &QueueConf, total: u32) -> QueueBounds {
+        QueueBounds { min: 0, max: total }
+    }
+    fn may_use(&self, _: &TuneJob, _: usize) -> bool {
+        true
+    }
+}
+impl ConstraintCheck for QueueLimits {
+    fn queue_bounds(&self, q: &QueueConf, total: u32) -> QueueBounds {
+        QueueBounds {
+            min: share_of(total, q.min_share),
+            max: share_of(total, q.max_share).max(1),
+        }
+    }
+    fn may_use(&self, _: &TuneJob, _: usize) -> bool {
+        true
+    }
+}
+impl ConstraintCheck for LimitsAndPlacement {
+    fn queue_bounds(&self, q: &QueueConf, total: u32) -> QueueBounds {
+        QueueLimits.queue_bounds(q, total)
+    }
+    fn may_use(&self, job: &TuneJob, machine: usize) -> bool {
+        job.machines
+            .as_ref()
+            .is_none_or(|m| m.iter().any(|&x| x as usize == machine))
+    }
+}
+
+/// Names the active rule of group 3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConstraintRule {
+    /// [`Unconstrained`].
+    None,
+    /// [`QueueLimits`].
+    QueueLimits,
+    /// [`LimitsAndPlacement`] (the default: every constraint the jobs and
+    /// queues state).
+    #[default]
+    LimitsAndPlacement,
+}
+
+impl ConstraintRule {
+    /// The rule's implementation.
+    pub fn rule(self) -> &'static dyn ConstraintCheck {
+        match self {
+            ConstraintRule::None => &Unconstrained,
+            ConstraintRule::QueueLimits => &QueueLimits,
+            ConstraintRule::LimitsAndPlacement => &LimitsAndPlacement,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Group 4: execution-time estimation.
+
+/// Activation group 4: a job's execution time under its allocations.
+pub trait ExecTimeEstimate {
+    /// The estimate for ranked `tasks` under `allocations`, the last one's
+    /// next allocation moment being `horizon`.
+    fn estimate(&self, tasks: &[Task], allocations: &[Allocation], horizon: f64) -> ExecEstimate;
+}
+
+/// Algorithm 2 ([`execution_time`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Algorithm2Rule;
+/// Work over containers ([`aggregate_time`]).
+#[derive(Clone, Copy, Debug)]
+pub struct AggregateRule;
+
+impl ExecTimeEstimate for Algorithm2Rule {
+    fn estimate(&self, tasks: &[Task], allocations: &[Allocation], horizon: f64) -> ExecEstimate {
+        execution_time(tasks, allocations, horizon)
+    }
+}
+impl ExecTimeEstimate for AggregateRule {
+    fn estimate(&self, tasks: &[Task], allocations: &[Allocation], horizon: f64) -> ExecEstimate {
+        aggregate_time(tasks, allocations, horizon)
+    }
+}
+
+/// Names the active rule of group 4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExecRule {
+    /// [`Algorithm2Rule`] (the paper's).
+    #[default]
+    Algorithm2,
+    /// [`AggregateRule`].
+    Aggregate,
+}
+
+impl ExecRule {
+    /// The rule's implementation.
+    pub fn rule(self) -> &'static dyn ExecTimeEstimate {
+        match self {
+            ExecRule::Algorithm2 => &Algorithm2Rule,
+            ExecRule::Aggregate => &AggregateRule,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// The rules one configuration activates: one per group (group 2 once per
+/// queue, from the configuration's policies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleSet {
+    /// Group 1 (from the scheduler).
+    pub allocation: AllocationRule,
+    /// Group 3.
+    pub constraint: ConstraintRule,
+    /// Group 4.
+    pub exec: ExecRule,
+    /// Whether each job's first container is its YARN application master
+    /// and runs no task (default false: Algorithm 1 as written). The
+    /// paper's own lower bound counts one AM per job; the simulation
+    /// always has them.
+    #[serde(default)]
+    pub application_master: bool,
+}
+
+impl RuleSet {
+    /// The rules for `config` with the given constraint and estimation rules.
+    pub fn for_config(config: &GroupConfig, constraint: ConstraintRule, exec: ExecRule) -> Self {
+        RuleSet {
+            allocation: match config.scheduler {
+                SchedulerKind::Capacity => AllocationRule::Capacity,
+                SchedulerKind::Fair => AllocationRule::Fair,
+            },
+            constraint,
+            exec,
+            application_master: false,
+        }
+    }
+
+    /// These rules with the allocation rule `config`'s scheduler fires.
+    pub fn with_config(self, config: &GroupConfig) -> Self {
+        RuleSet {
+            application_master: self.application_master,
+            ..RuleSet::for_config(config, self.constraint, self.exec)
+        }
+    }
+}
