@@ -90,7 +90,14 @@ fn auto_arima_finds_an_ar1_order() {
 #[test]
 fn interval_coverage_on_ar1_is_near_nominal() {
     let y = ar1(1100, 0.7, 3.0, 17);
+    // A small ARIMA grid keeps the debug-build test short (the full grid
+    // is exercised by the reference tests).
+    let mut forecast = ForecastParams::default();
+    forecast.arima.max_p = 2;
+    forecast.arima.max_q = 2;
+    forecast.arima.max_order = 2;
     let params = EvaluateParams {
+        forecast,
         origins: 400,
         methods: vec![
             ForecastMethod::Arima,
