@@ -9,7 +9,8 @@ use skyplan_engine::forecast::{
     evaluate, forecast, regular_grid, EvaluateParams, Evaluation, Forecast, ForecastMethod,
     ForecastParams, RegularSeries,
 };
-use skyplan_engine::import::ImportOptions;
+use skyplan_engine::import::{read_container_usage, ImportOptions};
+use skyplan_engine::model::UtilizationSeries;
 use skyplan_engine::time::format_timestamp;
 use std::fmt::Write as _;
 
@@ -17,7 +18,7 @@ use std::fmt::Write as _;
 pub const HELP: &str = "\
 skyplan forecast FILE... [--series S] [--method gp|arima|naive|all]
                  [--horizon K] [--window h] [--latest N] [--level X]
-                 [--evaluate [--origins N]] [--json]
+                 [--evaluate [--origins N]] [--alibaba-usage] [--json]
 
 Forecasts each utilization series of FILE... (any format `skyplan import`
 reads: NAB-style timestamp,value CSVs, the long utilization CSV, ...)
@@ -26,6 +27,12 @@ the prediction interval per step. The samples are put on a regular grid
 (the median spacing); gaps stay missing and are never interpolated.
 
 OPTIONS:
+    --alibaba-usage  the FILEs are Alibaba cluster-trace-v2018
+                     container_usage.csv files (headerless: container_id,
+                     machine_id, time_stamp, cpu_util_percent,
+                     mem_util_percent, ...): one CPU and one memory series
+                     per container; −1/101 markers, empty and NaN values are
+                     left out as missing, never filled in
     --series S       only series whose name contains S (default: all)
     --method M       gp (history-kernel GP, eqs. 4-8), arima (order by AIC,
                      d by KPSS), naive (last value, moving average,
@@ -48,6 +55,7 @@ OPTIONS:
 
 struct Args {
     files: Vec<String>,
+    alibaba_usage: bool,
     series: Option<String>,
     methods: Vec<ForecastMethod>,
     evaluate: bool,
@@ -59,6 +67,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
         files: Vec::new(),
+        alibaba_usage: false,
         series: None,
         methods: ForecastMethod::ALL.to_vec(),
         evaluate: false,
@@ -103,6 +112,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("evaluate") => a.evaluate = true,
             Long("origins") => a.params.origins = parser.value()?.parse()?,
             Long("json") => a.json = true,
+            Long("alibaba-usage") => a.alibaba_usage = true,
             Value(v) => a.files.push(v.string()?),
             _ => return Err(arg.unexpected().into()),
         }
@@ -124,8 +134,12 @@ struct Loaded {
 fn load(a: &Args) -> Result<Vec<Loaded>, Failure> {
     let mut out = Vec::new();
     for path in &a.files {
-        let file = import_loaded(path, &ImportOptions::default())?;
-        for s in file.data.series {
+        let series = if a.alibaba_usage {
+            alibaba_usage(path)?
+        } else {
+            import_loaded(path, &ImportOptions::default())?.data.series
+        };
+        for s in series {
             let name = format!("{} ({:?})", s.server, s.resource).to_lowercase();
             if a.series
                 .as_ref()
@@ -146,6 +160,22 @@ fn load(a: &Args) -> Result<Vec<Loaded>, Failure> {
         }));
     }
     Ok(out)
+}
+
+/// The CPU and memory series of an Alibaba v2018 `container_usage.csv`.
+fn alibaba_usage(path: &str) -> Result<Vec<UtilizationSeries>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("{path}: could not read the file ({e})")))?;
+    read_container_usage(path, &text)
+        .map(|usage| usage.series)
+        .map_err(|errors| {
+            let lines: Vec<String> = errors.iter().take(10).map(ToString::to_string).collect();
+            Failure::input(format!(
+                "{} bad line(s) in {path}:\n  {}",
+                errors.len(),
+                lines.join("\n  ")
+            ))
+        })
 }
 
 /// Runs `skyplan forecast`.
