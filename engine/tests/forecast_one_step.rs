@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))]
 //! The rolling one-step forecasts the studio draws (`keep_one_step`) are the
 //! ones the evaluation scores: recomputing MAE and coverage from them gives
 //! the report's figures, each forecasts the value after its origin, and the

@@ -20,7 +20,6 @@
 
 use super::*;
 use crate::model::ContainerSize;
-use proptest::prelude::*;
 
 const ONE: ContainerSize = ContainerSize {
     cores: 1.0,
@@ -516,129 +515,137 @@ fn a_periodic_request_fits_every_instance() {
     assert_within_capacity(&p);
 }
 
-/// A random request on a plan of `steps` one-minute steps.
-fn arb_request(steps: usize) -> impl Strategy<Value = ReservationRequest> {
-    let stage = (1u32..6, 1u32..5, 1usize..5, 0u32..3).prop_map(|(gang, gangs, dur, extra)| {
-        // Mostly whole gangs as YARN requires; sometimes a remainder.
-        let n = (gang * gangs + if extra == 2 { 1 } else { 0 }) as f64;
-        (n, gang as f64, dur)
-    });
-    (
-        prop::collection::vec(stage, 1..4),
-        0usize..4,
-        0..steps,
-        1..steps,
-        prop::bool::weighted(0.3),
-    )
-        .prop_map(move |(stages, interp, a, len, periodic)| {
-            let interp = [
-                Interpreter::RAny,
-                Interpreter::RAll,
-                Interpreter::ROrder,
-                Interpreter::ROrderNoGap,
-            ][interp];
-            let (a, d, rec) = if periodic {
-                // Every half plan, its window inside the first half.
-                let half = steps / 2;
-                let a = a % half;
-                (
-                    a,
-                    (a + len).min(a + half),
-                    Recurrence::Periodic {
-                        period_secs: half as i64 * 60,
-                    },
-                )
-            } else {
-                (a, (a + len).min(steps), Recurrence::OneOff)
-            };
-            let d = d.max(a + 1);
-            ReservationRequest {
-                recurrence: rec,
-                ..yarn("r", interp, (a, d), &stages)
-            }
-        })
-}
+/// The property tests: native only (proptest is a native dev-dependency;
+/// the hand-checked cases above also run in headless Chrome).
+#[cfg(not(target_arch = "wasm32"))]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
-
-    #[test]
-    fn baselines_never_exceed_capacity(
-        cap in prop::collection::vec(5.0f64..40.0, 40),
-        reqs in prop::collection::vec((arb_request(40), 0usize..3), 1..12),
-    ) {
-        let mut p = empty_plan(&cap);
-        for (req, m) in reqs {
-            let m = [Method::Greedy, Method::EarliestFirst, Method::LowCost][m];
-            let total: f64 = req.stages.iter().map(|s| s.demand / 60.0).sum();
-            if let Ok((id, _)) = p.admit(req.clone(), m) {
-                let r = p.reservation(id).unwrap();
-                prop_assert!(r.start >= r.window.0 && r.start + r.alloc.len() <= r.window.1, "{r:?}");
-                prop_assert!(r.alloc.iter().all(|&c| c >= -1e-9));
-                if m != Method::LowCost && req.interpreter != Interpreter::RAny {
-                    // Whole steps per gang: at least the work asked for.
-                    prop_assert!(r.alloc.iter().sum::<f64>() >= total - 1e-6, "{r:?}");
+    /// A random request on a plan of `steps` one-minute steps.
+    fn arb_request(steps: usize) -> impl Strategy<Value = ReservationRequest> {
+        let stage = (1u32..6, 1u32..5, 1usize..5, 0u32..3).prop_map(|(gang, gangs, dur, extra)| {
+            // Mostly whole gangs as YARN requires; sometimes a remainder.
+            let n = (gang * gangs + if extra == 2 { 1 } else { 0 }) as f64;
+            (n, gang as f64, dur)
+        });
+        (
+            prop::collection::vec(stage, 1..4),
+            0usize..4,
+            0..steps,
+            1..steps,
+            prop::bool::weighted(0.3),
+        )
+            .prop_map(move |(stages, interp, a, len, periodic)| {
+                let interp = [
+                    Interpreter::RAny,
+                    Interpreter::RAll,
+                    Interpreter::ROrder,
+                    Interpreter::ROrderNoGap,
+                ][interp];
+                let (a, d, rec) = if periodic {
+                    // Every half plan, its window inside the first half.
+                    let half = steps / 2;
+                    let a = a % half;
+                    (
+                        a,
+                        (a + len).min(a + half),
+                        Recurrence::Periodic {
+                            period_secs: half as i64 * 60,
+                        },
+                    )
+                } else {
+                    (a, (a + len).min(steps), Recurrence::OneOff)
+                };
+                let d = d.max(a + 1);
+                ReservationRequest {
+                    recurrence: rec,
+                    ..yarn("r", interp, (a, d), &stages)
                 }
-            }
-            for (t, (l, c)) in p.load().iter().zip(p.capacity()).enumerate() {
-                prop_assert!(l[0] <= c.cores + 1e-6, "step {t}: {l:?} over {c:?}");
-            }
-        }
+            })
     }
 
-    #[test]
-    fn earliest_first_is_the_mirror_of_greedy(
-        cap in prop::collection::vec(5.0f64..40.0, 30),
-        reqs in prop::collection::vec(arb_request(30), 1..8),
-    ) {
-        let steps = cap.len();
-        let mirrored_cap: Vec<f64> = cap.iter().rev().copied().collect();
-        let mut p = empty_plan(&cap);
-        let mut q = empty_plan(&mirrored_cap);
-        for req in reqs {
-            let req = ReservationRequest { recurrence: Recurrence::OneOff, ..req };
-            let (a, d) = ((req.arrival_secs / 60) as usize, (req.deadline_secs / 60) as usize);
-            let mirror = ReservationRequest {
-                arrival_secs: (steps - d) as i64 * 60,
-                deadline_secs: (steps - a) as i64 * 60,
-                stages: req.stages.iter().rev().copied().collect(),
-                ..req.clone()
-            };
-            match (p.admit(req, Method::Greedy), q.admit(mirror, Method::EarliestFirst)) {
-                (Ok((i, _)), Ok((j, _))) => {
-                    let (r, s) = (p.reservation(i).unwrap(), q.reservation(j).unwrap());
-                    prop_assert_eq!(s.start, steps - r.start - r.alloc.len());
-                    let back: Vec<f64> = s.alloc.iter().rev().copied().collect();
-                    prop_assert_eq!(back.len(), r.alloc.len());
-                    for (x, y) in back.iter().zip(&r.alloc) {
-                        prop_assert!((x - y).abs() < 1e-9, "{:?} vs {:?}", r.alloc, s.alloc);
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn baselines_never_exceed_capacity(
+            cap in prop::collection::vec(5.0f64..40.0, 40),
+            reqs in prop::collection::vec((arb_request(40), 0usize..3), 1..12),
+        ) {
+            let mut p = empty_plan(&cap);
+            for (req, m) in reqs {
+                let m = [Method::Greedy, Method::EarliestFirst, Method::LowCost][m];
+                let total: f64 = req.stages.iter().map(|s| s.demand / 60.0).sum();
+                if let Ok((id, _)) = p.admit(req.clone(), m) {
+                    let r = p.reservation(id).unwrap();
+                    prop_assert!(r.start >= r.window.0 && r.start + r.alloc.len() <= r.window.1, "{r:?}");
+                    prop_assert!(r.alloc.iter().all(|&c| c >= -1e-9));
+                    if m != Method::LowCost && req.interpreter != Interpreter::RAny {
+                        // Whole steps per gang: at least the work asked for.
+                        prop_assert!(r.alloc.iter().sum::<f64>() >= total - 1e-6, "{r:?}");
                     }
                 }
-                (Err(_), Err(_)) => {}
-                (x, y) => prop_assert!(false, "greedy {:?}, mirrored earliest-first {:?}", x, y),
+                for (t, (l, c)) in p.load().iter().zip(p.capacity()).enumerate() {
+                    prop_assert!(l[0] <= c.cores + 1e-6, "step {t}: {l:?} over {c:?}");
+                }
+            }
+        }
+
+        #[test]
+        fn earliest_first_is_the_mirror_of_greedy(
+            cap in prop::collection::vec(5.0f64..40.0, 30),
+            reqs in prop::collection::vec(arb_request(30), 1..8),
+        ) {
+            let steps = cap.len();
+            let mirrored_cap: Vec<f64> = cap.iter().rev().copied().collect();
+            let mut p = empty_plan(&cap);
+            let mut q = empty_plan(&mirrored_cap);
+            for req in reqs {
+                let req = ReservationRequest { recurrence: Recurrence::OneOff, ..req };
+                let (a, d) = ((req.arrival_secs / 60) as usize, (req.deadline_secs / 60) as usize);
+                let mirror = ReservationRequest {
+                    arrival_secs: (steps - d) as i64 * 60,
+                    deadline_secs: (steps - a) as i64 * 60,
+                    stages: req.stages.iter().rev().copied().collect(),
+                    ..req.clone()
+                };
+                match (p.admit(req, Method::Greedy), q.admit(mirror, Method::EarliestFirst)) {
+                    (Ok((i, _)), Ok((j, _))) => {
+                        let (r, s) = (p.reservation(i).unwrap(), q.reservation(j).unwrap());
+                        prop_assert_eq!(s.start, steps - r.start - r.alloc.len());
+                        let back: Vec<f64> = s.alloc.iter().rev().copied().collect();
+                        prop_assert_eq!(back.len(), r.alloc.len());
+                        for (x, y) in back.iter().zip(&r.alloc) {
+                            prop_assert!((x - y).abs() < 1e-9, "{:?} vs {:?}", r.alloc, s.alloc);
+                        }
+                    }
+                    (Err(_), Err(_)) => {}
+                    (x, y) => prop_assert!(false, "greedy {:?}, mirrored earliest-first {:?}", x, y),
+                }
             }
         }
     }
-}
 
-#[test]
-fn yarn_agents_scan_every_step_of_the_window() {
-    // Ten one-step stages of 10 containers (one gang each) in a 110-step
-    // window with room only in steps 40–49: both agents find it, stage by
-    // stage. (LowCost, which tries `end_points` ends of the window, refuses
-    // this one today: see the README's YARN section.)
-    for m in both() {
-        let mut p = empty_plan(&[100.0; STEPS]);
-        load(&mut p, 0, &[100.0; 40]);
-        load(&mut p, 50, &[100.0; 60]);
-        let req = yarn(
-            "slot",
-            Interpreter::ROrderNoGap,
-            (0, 110),
-            &[(10.0, 10.0, 1); 10],
-        );
-        let (id, _) = p.admit(req, m).unwrap();
-        let r = p.reservation(id).unwrap();
-        assert_eq!((r.start, r.alloc.clone()), (40, vec![10.0; 10]));
+    #[test]
+    fn yarn_agents_scan_every_step_of_the_window() {
+        // Ten one-step stages of 10 containers (one gang each) in a 110-step
+        // window with room only in steps 40–49: both agents find it, stage by
+        // stage. (LowCost, which tries `end_points` ends of the window, refuses
+        // this one today: see the README's YARN section.)
+        for m in both() {
+            let mut p = empty_plan(&[100.0; STEPS]);
+            load(&mut p, 0, &[100.0; 40]);
+            load(&mut p, 50, &[100.0; 60]);
+            let req = yarn(
+                "slot",
+                Interpreter::ROrderNoGap,
+                (0, 110),
+                &[(10.0, 10.0, 1); 10],
+            );
+            let (id, _) = p.admit(req, m).unwrap();
+            let r = p.reservation(id).unwrap();
+            assert_eq!((r.start, r.alloc.clone()), (40, vec![10.0; 10]));
+        }
     }
 }
