@@ -5,6 +5,7 @@ use crate::parts::agenda::panel::AgendaPanel;
 use crate::parts::pricing::panel::PricingPanel;
 use crate::parts::slos::panel::SlosPanel;
 use crate::parts::traces::panel::TracesPanel;
+use crate::parts::tuning::panel::TuningPanel;
 use crate::state::Studio;
 use leptos::prelude::*;
 
@@ -54,6 +55,7 @@ pub fn App() -> impl IntoView {
                 Panel::Slos => view! { <SlosPanel/> }.into_any(),
                 Panel::Agenda => view! { <AgendaPanel/> }.into_any(),
                 Panel::Pricing => view! { <PricingPanel/> }.into_any(),
+                Panel::Tuning => view! { <TuningPanel/> }.into_any(),
             }}
         </main>
     }

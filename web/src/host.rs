@@ -11,6 +11,8 @@ use crate::parts::pricing::protocol::PricingRequest;
 use crate::parts::slos::host as slos;
 use crate::parts::slos::protocol::SlosRequest;
 use crate::parts::traces::host::{self as traces, Loaded, TracesHost};
+use crate::parts::tuning::host::TuningHost;
+use crate::parts::tuning::protocol::TuningRequest;
 use crate::protocol::{Request, Response};
 use crate::store::Store;
 use skyplan_engine::import::read_decisions_csv;
@@ -34,6 +36,8 @@ pub struct Host {
     agenda: AgendaHost,
     /// The Pricing panel's estimators and queue.
     pricing: PricingHost,
+    /// The Tuning panel's imported file and last run.
+    tuning: TuningHost,
 }
 
 impl Host {
@@ -46,6 +50,7 @@ impl Host {
             traces: TracesHost::new(),
             agenda: AgendaHost::new(),
             pricing: PricingHost::new(),
+            tuning: TuningHost::new(),
         }
     }
 
@@ -180,6 +185,7 @@ impl Host {
                 self.pricing.handle(request, workspace, store, &post).await;
             }
             Request::Forecast(request) => forecast::handle(&self.workspace, request, &*self.outbox),
+            Request::Tuning(request) => self.tuning.handle(&self.workspace, request, &*self.outbox),
         }
     }
 }
@@ -202,8 +208,8 @@ impl Host {
         self.pricing.seed(workspace, store, &post).await;
     }
 
-    /// "Clear" empties everything: after the files, the decisions, the plan
-    /// and the pricing queue.
+    /// "Clear" empties everything: after the files, the decisions, the plan,
+    /// the pricing queue and the Tuning panel's imported file and run.
     async fn clear_parts(&mut self) {
         slos::clear_decisions(&mut self.slos_ctx()).await;
         let (workspace, store) = (&self.workspace, self.store.as_ref());
@@ -212,6 +218,7 @@ impl Host {
         self.pricing
             .handle(PricingRequest::Clear, workspace, store, &post)
             .await;
+        self.tuning.reset();
     }
 }
 
@@ -222,6 +229,7 @@ impl Host {
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
     let (mut quote_later, mut simulate_later, mut forecast_later) = (false, false, false);
+    let mut tune_later = false;
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
@@ -236,6 +244,7 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
             Request::Forecast(ForecastRequest::Run { .. }) => {
                 !std::mem::replace(&mut forecast_later, true)
             }
+            Request::Tuning(TuningRequest::Run { .. }) => !std::mem::replace(&mut tune_later, true),
             _ => true,
         })
         .collect();

@@ -13,11 +13,19 @@ pub enum Panel {
     Agenda,
     /// Price–deadline negotiation: estimate, quote, admit, the queue.
     Pricing,
+    /// Scheduler configuration tuning: queues, candidates, schedule, split.
+    Tuning,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 4] = [Panel::Traces, Panel::Slos, Panel::Agenda, Panel::Pricing];
+    pub const ALL: [Panel; 5] = [
+        Panel::Traces,
+        Panel::Slos,
+        Panel::Agenda,
+        Panel::Pricing,
+        Panel::Tuning,
+    ];
 
     /// Navigation label.
     pub fn label(self) -> &'static str {
@@ -26,6 +34,7 @@ impl Panel {
             Panel::Slos => "SLOs",
             Panel::Agenda => "Agenda",
             Panel::Pricing => "Pricing",
+            Panel::Tuning => "Tuning",
         }
     }
 
@@ -36,6 +45,7 @@ impl Panel {
             Panel::Slos => "nav-slos",
             Panel::Agenda => "nav-agenda",
             Panel::Pricing => "nav-pricing",
+            Panel::Tuning => "nav-tuning",
         }
     }
 }

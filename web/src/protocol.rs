@@ -15,6 +15,7 @@ use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
+use crate::parts::tuning::protocol::{TuningRequest, TuningResponse};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
@@ -39,6 +40,8 @@ pub enum Request {
     Pricing(PricingRequest),
     /// A series' forecasts (shown in the Traces panel).
     Forecast(ForecastRequest),
+    /// The Tuning panel's scheduler configurations.
+    Tuning(TuningRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -65,6 +68,8 @@ pub enum Response {
     Pricing(PricingResponse),
     /// An answer to a [`Request::Forecast`].
     Forecast(ForecastResponse),
+    /// An answer to a [`Request::Tuning`].
+    Tuning(TuningResponse),
 }
 
 /// Builds the object to post: `{ msg, file? }`.

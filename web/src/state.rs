@@ -8,6 +8,7 @@ use crate::parts::forecast::desk::ForecastDesk;
 use crate::parts::pricing::desk::PricingDesk;
 use crate::parts::slos::desk::SloDesk;
 use crate::parts::traces::desk::TracesDesk;
+use crate::parts::tuning::desk::TuningDesk;
 use crate::protocol::Response;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -27,6 +28,8 @@ pub struct Studio {
     pub pricing: PricingDesk,
     /// The forecast view's state (in the Traces panel).
     pub forecast: ForecastDesk,
+    /// The Tuning panel's state.
+    pub tuning: TuningDesk,
 }
 
 impl Studio {
@@ -41,6 +44,7 @@ impl Studio {
             agenda: AgendaDesk::new(page),
             pricing: PricingDesk::new(page),
             forecast: ForecastDesk::new(page),
+            tuning: TuningDesk::new(page),
         }
     }
 
@@ -63,6 +67,7 @@ impl Studio {
             Response::Agenda(response) => self.agenda.apply(response),
             Response::Pricing(response) => self.pricing.apply(response),
             Response::Forecast(response) => self.forecast.apply(response),
+            Response::Tuning(response) => self.tuning.apply(response),
         }
     }
 

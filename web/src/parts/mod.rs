@@ -7,3 +7,4 @@ pub mod forecast;
 pub mod pricing;
 pub mod slos;
 pub mod traces;
+pub mod tuning;

@@ -1,0 +1,152 @@
+//! The Tuning part in the worker: reads the cluster's YARN files, runs the
+//! tuning pass with progress, keeps the last run for the schedules of other
+//! candidates and writes the tuned configuration back as XML.
+
+use super::protocol::{TuningRequest, TuningResponse};
+use super::views::{candidate_schedule, run, LastRun};
+use crate::protocol::{now_ms, Response};
+use skyplan_engine::tuning::{
+    read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
+    write_fair_xml, FairContext, GroupConfig, SchedulerKind, XmlError,
+};
+use skyplan_engine::Workspace;
+
+/// The Tuning part's worker state.
+#[derive(Default)]
+pub struct TuningHost {
+    /// The imported file: name and text (updated in place on export).
+    xml: Option<(String, String)>,
+    /// The last run.
+    last: Option<LastRun>,
+}
+
+impl TuningHost {
+    /// Nothing imported, nothing run.
+    pub fn new() -> TuningHost {
+        TuningHost::default()
+    }
+
+    /// Answers one request of the Tuning panel.
+    pub fn handle(
+        &mut self,
+        workspace: &Workspace,
+        request: TuningRequest,
+        post: &dyn Fn(&Response),
+    ) {
+        let send = |r: TuningResponse| post(&Response::Tuning(r));
+        match request {
+            TuningRequest::ReadXml {
+                name,
+                text,
+                parent,
+                containers,
+            } => match read_current(&text, &parent, containers) {
+                Ok(config) => {
+                    self.xml = Some((name.clone(), text));
+                    send(TuningResponse::Config { name, config });
+                }
+                Err(e) => send(TuningResponse::ConfigFailed {
+                    message: format!("{name}: {e}"),
+                    name,
+                }),
+            },
+            TuningRequest::ForgetXml => self.xml = None,
+            TuningRequest::Run {
+                ticket,
+                settings,
+                current,
+            } => {
+                let t0 = now_ms();
+                let mut progress = |done: usize, total: usize| {
+                    send(TuningResponse::Progress {
+                        ticket,
+                        done,
+                        total,
+                    })
+                };
+                match run(workspace, ticket, &settings, &current, &mut progress) {
+                    Ok((mut view, last)) => {
+                        view.millis = now_ms() - t0;
+                        self.last = Some(last);
+                        send(TuningResponse::Ready(Box::new(view)));
+                    }
+                    Err(message) => send(TuningResponse::Failed { ticket, message }),
+                }
+            }
+            TuningRequest::Schedule {
+                ticket,
+                group,
+                candidate,
+            } => {
+                let schedule = match &self.last {
+                    Some(last) if last.ticket == ticket => {
+                        candidate_schedule(last, group, candidate)
+                    }
+                    _ => return,
+                };
+                match schedule {
+                    Ok(view) => send(TuningResponse::Schedule(Box::new(view))),
+                    Err(message) => send(TuningResponse::Failed { ticket, message }),
+                }
+            }
+            TuningRequest::Export {
+                config,
+                containers,
+                parent,
+            } => {
+                let ctx = FairContext::paper(containers);
+                let written = match (&self.xml, config.scheduler) {
+                    (Some((name, text)), kind) if same_kind(text, kind) => {
+                        let updated = match kind {
+                            SchedulerKind::Capacity => update_capacity_xml(text, &parent, &config),
+                            SchedulerKind::Fair => update_fair_xml(text, &parent, &config, &ctx),
+                        };
+                        updated
+                            .map(|t| (name.clone(), t))
+                            .map_err(|e| format!("{name}: {e}"))
+                    }
+                    _ => Ok(fresh(&config, &parent, &ctx)),
+                };
+                match written {
+                    Ok((name, text)) => send(TuningResponse::Xml { name, text }),
+                    Err(message) => send(TuningResponse::ExportFailed { message }),
+                }
+            }
+        }
+    }
+
+    /// "Clear": the imported file and the last run go.
+    pub fn reset(&mut self) {
+        *self = TuningHost::new();
+    }
+}
+
+/// A Fair allocation file (`<allocations>`) or a capacity-scheduler.xml.
+fn is_fair(text: &str) -> bool {
+    text.contains("<allocations")
+}
+
+/// Whether the imported file is of the configuration's scheduler.
+fn same_kind(text: &str, kind: SchedulerKind) -> bool {
+    is_fair(text) == (kind == SchedulerKind::Fair)
+}
+
+/// The configuration in `text`, told apart by its root element.
+fn read_current(text: &str, parent: &str, containers: u32) -> Result<GroupConfig, XmlError> {
+    if is_fair(text) {
+        read_fair_xml(text, parent, &FairContext::paper(containers))
+    } else {
+        read_capacity_xml(text, parent)
+    }
+}
+
+/// A fresh file for `config`.
+fn fresh(config: &GroupConfig, parent: &str, ctx: &FairContext) -> (String, String) {
+    match config.scheduler {
+        SchedulerKind::Capacity => (
+            "capacity-scheduler.xml".into(),
+            write_capacity_xml(config, parent),
+        ),
+        SchedulerKind::Fair => ("fair-scheduler.xml".into(), write_fair_xml(config, ctx)),
+    }
+}

@@ -1,0 +1,12 @@
+//! The Tuning part: AdaptiveConfig's scheduler configuration tuning on the
+//! loaded job history — the queue tree (editable, or read from the
+//! cluster's YARN files), every candidate configuration's estimated latency,
+//! the chosen one's schedule, Algorithm 3's split among groups and the tuned
+//! configuration as YARN XML.
+
+pub mod charts;
+pub mod desk;
+pub mod host;
+pub mod panel;
+pub mod protocol;
+pub mod views;

@@ -1,0 +1,277 @@
+//! What the Tuning part computes in the worker and sends: the window's jobs
+//! cut into groups, one tuning pass ([`skyplan_engine::tuning::tune`]), the
+//! current configuration estimated and simulated next to the best, and a
+//! candidate's schedule by Algorithm 1.
+
+use super::protocol::{
+    Bar, CandidateView, GroupView, QueueMix, ScheduleView, SplitView, TuningSettings, TuningView,
+};
+use skyplan_engine::tuning::{
+    compare, jobs_from_swim, simulate, tune, Cluster, GroupConfig, RuleSet, SimParams, SwimTasks,
+    TuneJob, TuneParams, TuneReport,
+};
+use skyplan_engine::{WorkloadJob, Workspace};
+
+/// What the worker keeps of the last run, for schedules of other
+/// candidates.
+pub struct LastRun {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// Its groups' jobs.
+    pub groups: Vec<(String, Vec<TuneJob>)>,
+    /// Its parameters.
+    pub params: TuneParams,
+    /// Its report.
+    pub report: TuneReport,
+}
+
+/// The tuning parameters of `settings` around the `current` configuration.
+pub fn params(settings: &TuningSettings, current: &GroupConfig) -> TuneParams {
+    let mut p = TuneParams {
+        scheduler: current.scheduler,
+        queues: current.queues.len(),
+        containers: settings.containers,
+        per_machine: settings.per_machine,
+        search: settings.search,
+        current: Some(current.clone()),
+        ..TuneParams::default()
+    };
+    p.rrs.seed = settings.seed;
+    p
+}
+
+/// The workspace's history jobs by submission.
+fn history(workspace: &Workspace) -> Vec<&WorkloadJob> {
+    let mut jobs: Vec<&WorkloadJob> = workspace.workload().collect();
+    jobs.sort_by_key(|j| j.submit);
+    jobs
+}
+
+/// The window's jobs as `settings.groups` consecutive groups of
+/// `settings.jobs` jobs, in `queues` queues (priorities drawn as §4.3).
+pub fn window_groups(
+    workspace: &Workspace,
+    settings: &TuningSettings,
+    queues: usize,
+) -> Result<Vec<(String, Vec<TuneJob>)>, String> {
+    let all = history(workspace);
+    if all.is_empty() {
+        return Err(
+            "No job history is loaded: add a SWIM trace or a job history CSV in Traces.".into(),
+        );
+    }
+    if settings.jobs == 0 || settings.groups == 0 {
+        return Err("Jobs per group and groups must be at least 1.".into());
+    }
+    let need = settings.jobs.saturating_mul(settings.groups);
+    let end = settings.first_job.saturating_add(need);
+    if end > all.len() {
+        return Err(format!(
+            "The window needs jobs {}–{} but the history holds {} jobs.",
+            settings.first_job + 1,
+            end,
+            all.len()
+        ));
+    }
+    let tasks = SwimTasks {
+        seed: settings.seed,
+        ..SwimTasks::default()
+    };
+    (0..settings.groups)
+        .map(|g| {
+            let from = settings.first_job + g * settings.jobs;
+            let slice: Vec<WorkloadJob> = all[from..from + settings.jobs]
+                .iter()
+                .map(|j| (*j).clone())
+                .collect();
+            let mut jobs = jobs_from_swim(&slice, queues, &tasks).map_err(|e| e.to_string())?;
+            if !settings.arrivals {
+                jobs.iter_mut().for_each(|j| j.submit = 0.0);
+            }
+            Ok((format!("jobs {}–{}", from + 1, from + settings.jobs), jobs))
+        })
+        .collect()
+}
+
+/// One tuning pass on the window, with the current configuration estimated
+/// and both simulated. `progress(done, total)` counts searches.
+pub fn run(
+    workspace: &Workspace,
+    ticket: u32,
+    settings: &TuningSettings,
+    current: &GroupConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(TuningView, LastRun), String> {
+    current.validate().map_err(|e| e.to_string())?;
+    let params = params(settings, current);
+    let groups = window_groups(workspace, settings, current.queues.len())?;
+    let report = tune(&groups, &params, progress).map_err(|e| e.to_string())?;
+    let names: Vec<String> = current.queues.iter().map(|q| q.name.clone()).collect();
+    let mut views = Vec::with_capacity(groups.len());
+    for (k, ((name, jobs), g)) in groups.iter().zip(&report.groups).enumerate() {
+        let cluster = Cluster::of(g.containers, params.per_machine);
+        let rules = |c: &GroupConfig| RuleSet::for_config(c, params.constraint, params.exec);
+        let best = g.search.best();
+        let current_secs = compare(jobs, &cluster, current, rules(current))
+            .map_err(|e| e.to_string())?
+            .mean_latency_secs;
+        let sim = SimParams {
+            seed: settings.seed,
+            ..SimParams::default()
+        };
+        let simulated = |c: &GroupConfig| {
+            simulate(jobs, &cluster, c, &sim)
+                .map(|r| r.mean_latency_secs)
+                .map_err(|e| e.to_string())
+        };
+        let schedule = schedule_of(
+            jobs,
+            &cluster,
+            &best.config,
+            rules(&best.config),
+            (ticket, k, g.search.best),
+        )?;
+        let curve_lower = if g.curve.is_empty() { g.containers } else { 1 };
+        views.push(GroupView {
+            name: name.clone(),
+            jobs: jobs.len(),
+            span_secs: span(jobs),
+            mix: mix(jobs, &names),
+            containers: g.containers,
+            candidates: g
+                .search
+                .candidates
+                .iter()
+                .map(|c| CandidateView {
+                    label: c.config.label(),
+                    latency_secs: c.latency_secs,
+                    config: c.config.clone(),
+                })
+                .collect(),
+            best: g.search.best,
+            samples: g.search.samples,
+            rounds: g.search.rounds,
+            current_secs,
+            simulated_best_secs: simulated(&best.config)?,
+            simulated_current_secs: simulated(current)?,
+            curve: g.curve.clone(),
+            curve_lower,
+            schedule,
+        });
+    }
+    let split = (groups.len() > 1).then(|| SplitView {
+        total: report.split.total,
+        r_alloc: report.split.r_alloc,
+        r_sum: report.split.r_sum,
+        containers: report.split.containers.clone(),
+        ratios: report.split.ratios.clone(),
+        reduction: report.split.reduction,
+    });
+    let view = TuningView {
+        ticket,
+        scheduler: current.scheduler,
+        queues: names,
+        groups: views,
+        split,
+        history_jobs: workspace.workload().count(),
+        millis: 0.0,
+    };
+    let last = LastRun {
+        ticket,
+        groups,
+        params,
+        report,
+    };
+    Ok((view, last))
+}
+
+/// The schedule of candidate `candidate` of group `group` of the last run.
+pub fn candidate_schedule(
+    last: &LastRun,
+    group: usize,
+    candidate: usize,
+) -> Result<ScheduleView, String> {
+    let (jobs, g) = last
+        .groups
+        .get(group)
+        .map(|(_, jobs)| jobs)
+        .zip(last.report.groups.get(group))
+        .ok_or_else(|| format!("no group {group} in the last run"))?;
+    let c = g
+        .search
+        .candidates
+        .get(candidate)
+        .ok_or_else(|| format!("no candidate {candidate} in group {group}"))?;
+    let cluster = Cluster::of(g.containers, last.params.per_machine);
+    let rules = RuleSet::for_config(&c.config, last.params.constraint, last.params.exec);
+    schedule_of(
+        jobs,
+        &cluster,
+        &c.config,
+        rules,
+        (last.ticket, group, candidate),
+    )
+}
+
+/// Algorithm 1's schedule of `jobs` under `config`, as bars by queue.
+fn schedule_of(
+    jobs: &[TuneJob],
+    cluster: &Cluster,
+    config: &GroupConfig,
+    rules: RuleSet,
+    (ticket, group, candidate): (u32, usize, usize),
+) -> Result<ScheduleView, String> {
+    let report = compare(jobs, cluster, config, rules).map_err(|e| e.to_string())?;
+    let mut bars: Vec<Bar> = jobs
+        .iter()
+        .zip(&report.jobs)
+        .map(|(j, l)| Bar {
+            job: j.name.clone(),
+            queue: j.queue,
+            submit: j.submit,
+            start: j.submit + l.wait_secs,
+            finish: j.submit + l.latency_secs,
+            containers: l.allocations.iter().map(|a| a.containers).sum(),
+        })
+        .collect();
+    bars.sort_by(|a, b| a.queue.cmp(&b.queue).then(a.start.total_cmp(&b.start)));
+    Ok(ScheduleView {
+        ticket,
+        group,
+        candidate,
+        label: config.label(),
+        queues: config.queues.iter().map(|q| q.name.clone()).collect(),
+        bars,
+        mean_latency_secs: report.mean_latency_secs,
+        containers: cluster.containers(),
+    })
+}
+
+/// Seconds from the first to the last submission.
+fn span(jobs: &[TuneJob]) -> f64 {
+    let (lo, hi) = jobs.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), j| {
+        (lo.min(j.submit), hi.max(j.submit))
+    });
+    if lo.is_finite() {
+        hi - lo
+    } else {
+        0.0
+    }
+}
+
+/// Jobs, tasks and work per queue.
+fn mix(jobs: &[TuneJob], names: &[String]) -> Vec<QueueMix> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(q, name)| {
+            let of: Vec<&TuneJob> = jobs.iter().filter(|j| j.queue == q).collect();
+            QueueMix {
+                queue: name.clone(),
+                jobs: of.len(),
+                tasks: of.iter().map(|j| j.tasks.len()).sum(),
+                work_secs: of.iter().map(|j| j.work()).sum(),
+            }
+        })
+        .collect()
+}
