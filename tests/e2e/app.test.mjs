@@ -1187,12 +1187,15 @@ function capacityXml(a, b) {
 `;
 }
 
-async function tuned(previousKey = null) {
+async function tuned(previousKey = null, what = '') {
   await page.waitForFunction(
     () => document.querySelector('[data-testid=tuning-status]')?.dataset.running === 'false' &&
       document.querySelectorAll('[data-testid=tuning-candidate-row]').length > 0,
   );
-  return drawnKey('tuning-candidates', previousKey);
+  const key = await drawnKey('tuning-candidates', previousKey);
+  const status = await page.locator('[data-testid=tuning-status]').textContent();
+  console.log(`# BENCH-TUNING-PANEL ${what}: ${status}`);
+  return key;
 }
 
 test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1, schedule, split, XML export; bad input refused', { timeout: 300_000 }, async () => {
@@ -1228,7 +1231,7 @@ test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1
 
   // Tune the first 20 jobs of the history on 8 containers.
   await page.click('[data-testid=tuning-run]');
-  let key = await tuned();
+  let key = await tuned(null, 'capacity, 2 queues, 20 jobs, 8 containers');
   const rows = page.locator('[data-testid=tuning-candidate-row]');
   const latencies = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.latency)));
   const best = Number(await page.locator('[data-testid=tuning-candidate-row][data-best="true"]').getAttribute('data-latency'));
@@ -1267,7 +1270,7 @@ test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1
   await typeInto('tuning-jobs', '10');
   await typeInto('tuning-containers', '24');
   await page.click('[data-testid=tuning-run]');
-  key = await tuned(key);
+  key = await tuned(key, '3 groups of 10 jobs, 24 containers');
   await waitForCount(page.locator('[data-testid=tuning-split-row]'), 3, 'split rows');
   const split = await page
     .locator('[data-testid=tuning-split-row]')
@@ -1284,7 +1287,7 @@ test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1
   await typeInto('tuning-jobs', '20');
   await typeInto('tuning-containers', '8');
   await page.click('[data-testid=tuning-run]');
-  key = await tuned(key);
+  key = await tuned(key, 'fair, 4 queues, 20 jobs, 8 containers');
   const labels = await rows.evaluateAll((rs) => rs.map((r) => r.cells[1].textContent));
   assert.ok(labels.every((l) => l.startsWith('fair')), 'Fair configurations');
   for (const p of ['fifo', 'fair', 'drf']) {

@@ -26,6 +26,17 @@ fn tuning_search_and_dp() {
         ConstraintRule::LimitsAndPlacement,
         ExecRule::Algorithm2,
     );
+    // Warm-up: let V8 tier the wasm up before timing.
+    let warm = tuning_group(20, 11);
+    rrs(
+        &warm,
+        &Cluster::of(8, 4),
+        &space,
+        rules,
+        &RrsParams::default(),
+        &mut |_, _| {},
+    )
+    .expect("warm-up");
     let mut group_ms = 0.0;
     for (jobs, containers) in [(20, 8), (50, 16), (200, 48)] {
         let group = tuning_group(jobs, 11);
