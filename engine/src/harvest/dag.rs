@@ -169,18 +169,29 @@ impl JobDag {
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum DagFile {
-    Many { jobs: Vec<JobDag> },
-    One(JobDag),
+struct DagFile {
+    jobs: Vec<JobDag>,
 }
 
 /// Reads a DAG JSON file (`file` names it in errors): syntax errors with
 /// their line and column, then each job checked (cycles refused).
 pub fn read_dag_json(file: &str, text: &str) -> Result<Vec<JobDag>, HarvestError> {
-    let jobs = match serde_json::from_str::<DagFile>(text) {
-        Ok(DagFile::Many { jobs }) => jobs,
-        Ok(DagFile::One(j)) => vec![j],
+    let located = |e: serde_json::Error| {
+        HarvestError::Parse(vec![ParseError {
+            file: file.into(),
+            line: e.line() as u64,
+            column: e.column() as u32,
+            reason: format!("not a DAG JSON file: {e}"),
+        }])
+    };
+    let value: serde_json::Value = serde_json::from_str(text).map_err(located)?;
+    let many = value.get("jobs").is_some();
+    let jobs = match if many {
+        serde_json::from_str::<DagFile>(text).map(|f| f.jobs)
+    } else {
+        serde_json::from_str::<JobDag>(text).map(|j| vec![j])
+    } {
+        Ok(jobs) => jobs,
         Err(e) => {
             return Err(HarvestError::Parse(vec![ParseError {
                 file: file.into(),

@@ -57,7 +57,7 @@ pub use simulate::{
     SystemResult,
 };
 pub use tenant::{Tenant, TenantInfo, TenantSet};
-pub use tenants_csv::{read_mapping_csv, read_tenants_csv, TENANT_COLUMNS};
+pub use tenants_csv::{read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS};
 pub use workload::tpcds_like;
 
 /// Mean of `v` (0 when empty).

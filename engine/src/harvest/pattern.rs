@@ -62,7 +62,8 @@ impl Pattern {
 #[serde(default)]
 pub struct PatternParams {
     /// Largest standard deviation of a constant tenant, percentage points
-    /// (default 3).
+    /// (default 3: generated constant tenants reach 1.6, periodic ones
+    /// start at 7.5, unpredictable ones at 13).
     pub constant_max_std: f64,
     /// Largest coefficient of variation of a constant tenant (default
     /// 0.05), for series that are not percentages.
@@ -76,7 +77,10 @@ pub struct PatternParams {
     /// Least share of the energy beyond the mean in the peak and its
     /// harmonics (default 0.2).
     pub periodic_min_share: f64,
-    /// Least ratio of the peak to the median bin around it (default 20).
+    /// Least ratio of the peak to the median bin around it (default 100:
+    /// on the generated datacenter, periodic tenants stand ≥ 270× above
+    /// their neighbourhood over 7 days and ≥ 2,500× over 30, random walks
+    /// with bursts at most 76×; NAB's nyc_taxi daily peak 5,300×).
     pub periodic_min_prominence: f64,
     /// Fewest samples to classify (default 16).
     pub min_len: usize,
@@ -92,7 +96,7 @@ impl Default for PatternParams {
             min_cycles: 2,
             harmonics: 4,
             periodic_min_share: 0.2,
-            periodic_min_prominence: 20.0,
+            periodic_min_prominence: 100.0,
             min_len: 16,
             top: 5,
         }

@@ -182,3 +182,24 @@ pub fn read_mapping_csv(
     }
     Ok(out)
 }
+
+/// Writes tenants as a tenants CSV (the columns [`read_tenants_csv`]
+/// reads; `server_names` joined by `;`).
+pub fn write_tenants_csv(tenants: &[TenantInfo]) -> String {
+    use std::fmt::Write as _;
+    let mut out = TENANT_COLUMNS.join(",");
+    out.push('\n');
+    for t in tenants {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{}",
+            t.name,
+            t.environment,
+            t.machine_function,
+            t.servers,
+            t.cores_per_server,
+            t.server_names.join(";")
+        );
+    }
+    out
+}
