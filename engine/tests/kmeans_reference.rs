@@ -46,7 +46,10 @@ fn lloyd_matches_scikit_learn() {
         );
         for (got, want) in r.centres.iter().zip(matrix(&c["centres"])) {
             for (g, w) in got.iter().zip(&want) {
-                assert!((g - w).abs() <= 1e-9 * w.abs().max(1.0), "{name}: centre {g} vs {w}");
+                assert!(
+                    (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+                    "{name}: centre {g} vs {w}"
+                );
             }
         }
     }

@@ -207,6 +207,7 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
     check(!set.tenants.is_empty(), "tenants", "none to classify")?;
     let mut plan = RealSpectrum::new(set.slots);
     let mut power = Vec::new();
+    let mut scratch = Vec::new();
     let mut verdicts = Vec::with_capacity(set.tenants.len());
     let mut peaks = Vec::with_capacity(set.tenants.len());
     for t in &set.tenants {
@@ -230,7 +231,11 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
             other => other,
         })?;
         verdicts.push(v);
-        peaks.push(crate::stats::percentile(&t.utilization, p.peak_percentile).unwrap_or(0.0));
+        peaks.push(super::percentile_select(
+            &t.utilization,
+            p.peak_percentile,
+            &mut scratch,
+        ));
     }
     let mut rng = Rng::new(p.seed);
     let mut class_of = vec![String::new(); set.tenants.len()];
@@ -320,7 +325,7 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
                 servers,
                 cores,
                 average: super::stats_mean(&u),
-                peak: crate::stats::percentile(&u, p.peak_percentile).unwrap_or(0.0),
+                peak: super::percentile_select(&u, p.peak_percentile, &mut scratch),
                 average_day: average_day(set, &u),
                 centre: result.centres[c].clone(),
                 utilization: u,

@@ -669,3 +669,16 @@ fn simulation_refuses_bad_settings() {
     }
     assert!(simulate(&set, &[], &small_sim(), &mut |_, _| {}).is_err());
 }
+
+#[test]
+fn percentile_by_selection_is_numpys() {
+    let mut rng = Rng::new(9);
+    let mut scratch = Vec::new();
+    for n in [1usize, 2, 7, 100, 1001] {
+        let v: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, 100.0).round()).collect();
+        for p in [0.0, 10.0, 50.0, 99.0, 99.9, 100.0] {
+            let want = crate::stats::percentile(&v, p).unwrap();
+            assert_eq!(super::percentile_select(&v, p, &mut scratch), want, "n {n} p {p}");
+        }
+    }
+}
