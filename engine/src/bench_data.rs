@@ -701,86 +701,6 @@ pub fn median_ms(reps: usize, now_ms: &mut dyn FnMut() -> f64, f: &mut dyn FnMut
     times[times.len() / 2]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::import;
-
-    #[test]
-    fn forecast_benchmark_times_every_row_and_refuses_short_series() {
-        let text: String = std::iter::once("timestamp,value\n".to_owned())
-            .chain((0..600).map(|i| {
-                let v = 50.0 + 10.0 * (f64::from(i) * 0.13).sin() + f64::from(i % 7) * 0.3;
-                format!("2024-01-01 00:00:00,{v}\n")
-            }))
-            .collect();
-        let y = csv_values(&text);
-        assert_eq!(y.len(), 600);
-        let mut clock = 0.0;
-        let mut now = || {
-            clock += 1.0;
-            clock
-        };
-        let rows = measure_forecast(&y, 50, 3, &mut now).unwrap();
-        let steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
-        assert_eq!(steps, vec![50, 50, 20, 3]);
-        assert!(rows.iter().all(|r| r.median_ms >= 1.0));
-        assert!(measure_forecast(&y[..150], 50, 3, &mut now).is_err());
-    }
-
-    #[test]
-    fn generators_are_deterministic_sized_and_importable() {
-        for (gen, format) in [
-            (
-                utilization_long_csv as fn(usize) -> String,
-                Format::UtilizationLongCsv,
-            ),
-            (native_log, Format::NativeLog),
-        ] {
-            let a = gen(200_000);
-            assert_eq!(a, gen(200_000));
-            assert!(a.len() <= 200_000 && a.len() > 190_000, "{}", a.len());
-            assert!(a.ends_with('\n'));
-            let f = import("bench", a.as_bytes(), ImportOptions::default()).unwrap();
-            assert_eq!(f.format, format);
-            assert_eq!(f.lines as usize, a.lines().count());
-            // A smaller size is a prefix of a larger one's lines.
-            assert!(a.starts_with(&gen(50_000)));
-        }
-    }
-
-    #[test]
-    fn measure_counts_and_times() {
-        // A clock that advances 600 ms a reading: one warm-up run, then
-        // every timed run reads 600 ms.
-        let mut clock = 0.0;
-        let m = measure(Input::NativeLog, 1, &mut || {
-            clock += 600.0;
-            clock
-        });
-        assert_eq!(m.runs_ms, vec![600.0; repetitions(1)]);
-        assert!(m.bytes <= 1_000_000 && m.records > 100);
-        assert_eq!(m.median_ms(), 600.0);
-        assert!(m.line("native").starts_with("BENCH native native-log 1 "));
-    }
-
-    #[test]
-    fn estimate_histories_are_deterministic_and_complete() {
-        let h = estimate_history(30, 7);
-        assert_eq!(h, estimate_history(30, 7));
-        assert_eq!(h.len(), 30);
-        assert!(h.iter().all(|j| j.map_secs.is_some()
-            && j.reduce_secs.is_some()
-            && j.features.map_tasks.is_some()));
-        let swim = swim_like_jobs(200, 1);
-        let map_only = swim
-            .iter()
-            .filter(|j| j.features.shuffle_bytes == 0.0)
-            .count();
-        assert!((120..180).contains(&map_only), "{map_only}");
-    }
-}
-
 /// The harvesting benchmark's datacenter: `tenants` tenants of the demo
 /// generator's §3 mix (`crate::fixtures::datacenter`), `days` days at
 /// `step_secs`, as a tenant set on one grid (one average server each).
@@ -898,4 +818,84 @@ pub fn measure_harvest_select(
     });
     std::hint::black_box(sink);
     1000.0 * ms / jobs.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import;
+
+    #[test]
+    fn forecast_benchmark_times_every_row_and_refuses_short_series() {
+        let text: String = std::iter::once("timestamp,value\n".to_owned())
+            .chain((0..600).map(|i| {
+                let v = 50.0 + 10.0 * (f64::from(i) * 0.13).sin() + f64::from(i % 7) * 0.3;
+                format!("2024-01-01 00:00:00,{v}\n")
+            }))
+            .collect();
+        let y = csv_values(&text);
+        assert_eq!(y.len(), 600);
+        let mut clock = 0.0;
+        let mut now = || {
+            clock += 1.0;
+            clock
+        };
+        let rows = measure_forecast(&y, 50, 3, &mut now).unwrap();
+        let steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
+        assert_eq!(steps, vec![50, 50, 20, 3]);
+        assert!(rows.iter().all(|r| r.median_ms >= 1.0));
+        assert!(measure_forecast(&y[..150], 50, 3, &mut now).is_err());
+    }
+
+    #[test]
+    fn generators_are_deterministic_sized_and_importable() {
+        for (gen, format) in [
+            (
+                utilization_long_csv as fn(usize) -> String,
+                Format::UtilizationLongCsv,
+            ),
+            (native_log, Format::NativeLog),
+        ] {
+            let a = gen(200_000);
+            assert_eq!(a, gen(200_000));
+            assert!(a.len() <= 200_000 && a.len() > 190_000, "{}", a.len());
+            assert!(a.ends_with('\n'));
+            let f = import("bench", a.as_bytes(), ImportOptions::default()).unwrap();
+            assert_eq!(f.format, format);
+            assert_eq!(f.lines as usize, a.lines().count());
+            // A smaller size is a prefix of a larger one's lines.
+            assert!(a.starts_with(&gen(50_000)));
+        }
+    }
+
+    #[test]
+    fn measure_counts_and_times() {
+        // A clock that advances 600 ms a reading: one warm-up run, then
+        // every timed run reads 600 ms.
+        let mut clock = 0.0;
+        let m = measure(Input::NativeLog, 1, &mut || {
+            clock += 600.0;
+            clock
+        });
+        assert_eq!(m.runs_ms, vec![600.0; repetitions(1)]);
+        assert!(m.bytes <= 1_000_000 && m.records > 100);
+        assert_eq!(m.median_ms(), 600.0);
+        assert!(m.line("native").starts_with("BENCH native native-log 1 "));
+    }
+
+    #[test]
+    fn estimate_histories_are_deterministic_and_complete() {
+        let h = estimate_history(30, 7);
+        assert_eq!(h, estimate_history(30, 7));
+        assert_eq!(h.len(), 30);
+        assert!(h.iter().all(|j| j.map_secs.is_some()
+            && j.reduce_secs.is_some()
+            && j.features.map_tasks.is_some()));
+        let swim = swim_like_jobs(200, 1);
+        let map_only = swim
+            .iter()
+            .filter(|j| j.features.shuffle_bytes == 0.0)
+            .count();
+        assert!((120..180).contains(&map_only), "{map_only}");
+    }
 }

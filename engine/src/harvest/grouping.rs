@@ -186,9 +186,9 @@ pub fn group_series(
     for (name, a) in acc {
         let mut u = vec![f64::NAN; slots];
         let mut filled = 0;
-        for i in 0..slots {
+        for (i, v) in u.iter_mut().enumerate() {
             if a.n[i] > 0 {
-                u[i] = a.sum[i] / f64::from(a.n[i]);
+                *v = a.sum[i] / f64::from(a.n[i]);
             }
         }
         let first = u.iter().copied().find(|v| !v.is_nan()).unwrap_or(0.0);

@@ -240,9 +240,9 @@ pub fn classify_with(
             h <= p.harmonics && j.abs_diff(h * k) <= 1
         };
         let mut band = 0.0;
-        for j in 1..=m {
+        for (j, &pj) in power.iter().enumerate().skip(1) {
             if near_harmonic(j) {
-                band += power[j];
+                band += pj;
             }
         }
         peak_share = share_of(band);

@@ -29,7 +29,7 @@ impl RealSpectrum {
     /// A plan for series of length `n` (≥ 2).
     pub fn new(n: usize) -> Self {
         let mut planner = FftPlanner::new();
-        let even = n % 2 == 0;
+        let even = n.is_multiple_of(2);
         let len = if even { n / 2 } else { n };
         let fft = planner.plan_fft_forward(len.max(1));
         let twiddles = if even {
@@ -71,7 +71,7 @@ impl RealSpectrum {
         if n == 0 {
             return;
         }
-        if n % 2 == 1 {
+        if !n.is_multiple_of(2) {
             for (b, &v) in self.buf.iter_mut().zip(x) {
                 *b = Complex::new(v - offset, 0.0);
             }

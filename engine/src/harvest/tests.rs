@@ -678,7 +678,11 @@ fn percentile_by_selection_is_numpys() {
         let v: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, 100.0).round()).collect();
         for p in [0.0, 10.0, 50.0, 99.0, 99.9, 100.0] {
             let want = crate::stats::percentile(&v, p).unwrap();
-            assert_eq!(super::percentile_select(&v, p, &mut scratch), want, "n {n} p {p}");
+            assert_eq!(
+                super::percentile_select(&v, p, &mut scratch),
+                want,
+                "n {n} p {p}"
+            );
         }
     }
 }
