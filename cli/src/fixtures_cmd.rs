@@ -16,6 +16,7 @@ USAGE:
     skyplan fixtures [--seed N] [--out DIR] [--days D] [--daily N]
                      [--hourly N] [--adhoc N] [--servers N]
                      [--swim FILE] [--history-jobs N]
+                     [--tenants N] [--nab DIR]
 
 Writes runs.csv, utilization.csv and native.log (recurring and ad-hoc jobs,
 servers' utilization series), history.csv (a job history generated from
@@ -23,7 +24,10 @@ a SWIM sample by the processing-time model 'skyplan estimate' uses, dated
 from the first day), decisions.csv (every actionable SLO signed off with
 its fitted skyline, as 'skyplan plan' reads a studio export) and queue.csv
 (five history jobs admitted to a pricing queue as the Pricing panel admits
-them). The defaults give the committed demo workspace, fixtures/demo.
+them), tenants.csv and tenant_utilization.csv (a datacenter of primary
+tenants with the harvesting paper's §3 mix, plus the NAB EC2 CPU series
+re-dated onto the same grid as tenants `nab-…`, for 'skyplan harvest').
+The defaults give the committed demo workspace, fixtures/demo.
 
 OPTIONS:
     --seed N          random seed of the workspace and the history (default 7)
@@ -36,12 +40,72 @@ OPTIONS:
     --swim FILE       the SWIM sample history.csv is generated from (default
                       ../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv)
     --history-jobs N  runs in history.csv (default 300)
+    --tenants N       generated primary tenants in tenants.csv (default 36)
+    --nab DIR         the NAB series added as tenants (default
+                      ../shared/data/nab)
     -h, --help        print this help
 ";
 
 /// The SWIM sample the demo's job history is generated from (the shared
 /// data next to the repository).
 pub const DEMO_SWIM: &str = "../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv";
+
+/// The NAB series the demo's tenants include (the shared data).
+pub const DEMO_NAB: &str = "../shared/data/nab";
+
+/// The NAB EC2 CPU series made demo tenants, in order.
+const NAB_CPU: [&str; 4] = [
+    "ec2_cpu_utilization_24ae8d.csv",
+    "ec2_cpu_utilization_53ea38.csv",
+    "ec2_cpu_utilization_5f5533.csv",
+    "ec2_cpu_utilization_77c1ca.csv",
+];
+
+/// The demo's tenants: the generated datacenter and the NAB CPU series as
+/// tenants on its grid (10 servers each, environment `nab`).
+fn demo_tenants(
+    tenants: usize,
+    nab: &str,
+    start: Timestamp,
+    seed: u64,
+) -> Result<(String, String), Failure> {
+    use skyplan_engine::fixtures::{datacenter, nab_tenant, DatacenterParams};
+    use skyplan_engine::harvest::TenantInfo;
+    let p = DatacenterParams {
+        seed,
+        start,
+        tenants,
+        ..DatacenterParams::default()
+    };
+    let mut dc = datacenter(&p);
+    let slots = (i64::from(p.days) * 86_400 / p.step_secs) as usize;
+    for file in NAB_CPU {
+        let path = format!("{nab}/{file}");
+        let loaded = import_file(&path, &ImportOptions::default())?
+            .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+        let Some(series) = loaded.data.series.first() else {
+            return Err(Failure::input(format!("{path}: no series")));
+        };
+        let id = file
+            .trim_start_matches("ec2_cpu_utilization_")
+            .trim_end_matches(".csv");
+        let name = format!("nab-{id}");
+        dc.series
+            .push(nab_tenant(series, &name, start, p.step_secs, slots));
+        dc.tenants.push(TenantInfo {
+            name,
+            environment: "nab".into(),
+            machine_function: "ec2".into(),
+            servers: 10,
+            server_names: Vec::new(),
+            cores_per_server: 12.0,
+        });
+    }
+    Ok((
+        skyplan_engine::harvest::write_tenants_csv(&dc.tenants),
+        skyplan_engine::export::utilization_long_csv(&dc.series),
+    ))
+}
 
 /// History jobs (runs) in the demo's `history.csv`.
 pub const DEMO_HISTORY_JOBS: usize = 300;
@@ -82,6 +146,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let mut out = PathBuf::from("fixtures/demo");
     let mut swim = DEMO_SWIM.to_owned();
     let mut history_jobs = DEMO_HISTORY_JOBS;
+    let mut tenants = 36usize;
+    let mut nab = DEMO_NAB.to_owned();
     while let Some(arg) = parser.next()? {
         match arg {
             Long("seed") => {
@@ -98,6 +164,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("servers") => params.servers = parser.value()?.parse()?,
             Long("swim") => swim = parser.value()?.string()?,
             Long("history-jobs") => history_jobs = parser.value()?.parse()?,
+            Long("tenants") => tenants = parser.value()?.parse()?,
+            Long("nab") => nab = parser.value()?.string()?,
             _ => return Err(arg.unexpected().into()),
         }
     }
@@ -117,6 +185,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let history = skyplan_engine::export::job_history_csv(&history);
     let decisions = skyplan_engine::export::decisions_csv(&decisions);
     let queue = skyplan_engine::export::queue_csv(&queue);
+    let (tenants_csv, tenant_utilization) = demo_tenants(tenants, &nab, params.start, params.seed)?;
     std::fs::create_dir_all(&out).map_err(|e| Failure::input(format!("{}: {e}", out.display())))?;
     for (name, content) in [
         ("runs.csv", &files.runs_csv),
@@ -125,6 +194,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         ("history.csv", &history),
         ("decisions.csv", &decisions),
         ("queue.csv", &queue),
+        ("tenants.csv", &tenants_csv),
+        ("tenant_utilization.csv", &tenant_utilization),
     ] {
         let path = out.join(name);
         std::fs::write(&path, content)

@@ -13,6 +13,7 @@ mod common;
 mod estimate_cmd;
 mod fixtures_cmd;
 mod forecast_cmd;
+mod harvest_cmd;
 mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
@@ -103,6 +104,12 @@ const COMMANDS: &[Command] = &[
         summary: "tune YARN Capacity/Fair scheduler configurations (AdaptiveConfig)",
         help: tune_cmd::HELP,
         run: tune_cmd::run,
+    },
+    Command {
+        name: "harvest",
+        summary: "primary tenants' patterns, classes, Algorithm 1, scheduling simulation",
+        help: harvest_cmd::HELP,
+        run: harvest_cmd::run,
     },
 ];
 

@@ -101,6 +101,8 @@ fn fixtures_reproduce_the_committed_demo() {
         "history.csv",
         "decisions.csv",
         "queue.csv",
+        "tenants.csv",
+        "tenant_utilization.csv",
     ] {
         let a = std::fs::read(dir.join(name)).unwrap();
         let b = std::fs::read(format!(
@@ -1388,4 +1390,182 @@ fn forecasts_alibaba_container_usage_with_markers_left_out() {
     let (code, _, err) = skyplan(&["forecast", &bad, "--alibaba-usage"]);
     assert_eq!(code, 1);
     assert!(err.contains("bad_usage.csv:2:"), "{err}");
+}
+
+#[test]
+fn harvest_help_shows_the_engines_defaults() {
+    use skyplan_engine::harvest::{CapacityParams, ClassifyParams, SelectParams, SimParams};
+    let h = skyplan(&["help", "harvest"]).1;
+    let c = ClassifyParams::default();
+    let s = SelectParams::default();
+    let m = SimParams::default();
+    let levels: Vec<String> = m.levels.iter().map(|l| l.to_string()).collect();
+    for (opt, v) in [
+        ("--max-std", c.pattern.constant_max_std.to_string()),
+        ("--max-cv", c.pattern.constant_max_cv.to_string()),
+        ("--min-share", c.pattern.periodic_min_share.to_string()),
+        (
+            "--min-prominence",
+            c.pattern.periodic_min_prominence.to_string(),
+        ),
+        ("--k-max", c.k_max.to_string()),
+        ("--min-explained", c.min_explained.to_string()),
+        ("--peak-percentile", c.peak_percentile.to_string()),
+        ("--seed", c.seed.to_string()),
+        ("--short", s.short_max_secs.to_string()),
+        ("--long", s.long_min_secs.to_string()),
+        ("--reserved", s.reserved_cores.to_string()),
+        (
+            "--percentile",
+            CapacityParams::default().percentile.to_string(),
+        ),
+        ("--levels", levels.join(",")),
+        ("--runs", m.runs.to_string()),
+        ("--days", m.days.to_string()),
+        ("--cores", m.cores_per_server.to_string()),
+        ("--interarrival", m.mean_interarrival_secs.to_string()),
+        ("--batch-load", m.batch_load.to_string()),
+        ("--duration-scale", m.duration_scale.to_string()),
+        ("--scaling", "linear".into()),
+        ("--tpcds", "52".into()),
+    ] {
+        assert_eq!(default_of(&h, opt), v, "harvest {opt}");
+    }
+    for opt in [
+        "--tenants",
+        "--mapping",
+        "--machine-meta",
+        "--dag",
+        "--job",
+        "--json",
+    ] {
+        option_text(&h, opt);
+    }
+}
+
+const TENANTS: &str = "fixtures/demo/tenants.csv";
+const TENANT_UTIL: &str = "fixtures/demo/tenant_utilization.csv";
+
+#[test]
+fn harvest_classifies_the_demo_tenants() {
+    let (code, json, err) = skyplan(&[
+        "harvest",
+        "classify",
+        "--json",
+        TENANT_UTIL,
+        "--tenants",
+        TENANTS,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let tenants = v["tenants"].as_array().unwrap();
+    assert_eq!(tenants.len(), 40);
+    for p in ["periodic", "constant", "unpredictable"] {
+        assert!(tenants.iter().any(|t| t["pattern"] == p), "{p}");
+    }
+    assert!(tenants
+        .iter()
+        .all(|t| t["class"].as_str().is_some_and(|c| !c.is_empty())));
+    assert!(v["classes"].as_array().unwrap().len() >= 3);
+    let (code, out, err) = skyplan(&["harvest", "capacity", TENANT_UTIL, "--tenants", TENANTS]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("constant-1"), "{out}");
+}
+
+#[test]
+fn harvest_select_returns_type_concurrency_and_probabilities() {
+    let dag = temp_file(
+        "dag.json",
+        r#"{"jobs":[{"name":"q","last_run_secs":100,"vertices":[{"name":"m1","tasks":30},{"name":"m2","tasks":20},{"name":"r","tasks":5}],"edges":[["m1","r"],["m2","r"]]}]}"#,
+    );
+    let (code, json, err) = skyplan(&[
+        "harvest",
+        "select",
+        "--json",
+        TENANT_UTIL,
+        "--tenants",
+        TENANTS,
+        "--dag",
+        &dag,
+        "--job",
+        "tasks=100000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let q = &v[0]["selection"];
+    assert_eq!(q["job_type"], "short");
+    assert_eq!(q["containers"], 50);
+    assert_eq!(q["outcome"], "one");
+    let total: f64 = q["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["probability"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert_eq!(v[1]["selection"]["outcome"], "none");
+    // A cyclic DAG and an unknown tenant are refused with their place.
+    let cyc = temp_file(
+        "cyc.json",
+        r#"{"name":"c","vertices":[{"name":"a","tasks":1},{"name":"b","tasks":1}],"edges":[["a","b"],["b","a"]]}"#,
+    );
+    let (code, _, err) = skyplan(&[
+        "harvest",
+        "select",
+        TENANT_UTIL,
+        "--tenants",
+        TENANTS,
+        "--dag",
+        &cyc,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cycle"), "{err}");
+    let tenants = temp_file(
+        "tenants.csv",
+        "tenant,environment,machine_function,servers\nonly,e,f,3\n",
+    );
+    let (code, _, err) = skyplan(&["harvest", "classify", TENANT_UTIL, "--tenants", &tenants]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown tenant"), "{err}");
+    let bad = temp_file(
+        "bad.csv",
+        "tenant,environment,machine_function,servers\nx,e,f,many\n",
+    );
+    let (code, _, err) = skyplan(&["harvest", "classify", TENANT_UTIL, "--tenants", &bad]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.csv:2:7"), "{err}");
+}
+
+#[test]
+fn harvest_simulates_scheduling() {
+    let (code, json, err) = skyplan(&[
+        "harvest",
+        "simulate-scheduling",
+        "--json",
+        TENANT_UTIL,
+        "--tenants",
+        TENANTS,
+        "--days",
+        "1",
+        "--runs",
+        "1",
+        "--levels",
+        "0,30",
+        "--tpcds",
+        "8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 2);
+    assert_eq!(levels[0]["pt"]["kills"]["max"], 0.0);
+    assert!(levels[1]["h"]["runs"][0]["finished"].as_u64().unwrap() > 0);
+    let (code, _, err) = skyplan(&[
+        "harvest",
+        "simulate-scheduling",
+        TENANT_UTIL,
+        "--scaling",
+        "cubic",
+    ]);
+    assert_eq!(code, 2, "{err}");
 }

@@ -701,6 +701,125 @@ pub fn median_ms(reps: usize, now_ms: &mut dyn FnMut() -> f64, f: &mut dyn FnMut
     times[times.len() / 2]
 }
 
+/// The harvesting benchmark's datacenter: `tenants` tenants of the demo
+/// generator's §3 mix (`crate::fixtures::datacenter`), `days` days at
+/// `step_secs`, as a tenant set on one grid (one average server each).
+/// With `servers`, the tenants' server counts are rescaled to sum to it.
+pub fn harvest_set(
+    tenants: usize,
+    days: u32,
+    step_secs: i64,
+    servers: Option<usize>,
+    seed: u64,
+) -> crate::harvest::TenantSet {
+    let dc = crate::fixtures::datacenter(&crate::fixtures::DatacenterParams {
+        seed,
+        days,
+        step_secs,
+        tenants,
+        ..crate::fixtures::DatacenterParams::default()
+    });
+    let slots = dc.series.first().map_or(0, |s| s.len());
+    let mut infos = dc.tenants;
+    if let Some(total) = servers {
+        let sum: usize = infos.iter().map(|t| t.servers).sum();
+        let mut left = total;
+        let n = infos.len();
+        for (i, t) in infos.iter_mut().enumerate() {
+            let s = if i + 1 == n {
+                left
+            } else {
+                ((t.servers * total) / sum.max(1)).clamp(1, left.saturating_sub(n - i - 1).max(1))
+            };
+            t.servers = s;
+            left = left.saturating_sub(s);
+        }
+    }
+    crate::harvest::TenantSet {
+        start: crate::fixtures::DatacenterParams::default().start,
+        step_secs,
+        slots,
+        tenants: infos
+            .into_iter()
+            .zip(dc.series)
+            .map(|(info, s)| crate::harvest::Tenant {
+                info,
+                utilization: s.values,
+                filled_slots: 0,
+                series_used: 1,
+            })
+            .collect(),
+    }
+}
+
+/// `n` classes for the class-selection benchmark: patterns in §3's mix,
+/// 10–100 servers of 12 cores, averages 10–60 %, peaks above them.
+pub fn harvest_classes(n: usize, seed: u64) -> Vec<crate::harvest::ClassState> {
+    use crate::harvest::Pattern;
+    let mut rng = crate::fixtures::Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            let average = rng.uniform(10.0, 60.0);
+            crate::harvest::ClassState {
+                id: format!("class-{i}"),
+                pattern: Pattern::ALL[i % 3],
+                servers: rng.int(10, 100) as usize,
+                cores_per_server: 12.0,
+                average,
+                peak: (average + rng.uniform(0.0, 40.0)).min(100.0),
+                current: (average + rng.gauss(0.0, 10.0)).clamp(0.0, 100.0),
+                used_containers: 0.0,
+            }
+        })
+        .collect()
+}
+
+/// `n` jobs for the class-selection benchmark: last runs 0–900 s (a tenth
+/// never ran) and 1–2,000 concurrent containers.
+pub fn harvest_jobs(n: usize, seed: u64) -> Vec<crate::harvest::JobRequest> {
+    let mut rng = crate::fixtures::Rng::new(seed);
+    (0..n)
+        .map(|_| crate::harvest::JobRequest {
+            last_run_secs: if rng.chance(0.1) {
+                None
+            } else {
+                Some(rng.uniform(0.0, 900.0))
+            },
+            containers: rng.int(1, 2000) as u64,
+        })
+        .collect()
+}
+
+/// Microseconds per job of Algorithm 1 ([`crate::harvest::select::select_indices`])
+/// over `jobs` on `classes`, median of `reps` passes.
+pub fn measure_harvest_select(
+    classes: &[crate::harvest::ClassState],
+    jobs: &[crate::harvest::JobRequest],
+    reps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> f64 {
+    let p = crate::harvest::SelectParams::default();
+    let mut rng = crate::fixtures::Rng::new(1);
+    let mut scratch = crate::harvest::select::SelectScratch::default();
+    let mut picks = Vec::new();
+    let mut sink = 0usize;
+    let ms = median_ms(reps, now_ms, &mut || {
+        for j in jobs {
+            crate::harvest::select::select_indices(
+                j,
+                classes,
+                &p,
+                &mut rng,
+                &mut scratch,
+                &mut picks,
+            );
+            sink += picks.len();
+        }
+    });
+    std::hint::black_box(sink);
+    1000.0 * ms / jobs.len().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

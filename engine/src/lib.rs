@@ -14,6 +14,7 @@ pub mod estimate;
 pub mod export;
 pub mod fixtures;
 pub mod forecast;
+pub mod harvest;
 pub mod import;
 pub mod model;
 pub mod netflow;

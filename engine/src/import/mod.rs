@@ -42,6 +42,13 @@ pub use format::Format;
 pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
 
+/// Field and located-error helpers for standalone readers outside `import`
+/// (the harvesting module's tenants CSV and Alibaba machine tables).
+pub(crate) mod fields {
+    pub(crate) use super::csv::{count, number, read_rows, shorten, split, Field};
+    pub(crate) use super::located::{column_of, FieldError};
+}
+
 /// How to read a file. Defaults: detect the format, strict, report up to 1,000
 /// bad lines, Hadoop's 5 s native-log interval, `cpu` for single series.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

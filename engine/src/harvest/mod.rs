@@ -1,0 +1,90 @@
+//! Harvesting spare cycles from primary tenants (the harvesting paper,
+//! §3–§4.1, §5.1, §6): tenants and their average servers, patterns by FFT,
+//! utilization classes by K-Means, class selection (Algorithm 1),
+//! harvestable capacity per class and hour, and the task-scheduling
+//! simulation of YARN-PT against YARN-H.
+//!
+//! From the bottom: `error`; `tenant` (the model), `tenants_csv`,
+//! `alibaba_machines` and `grouping` (inputs → a [`TenantSet`]);
+//! `spectrum` (real-to-complex FFT), `pattern` (the rule and its
+//! evidence), `kmeans`, `classify` (the clustering service); `dag` (job
+//! DAGs and their concurrency), `select` (Algorithm 1); `capacity`;
+//! `scaling`, `fenwick`, `workload` and `simulate` (§6).
+
+pub mod alibaba_machines;
+pub mod capacity;
+pub mod classify;
+pub mod dag;
+pub mod error;
+pub mod fenwick;
+pub mod grouping;
+pub mod kmeans;
+pub mod pattern;
+pub mod scaling;
+pub mod select;
+pub mod simulate;
+pub mod spectrum;
+pub mod tenant;
+pub mod tenants_csv;
+pub mod workload;
+
+#[cfg(test)]
+mod tests;
+
+pub use alibaba_machines::{
+    read_machine_meta, read_machine_usage, tenants_from_machines, MachineMeta, MachineUsage,
+};
+pub use capacity::{capacity, CapacityMatrix, CapacityParams, ClassCapacity};
+pub use classify::{
+    classify, tenant_spectrum, Classification, ClassifyParams, KChoice, TenantRow, TenantSpectrum,
+    UtilClass,
+};
+pub use dag::{
+    dag_from_history, read_batch_task, read_dag_json, BatchTasks, Concurrency, JobDag, Vertex,
+};
+pub use error::HarvestError;
+pub use grouping::{group_series, GroupParams};
+pub use kmeans::{choose_k, kmeans, kmeans_plus_plus, lloyd, KMeansResult};
+pub use pattern::{
+    classify_series, Frequency, Pattern, PatternEvidence, PatternParams, PatternVerdict,
+};
+pub use scaling::{scale_to, Scaling};
+pub use select::{
+    select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
+};
+pub use simulate::{
+    simulate, LevelResult, MinAvgMax, PaperFigures, RunResult, SimParams, SimReport, System,
+    SystemResult,
+};
+pub use tenant::{Tenant, TenantInfo, TenantSet};
+pub use tenants_csv::{read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS};
+pub use workload::tpcds_like;
+
+/// Mean of `v` (0 when empty).
+pub(crate) fn stats_mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// numpy's linear-interpolation percentile ([`crate::stats::percentile`])
+/// in O(n) by selection instead of a sort (a month of 2-minute slots per
+/// tenant); `scratch` is reused. The values must be finite; 0 when empty.
+pub(crate) fn percentile_select(values: &[f64], p: f64, scratch: &mut Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(values);
+    let rank = p.clamp(0.0, 100.0) / 100.0 * (values.len() - 1) as f64;
+    let lo = rank.floor() as usize;
+    let (_, &mut a, upper) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
+    let b = if rank > lo as f64 {
+        upper.iter().copied().fold(f64::INFINITY, f64::min)
+    } else {
+        a
+    };
+    a + (b - a) * (rank - lo as f64)
+}

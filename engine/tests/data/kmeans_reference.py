@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Reference values for skyplan's K-Means (harvest::kmeans::lloyd).
+
+Writes kmeans_reference.json, which engine/tests/kmeans_reference.rs checks
+skyplan against: for each case the data, the initial centres (given to both),
+and scikit-learn's KMeans(init=centres, n_init=1, algorithm="lloyd", tol=0,
+max_iter=300) labels, centres, inertia and iterations. tol=0 makes
+scikit-learn stop when no label changes, skyplan's stopping rule.
+
+Cases: three separated 2-D blobs; 24-feature "average days" of periodic
+tenants (the features the clustering service uses) with four peak hours;
+five overlapping 3-D clusters started from poor centres (several Lloyd
+iterations before convergence).
+
+None of this shares code with skyplan. Run once:
+    pip install scikit-learn numpy && python3 kmeans_reference.py
+"""
+import json
+
+import numpy as np
+import sklearn
+from sklearn.cluster import KMeans
+
+
+def case(name, x, init):
+    km = KMeans(n_clusters=len(init), init=np.array(init), n_init=1,
+                algorithm="lloyd", tol=0.0, max_iter=300)
+    km.fit(x)
+    return {
+        "name": name,
+        "data": x.tolist(),
+        "init": np.asarray(init).tolist(),
+        "labels": km.labels_.tolist(),
+        "centres": km.cluster_centers_.tolist(),
+        "inertia": float(km.inertia_),
+        "iterations": int(km.n_iter_),
+    }
+
+
+def main():
+    rng = np.random.default_rng(20161102)
+    cases = []
+    # Three separated blobs, initial centres three points of one blob and two others.
+    blobs = np.vstack([rng.normal(c, 1.0, size=(30, 2)) for c in ([0, 0], [20, 5], [5, 25])])
+    cases.append(case("blobs", blobs, blobs[[0, 1, 60]]))
+    # Average days: periodic tenants peaking at 10, 13, 16 or 20 h.
+    hours = np.arange(24)
+    days = []
+    for peak in (10, 13, 16, 20):
+        for _ in range(15):
+            base = rng.uniform(5, 20)
+            amp = rng.uniform(25, 45)
+            day = base + amp * (0.5 + 0.5 * np.cos(2 * np.pi * (hours - peak) / 24)) ** 1.5
+            days.append(day + rng.normal(0, 2, 24))
+    days = np.array(days)
+    order = rng.permutation(len(days))
+    days = days[order]
+    cases.append(case("average_days", days, days[[0, 1, 2, 3]]))
+    # Overlapping clusters from poor starting centres.
+    centres = rng.uniform(0, 30, size=(5, 3))
+    pts = np.vstack([rng.normal(c, 4.0, size=(40, 3)) for c in centres])
+    pts = pts[rng.permutation(len(pts))]
+    cases.append(case("overlapping", pts, pts[:5] * 0.5))
+    out = {
+        "generator": "engine/tests/data/kmeans_reference.py",
+        "sklearn": sklearn.__version__,
+        "numpy": np.__version__,
+        "cases": cases,
+    }
+    with open("kmeans_reference.json", "w") as f:
+        json.dump(out, f, indent=1)
+    for c in cases:
+        print(c["name"], len(c["data"]), "points, inertia", c["inertia"], "iterations", c["iterations"])
+
+
+if __name__ == "__main__":
+    main()
