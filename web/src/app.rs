@@ -2,6 +2,7 @@
 
 use crate::nav::Panel;
 use crate::parts::agenda::panel::AgendaPanel;
+use crate::parts::harvest::panel::HarvestPanel;
 use crate::parts::pricing::panel::PricingPanel;
 use crate::parts::slos::panel::SlosPanel;
 use crate::parts::traces::panel::TracesPanel;
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
                 Panel::Slos => view! { <SlosPanel/> }.into_any(),
                 Panel::Agenda => view! { <AgendaPanel/> }.into_any(),
                 Panel::Pricing => view! { <PricingPanel/> }.into_any(),
+                Panel::Harvest => view! { <HarvestPanel/> }.into_any(),
                 Panel::Tuning => view! { <TuningPanel/> }.into_any(),
             }}
         </main>

@@ -6,7 +6,7 @@
 //! function that writes `fixtures/demo/queue.csv`.
 
 /// The demo's trace files: name and content.
-pub const DEMO_FILES: [(&str, &str); 3] = [
+pub const DEMO_FILES: [(&str, &str); 4] = [
     (
         "demo/runs.csv",
         include_str!("../../fixtures/demo/runs.csv"),
@@ -19,7 +19,17 @@ pub const DEMO_FILES: [(&str, &str); 3] = [
         "demo/history.csv",
         include_str!("../../fixtures/demo/history.csv"),
     ),
+    (
+        "demo/tenant_utilization.csv",
+        include_str!("../../fixtures/demo/tenant_utilization.csv"),
+    ),
 ];
+
+/// The demo's tenants file (the Harvest panel's), in the tenants CSV.
+pub const DEMO_TENANTS: (&str, &str) = (
+    "demo/tenants.csv",
+    include_str!("../../fixtures/demo/tenants.csv"),
+);
 
 /// The demo's SLO decisions (the actionable jobs signed off), in the
 /// studio's decisions CSV.

@@ -2,10 +2,12 @@
 //! and storage, and hands each [`Request`] to its part's host, one at a
 //! time. Adding a part adds one field and one arm of [`Host::handle`].
 
-use crate::demo::DEMO_DECISIONS;
+use crate::demo::{DEMO_DECISIONS, DEMO_TENANTS};
 use crate::parts::agenda::host::AgendaHost;
 use crate::parts::forecast::host as forecast;
 use crate::parts::forecast::protocol::ForecastRequest;
+use crate::parts::harvest::host::HarvestHost;
+use crate::parts::harvest::protocol::HarvestRequest;
 use crate::parts::pricing::host::PricingHost;
 use crate::parts::pricing::protocol::PricingRequest;
 use crate::parts::slos::host as slos;
@@ -38,6 +40,8 @@ pub struct Host {
     pricing: PricingHost,
     /// The Tuning panel's imported file and last run.
     tuning: TuningHost,
+    /// The Harvest panel's tenants file and classification.
+    harvest: HarvestHost,
 }
 
 impl Host {
@@ -51,6 +55,7 @@ impl Host {
             agenda: AgendaHost::new(),
             pricing: PricingHost::new(),
             tuning: TuningHost::new(),
+            harvest: HarvestHost::new(),
         }
     }
 
@@ -185,6 +190,12 @@ impl Host {
                 self.pricing.handle(request, workspace, store, &post).await;
             }
             Request::Forecast(request) => forecast::handle(&self.workspace, request, &*self.outbox),
+            Request::Harvest(request) => {
+                let (workspace, store) = (&self.workspace, self.store.as_ref());
+                self.harvest
+                    .handle(request, workspace, store, &*self.outbox)
+                    .await;
+            }
             Request::Tuning(request) => self.tuning.handle(&self.workspace, request, &*self.outbox),
         }
     }
@@ -206,6 +217,9 @@ impl Host {
         let post = |r: &Response| (self.outbox)(r);
         self.agenda.seed(workspace, store, &post).await;
         self.pricing.seed(workspace, store, &post).await;
+        self.harvest
+            .seed(DEMO_TENANTS.0, DEMO_TENANTS.1, store, &*self.outbox)
+            .await;
     }
 
     /// "Clear" empties everything: after the files, the decisions, the plan,
@@ -219,6 +233,7 @@ impl Host {
             .handle(PricingRequest::Clear, workspace, store, &post)
             .await;
         self.tuning.reset();
+        self.harvest.reset(store, &*self.outbox).await;
     }
 }
 
@@ -229,7 +244,7 @@ impl Host {
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
     let (mut quote_later, mut simulate_later, mut forecast_later) = (false, false, false);
-    let mut tune_later = false;
+    let (mut tune_later, mut harvest_later, mut harvest_sim_later) = (false, false, false);
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
@@ -245,6 +260,12 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
                 !std::mem::replace(&mut forecast_later, true)
             }
             Request::Tuning(TuningRequest::Run { .. }) => !std::mem::replace(&mut tune_later, true),
+            Request::Harvest(HarvestRequest::Classify { .. }) => {
+                !std::mem::replace(&mut harvest_later, true)
+            }
+            Request::Harvest(HarvestRequest::Simulate { .. }) => {
+                !std::mem::replace(&mut harvest_sim_later, true)
+            }
             _ => true,
         })
         .collect();

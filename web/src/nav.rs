@@ -13,17 +13,21 @@ pub enum Panel {
     Agenda,
     /// Price–deadline negotiation: estimate, quote, admit, the queue.
     Pricing,
+    /// Harvesting spare cycles: tenants, patterns, classes, capacity,
+    /// class selection, the scheduling simulation.
+    Harvest,
     /// Scheduler configuration tuning: queues, candidates, schedule, split.
     Tuning,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 5] = [
+    pub const ALL: [Panel; 6] = [
         Panel::Traces,
         Panel::Slos,
         Panel::Agenda,
         Panel::Pricing,
+        Panel::Harvest,
         Panel::Tuning,
     ];
 
@@ -34,6 +38,7 @@ impl Panel {
             Panel::Slos => "SLOs",
             Panel::Agenda => "Agenda",
             Panel::Pricing => "Pricing",
+            Panel::Harvest => "Harvest",
             Panel::Tuning => "Tuning",
         }
     }
@@ -45,6 +50,7 @@ impl Panel {
             Panel::Slos => "nav-slos",
             Panel::Agenda => "nav-agenda",
             Panel::Pricing => "nav-pricing",
+            Panel::Harvest => "nav-harvest",
             Panel::Tuning => "nav-tuning",
         }
     }

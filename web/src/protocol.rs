@@ -12,6 +12,7 @@
 
 use crate::parts::agenda::protocol::{AgendaRequest, AgendaResponse};
 use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
+use crate::parts::harvest::protocol::{HarvestRequest, HarvestResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
@@ -42,6 +43,8 @@ pub enum Request {
     Forecast(ForecastRequest),
     /// The Tuning panel's scheduler configurations.
     Tuning(TuningRequest),
+    /// The Harvest panel's tenants, classes, selection and simulation.
+    Harvest(HarvestRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -70,6 +73,8 @@ pub enum Response {
     Forecast(ForecastResponse),
     /// An answer to a [`Request::Tuning`].
     Tuning(TuningResponse),
+    /// An answer to a [`Request::Harvest`].
+    Harvest(HarvestResponse),
 }
 
 /// Builds the object to post: `{ msg, file? }`.

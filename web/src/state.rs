@@ -5,6 +5,7 @@
 use crate::page::Page;
 use crate::parts::agenda::desk::AgendaDesk;
 use crate::parts::forecast::desk::ForecastDesk;
+use crate::parts::harvest::desk::HarvestDesk;
 use crate::parts::pricing::desk::PricingDesk;
 use crate::parts::slos::desk::SloDesk;
 use crate::parts::traces::desk::TracesDesk;
@@ -30,6 +31,8 @@ pub struct Studio {
     pub forecast: ForecastDesk,
     /// The Tuning panel's state.
     pub tuning: TuningDesk,
+    /// The Harvest panel's state.
+    pub harvest: HarvestDesk,
 }
 
 impl Studio {
@@ -45,6 +48,7 @@ impl Studio {
             pricing: PricingDesk::new(page),
             forecast: ForecastDesk::new(page),
             tuning: TuningDesk::new(page),
+            harvest: HarvestDesk::new(page),
         }
     }
 
@@ -68,6 +72,7 @@ impl Studio {
             Response::Pricing(response) => self.pricing.apply(response),
             Response::Forecast(response) => self.forecast.apply(response),
             Response::Tuning(response) => self.tuning.apply(response),
+            Response::Harvest(response) => self.harvest.apply(response),
         }
     }
 

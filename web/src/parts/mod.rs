@@ -4,6 +4,7 @@
 
 pub mod agenda;
 pub mod forecast;
+pub mod harvest;
 pub mod pricing;
 pub mod slos;
 pub mod traces;
