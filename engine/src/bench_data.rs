@@ -780,3 +780,77 @@ mod tests {
         assert!((120..180).contains(&map_only), "{map_only}");
     }
 }
+
+/// Timings of one shaping simulation (ms): generating the workload,
+/// forecasting every application, the baseline and shaped runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapingTiming {
+    /// Generating the workload.
+    pub generate_ms: f64,
+    /// Forecasting every application (0 for the oracle).
+    pub forecast_ms: f64,
+    /// The baseline and the shaped run.
+    pub simulate_ms: f64,
+    /// All of it.
+    pub total_ms: f64,
+}
+
+/// The shaping simulation of `params` (its generated workload, baseline
+/// and shaped run) timed by `now_ms` — the work of
+/// `engine/benches/shaping.rs` and `tests/wasm-bench/tests/shaping.rs`.
+/// The forecasting share is timed by a separate pass over the same
+/// applications (forecasts are deterministic), then `simulate` repeats it:
+/// `simulate_ms` is the rest.
+pub fn measure_shaping(
+    params: &crate::shaping::Params,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Result<(ShapingTiming, crate::shaping::ShapingReport), crate::shaping::ShapingError> {
+    let t0 = now_ms();
+    let w = crate::shaping::generate_for(params)?;
+    let t1 = now_ms();
+    let report = crate::shaping::simulate(&w, params, |_, _| {})?;
+    let t2 = now_ms();
+    let forecast_ms = if params.predictor == crate::shaping::Predictor::Oracle {
+        0.0
+    } else {
+        let t = now_ms();
+        crate::shaping::simulate::prepare_forecasts(&w, params, &mut |_| {});
+        now_ms() - t
+    };
+    Ok((
+        ShapingTiming {
+            generate_ms: t1 - t0,
+            forecast_ms,
+            simulate_ms: (t2 - t1 - forecast_ms).max(0.0),
+            total_ms: t2 - t0,
+        },
+        report,
+    ))
+}
+
+/// Timing of a whole K1 × K2 grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapingGridTiming {
+    /// Runs made (baselines, forecast passes and cells).
+    pub runs: usize,
+    /// All of it (ms).
+    pub total_ms: f64,
+}
+
+/// The grid of `g` on `params`' generated workloads, timed.
+pub fn measure_shaping_grid(
+    params: &crate::shaping::Params,
+    g: &crate::shaping::GridParams,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Result<(ShapingGridTiming, crate::shaping::GridReport), crate::shaping::ShapingError> {
+    let t0 = now_ms();
+    let mut runs = 0;
+    let report = crate::shaping::grid_generated(params, g, |d, _| runs = d)?;
+    Ok((
+        ShapingGridTiming {
+            runs,
+            total_ms: now_ms() - t0,
+        },
+        report,
+    ))
+}
