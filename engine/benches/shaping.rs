@@ -60,6 +60,15 @@ fn main() {
     if let Some(k) = arg(&args, "--k2") {
         params.k2 = k;
     }
+    if let Some(r) = arg(&args, "--gp-restarts") {
+        params.gp_restarts = r;
+    }
+    if let Some(r) = arg(&args, "--refit-every") {
+        params.refit_every = r;
+    }
+    if let Some(r) = arg(&args, "--max-attempts") {
+        params.max_attempts = r;
+    }
     if args.iter().any(|a| a == "--grid") {
         let g = GridParams {
             seeds: arg(&args, "--seeds").unwrap_or(GridParams::default().seeds),
@@ -79,17 +88,31 @@ fn main() {
             t.runs,
             t.total_ms / 1e3
         );
-        println!("\n| predictor | K2 \\ K1 | turnaround ratio | mem slack % | failed % | wasted % |");
+        println!(
+            "\n| predictor | K2 \\ K1 | turnaround ratio | mem slack % | failed % | wasted % |"
+        );
         for c in &report.cells {
             println!(
                 "| {} | {} \\ {} | {:.2} | {:.1} | {:.2} | {:.2} |",
-                c.predictor, c.k2, c.k1, c.turnaround_ratio, c.slack_mem_pct, c.failed_apps_pct, c.wasted_pct
+                c.predictor,
+                c.k2,
+                c.k1,
+                c.turnaround_ratio,
+                c.slack_mem_pct,
+                c.failed_apps_pct,
+                c.wasted_pct
             );
         }
         for r in &report.recommended {
             println!(
                 "recommended {}: K1 = {}, K2 = {} (ratio {:.2}, failed {:.2} %, meets {} %: {})",
-                r.predictor, r.cell.k1, r.cell.k2, r.cell.turnaround_ratio, r.cell.failed_apps_pct, r.target_failed_pct, r.meets_target
+                r.predictor,
+                r.cell.k1,
+                r.cell.k2,
+                r.cell.turnaround_ratio,
+                r.cell.failed_apps_pct,
+                r.target_failed_pct,
+                r.meets_target
             );
         }
     } else {
@@ -110,7 +133,9 @@ fn main() {
             t.forecast_ms / 1e3,
             t.simulate_ms / 1e3,
             t.total_ms / 1e3,
-            peak_rss_mb().map(|m| format!("{m:.0}")).unwrap_or_else(|| "n/a".into())
+            peak_rss_mb()
+                .map(|m| format!("{m:.0}"))
+                .unwrap_or_else(|| "n/a".into())
         );
         let w = &report.workload;
         println!(
@@ -124,6 +149,9 @@ fn main() {
                 s.mean_turnaround_s, s.median_turnaround_s, s.mean_slack_cpu_pct, s.mean_slack_mem_pct, s.cluster_slack_cpu_pct, s.cluster_slack_mem_pct, s.allocated_cpu_pct, s.used_cpu_pct, s.failed_apps_pct, s.preempted_apps, s.app_preemptions, s.component_preemptions, s.wasted_pct, s.abandoned, s.makespan_s / 86400.0, s.events, s.min_free_cpu, s.min_free_mem, s.forecast_fallbacks
             );
         }
-        println!("turnaround speedup (baseline / shaped): {:.2}×", report.turnaround_speedup);
+        println!(
+            "turnaround speedup (baseline / shaped): {:.2}×",
+            report.turnaround_speedup
+        );
     }
 }

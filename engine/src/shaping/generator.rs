@@ -34,7 +34,7 @@ pub const PAPER_GAP_S: f64 = 90.0 * 86_400.0 / PAPER_APPS as f64;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GeneratorParams {
-    /// Applications (the scale; default 1,500: the studio's run, see
+    /// Applications (the scale; default 1,000: the studio's run, see
     /// BENCHMARKS.md; the paper's is 150,000).
     pub apps: usize,
     /// Requested CPU over the cluster's capacity, over the arrival period
@@ -49,7 +49,7 @@ pub struct GeneratorParams {
 impl Default for GeneratorParams {
     fn default() -> Self {
         GeneratorParams {
-            apps: 1_500,
+            apps: 1_000,
             load: 1.3,
             rigid_share: 0.4,
             seed: 7,
@@ -94,7 +94,11 @@ fn exponential(rng: &mut Rng, mean: f64) -> f64 {
 const CPU_SIZES: [f64; 8] = [0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 4.0, 6.0];
 
 /// The workload for `hosts` homogeneous hosts of capacity `host`.
-pub fn generate(params: &GeneratorParams, hosts: usize, host: Host) -> Result<Workload, ShapingError> {
+pub fn generate(
+    params: &GeneratorParams,
+    hosts: usize,
+    host: Host,
+) -> Result<Workload, ShapingError> {
     params.validate()?;
     if hosts == 0 {
         return Err(ShapingError::EmptyCluster("no hosts".into()));
@@ -130,9 +134,11 @@ pub fn generate(params: &GeneratorParams, hosts: usize, host: Host) -> Result<Wo
         let (cpu, mem) = size(&mut rng);
         // At most a fifth of the cluster per application, so none blocks
         // the queue for good.
-        let cap = ((cluster_cpu / cpu).min(cluster_mem / mem) * 0.2).floor().max(1.0) as u32;
+        let cap = ((cluster_cpu / cpu).min(cluster_mem / mem) * 0.2)
+            .floor()
+            .max(1.0) as u32;
         if rigid {
-            let n = (1.0 + lognormal(&mut rng, 2.0, 1.0)).floor() as u32;
+            let n = (1.0 + lognormal(&mut rng, 4.0, 1.2)).floor() as u32;
             components.push(ComponentGroup {
                 kind: Kind::Core,
                 count: n.clamp(1, cap.min(256)),
@@ -149,7 +155,7 @@ pub fn generate(params: &GeneratorParams, hosts: usize, host: Host) -> Result<Wo
             });
             let (ecpu, emem) = size(&mut rng);
             let ecap = ((cluster_cpu / ecpu).min(cluster_mem / emem) * 0.2).floor() as u32;
-            let n = (1.0 + lognormal(&mut rng, 6.0, 1.6)).floor() as u32;
+            let n = (1.0 + lognormal(&mut rng, 24.0, 1.5)).floor() as u32;
             let n = n.min(5_000).min(ecap);
             if n > 0 {
                 components.push(ComponentGroup {
@@ -160,7 +166,7 @@ pub fn generate(params: &GeneratorParams, hosts: usize, host: Host) -> Result<Wo
                 });
             }
         }
-        let runtime = lognormal(&mut rng, 900.0, 1.7);
+        let runtime = lognormal(&mut rng, 600.0, 1.5);
         apps.push(Application {
             name: format!("app-{i:06}"),
             arrival: t,
@@ -195,21 +201,21 @@ pub fn usage_trace(rng: &mut Rng, minutes: usize) -> UsageTrace {
     let mut cpu = Vec::with_capacity(minutes);
     let mut mem = Vec::with_capacity(minutes);
     let base = rng.uniform(0.15, 0.7);
-    let noise = rng.uniform(0.01, 0.06);
+    let noise = rng.uniform(0.005, 0.03);
     let shape = rng.int(0, 2);
-    let amp = rng.uniform(0.05, 0.25);
+    let amp = rng.uniform(0.03, 0.15);
     let period = rng.uniform(10.0, 120.0);
     let mut level = base;
-    let mut next_phase = exponential(rng, 30.0);
+    let mut next_phase = exponential(rng, 240.0);
     let plateau = rng.uniform(0.3, 0.85);
     let ramp = rng.uniform(2.0, 15.0);
-    let mem_noise = rng.uniform(0.005, 0.03);
-    let step_at = if rng.chance(0.3) {
+    let mem_noise = rng.uniform(0.001, 0.01);
+    let step_at = if rng.chance(0.15) {
         Some(rng.uniform(0.0, minutes as f64))
     } else {
         None
     };
-    let step_to = rng.uniform(0.3, 0.95);
+    let step_to = (plateau + rng.uniform(-0.2, 0.2)).clamp(0.2, 0.95);
     for m in 0..minutes {
         let x = m as f64;
         let c = match shape {
@@ -217,8 +223,14 @@ pub fn usage_trace(rng: &mut Rng, minutes: usize) -> UsageTrace {
             1 => base + amp * (std::f64::consts::TAU * x / period).sin(),
             _ => {
                 if x >= next_phase {
-                    level = rng.uniform(0.1, 0.9);
-                    next_phase = x + exponential(rng, 30.0);
+                    let jump = rng.uniform(0.05, 0.3);
+                    level = if rng.chance(0.5) {
+                        level + jump
+                    } else {
+                        level - jump
+                    }
+                    .clamp(0.1, 0.9);
+                    next_phase = x + exponential(rng, 240.0);
                 }
                 level
             }

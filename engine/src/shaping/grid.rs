@@ -6,14 +6,14 @@
 
 use super::error::{non_negative, ShapingError};
 use super::generator::generate;
+use super::metrics::RunSummary;
 use super::model::{Host, Workload};
+use super::params::Policy;
 use super::params::{Params, Predictor};
+use super::predictor::AppForecast;
 use super::recommend::{recommend, Recommendation};
 use super::run::{run, RunSetup};
 use super::simulate::prepare_forecasts;
-use super::metrics::RunSummary;
-use super::params::Policy;
-use super::predictor::AppForecast;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`grid`].
@@ -50,7 +50,10 @@ impl GridParams {
     /// Checks the settings.
     pub fn validate(&self) -> Result<(), ShapingError> {
         if self.k1.is_empty() || self.k2.is_empty() {
-            return Err(ShapingError::param("k1/k2", "the grid needs at least one value of each"));
+            return Err(ShapingError::param(
+                "k1/k2",
+                "the grid needs at least one value of each",
+            ));
         }
         for &k in &self.k1 {
             non_negative("k1", k)?;
@@ -157,7 +160,13 @@ pub fn grid(
     for w in workloads {
         let none = vec![AppForecast::default(); w.applications.len()];
         let base = run(
-            &setup(w, &hosts, params, (Policy::Reservation, Predictor::Oracle, 0.0, 0.0), &none),
+            &setup(
+                w,
+                &hosts,
+                params,
+                (Policy::Reservation, Predictor::Oracle, 0.0, 0.0),
+                &none,
+            ),
             &mut |_| {},
         )
         .summary;

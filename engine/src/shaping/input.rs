@@ -37,9 +37,8 @@ fn located(errors: Vec<ParseError>) -> ShapingError {
 
 /// A workload from JSON text (`file` names it in errors).
 pub fn read_applications_json(file: &str, text: &str) -> Result<Workload, ShapingError> {
-    serde_json::from_str(text).map_err(|e| {
-        ShapingError::Input(vec![format!("{file}:{}:{}: {e}", e.line(), e.column())])
-    })
+    serde_json::from_str(text)
+        .map_err(|e| ShapingError::Input(vec![format!("{file}:{}:{}: {e}", e.line(), e.column())]))
 }
 
 /// A workload from the applications CSV and its usage CSV.
@@ -103,7 +102,9 @@ pub fn read_applications_csv(
     for name in &order {
         let a = apps.get_mut(name).expect("inserted");
         let Some(m) = minutes.get(name) else {
-            errors.push(format!("{usage_file}: application `{name}` has no usage rows"));
+            errors.push(format!(
+                "{usage_file}: application `{name}` has no usage rows"
+            ));
             continue;
         };
         let n = m.len();
@@ -125,7 +126,10 @@ pub fn read_applications_csv(
         return Err(ShapingError::Input(errors));
     }
     Ok(Workload {
-        applications: order.into_iter().map(|n| apps.remove(&n).expect("present")).collect(),
+        applications: order
+            .into_iter()
+            .map(|n| apps.remove(&n).expect("present"))
+            .collect(),
     })
 }
 
@@ -169,7 +173,10 @@ pub fn workload_from_alibaba(
     let mut by_app: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (id, m) in &requests {
         if series.contains_key(id.as_str()) {
-            by_app.entry(m.app_du.as_str()).or_default().push(id.as_str());
+            by_app
+                .entry(m.app_du.as_str())
+                .or_default()
+                .push(id.as_str());
         }
     }
     let mut apps = Vec::new();
@@ -182,7 +189,9 @@ pub fn workload_from_alibaba(
         for c in &containers {
             let m = &requests[*c];
             let (Some(cpu), Some(mem)) = (m.cpu_request, m.mem_size) else {
-                errors.push(format!("{meta_file}: container `{c}` of `{du}` has no CPU or memory request"));
+                errors.push(format!(
+                    "{meta_file}: container `{c}` of `{du}` has no CPU or memory request"
+                ));
                 continue;
             };
             if cpu <= 0.0 || mem <= 0.0 {

@@ -51,7 +51,12 @@ impl BoxStats {
             q1,
             median,
             q3,
-            whisker_high: v.iter().rev().copied().find(|&x| x <= hi).unwrap_or(v[v.len() - 1]),
+            whisker_high: v
+                .iter()
+                .rev()
+                .copied()
+                .find(|&x| x <= hi)
+                .unwrap_or(v[v.len() - 1]),
             max: v[v.len() - 1],
             mean: v.iter().sum::<f64>() / v.len() as f64,
         }

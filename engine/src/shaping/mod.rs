@@ -41,10 +41,11 @@ pub mod recommend;
 pub mod run;
 pub mod scheduler;
 pub mod simulate;
-pub mod timeline;
 #[cfg(test)]
 mod tests;
+pub mod timeline;
 
+pub use buffer::Spread;
 pub use compare::{compare_policies, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
 pub use generator::{generate, GeneratorParams, PAPER_APPS};

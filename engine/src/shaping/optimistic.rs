@@ -1,12 +1,13 @@
 //! The optimistic policy (§III-B, as the Omega simulator and Borg's
 //! reclamation [4], [5]): every component's allocation follows its forecast
 //! plus β, without looking at what the host can hold; resource shortage is
-//! left to the operating system. A host whose allocations exceed its CPU or
-//! memory kills, as Linux's OOM killer does, the process using the most
-//! memory — here the component with the largest memory *use* on that host
-//! — and its application fails (taken down whole, resubmitted); it repeats
-//! until the host fits. Both resources are treated as finite, as in the
-//! paper's simulator.
+//! left to the operating system. Memory is finite: a host whose memory
+//! allocations exceed its memory kills, as Linux's OOM killer does, the
+//! process using the most memory — here the component with the largest
+//! memory *use* on that host — and its application fails (taken down
+//! whole, resubmitted); it repeats until the host fits. CPU is time-shared:
+//! a host whose CPU allocations exceed its cores shares them in proportion
+//! (as CFS shares do), every allocation on it scaled by cores / allocated.
 
 use super::model::Host;
 use super::pessimistic::{ShaperApp, ShaperComponent, EPS};
@@ -17,8 +18,12 @@ use serde::{Deserialize, Serialize};
 pub struct OptimisticDecision {
     /// Applications killed (indices into the apps slice), in kill order.
     pub killed_apps: Vec<usize>,
-    /// Free capacity left on each host once the killed are gone.
+    /// Free capacity left on each host once the killed are gone (before
+    /// the CPU scaling).
     pub free: Vec<Host>,
+    /// Per host, the factor its CPU allocations are scaled by (1 when they
+    /// fit).
+    pub cpu_scale: Vec<f64>,
 }
 
 /// The optimistic policy on the running `apps` (components in `comps`,
@@ -49,7 +54,7 @@ pub fn optimistic(
     let mut killed = vec![false; apps.len()];
     let mut out = OptimisticDecision::default();
     for h in 0..hosts.len() {
-        while free[h].cpu < -EPS || free[h].mem < -EPS {
+        while free[h].mem < -EPS {
             // The largest memory user still alive on the host.
             let victim = on_host[h]
                 .iter()
@@ -68,6 +73,17 @@ pub fn optimistic(
             }
         }
     }
+    out.cpu_scale = free
+        .iter()
+        .zip(hosts)
+        .map(|(f, h)| {
+            if f.cpu < -EPS {
+                h.cpu / (h.cpu - f.cpu)
+            } else {
+                1.0
+            }
+        })
+        .collect();
     out.free = free;
     out
 }

@@ -1,6 +1,7 @@
 //! The settings of a shaping run, with the paper's values as defaults where
 //! it gives them, validated at the engine's edge.
 
+use super::buffer::Spread;
 use super::error::{non_negative, positive, ShapingError};
 use super::generator::GeneratorParams;
 use super::model::Host;
@@ -92,6 +93,9 @@ pub struct Params {
     pub k1: f64,
     /// K2 of β: the multiple of the forecast variance (default 3, §V).
     pub k2: f64,
+    /// What K2 multiplies: the forecast's standard deviation (default) or,
+    /// as printed, its variance (see [`super::buffer`]).
+    pub spread: Spread,
     /// Minutes after a start before the first resize: the grace period
     /// (default 10, §V).
     pub grace_minutes: usize,
@@ -111,8 +115,10 @@ pub struct Params {
     /// default is 5, which on ten observations mostly adds models the AIC
     /// rejects, at ten times the cost).
     pub arima_max_order: usize,
-    /// Random restarts of the GP's first hyperparameter fit (default 2, the
-    /// estimation module's; later refits are warm-started without).
+    /// Random restarts of the GP's first hyperparameter fit (default 0:
+    /// the estimation module's starting point only — its default of 2
+    /// doubles the forecasting time of a run for little change on ten
+    /// observations; later refits are warm-started without).
     pub gp_restarts: usize,
     /// Coverage of the forecast band the timelines show (default 0.95).
     pub level: f64,
@@ -147,12 +153,13 @@ impl Default for Params {
             predictor: Predictor::Gp,
             k1: 0.05,
             k2: 3.0,
+            spread: Spread::StdDev,
             grace_minutes: 10,
             history: 10,
             gp_window: 3,
             refit_every: 30,
             arima_max_order: 2,
-            gp_restarts: 2,
+            gp_restarts: 0,
             level: 0.95,
             max_attempts: 10,
             elastic_zero_left_preempts: false,
@@ -234,7 +241,10 @@ impl Params {
         if self.timeline_host >= self.hosts {
             return Err(ShapingError::param(
                 "timeline_host",
-                format!("is {}, the cluster has {} hosts", self.timeline_host, self.hosts),
+                format!(
+                    "is {}, the cluster has {} hosts",
+                    self.timeline_host, self.hosts
+                ),
             ));
         }
         self.workload.validate()

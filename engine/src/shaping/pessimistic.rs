@@ -83,7 +83,14 @@ pub fn pessimistic(
     elastic_zero_left_preempts: bool,
 ) -> ShaperDecision {
     let mut out = ShaperDecision::default();
-    pessimistic_into(hosts, apps, comps, elastic_zero_left_preempts, &mut out, &mut Vec::new());
+    pessimistic_into(
+        hosts,
+        apps,
+        comps,
+        elastic_zero_left_preempts,
+        &mut out,
+        &mut Vec::new(),
+    );
     out
 }
 
@@ -150,7 +157,12 @@ pub fn pessimistic_into(
         // Lines 23–24 keep the copy; line 25: elastic by time alive.
         elastic.clear();
         elastic.extend(range.filter(|&ci| comps[ci].kind == Kind::Elastic));
-        elastic.sort_by(|&a, &b| comps[a].started.total_cmp(&comps[b].started).then(a.cmp(&b)));
+        elastic.sort_by(|&a, &b| {
+            comps[a]
+                .started
+                .total_cmp(&comps[b].started)
+                .then(a.cmp(&b))
+        });
         for &ei in &elastic {
             let e = &comps[ei];
             let cpu = free[e.host].cpu - e.cpu;

@@ -64,7 +64,13 @@ pub struct MinuteForecast {
 impl AppForecast {
     /// The forecast for minute `m` (≥ grace) of `usage`: the oracle's is the
     /// value itself; past the computed range the last forecast stands.
-    pub fn at(&self, predictor: Predictor, usage: &UsageTrace, grace: usize, m: usize) -> MinuteForecast {
+    pub fn at(
+        &self,
+        predictor: Predictor,
+        usage: &UsageTrace,
+        grace: usize,
+        m: usize,
+    ) -> MinuteForecast {
         if predictor == Predictor::Oracle || self.cpu.mean.is_empty() {
             let (c, r) = usage.at(m);
             return MinuteForecast {
@@ -159,7 +165,12 @@ fn forecast_series(values: &[f32], params: &Params) -> (SeriesForecast, usize) {
                     }
                 }
                 if gp.is_none() && m >= next_try {
-                    match HistoryGp::fit(window, params.gp_window, hist - params.gp_window, &gp_params) {
+                    match HistoryGp::fit(
+                        window,
+                        params.gp_window,
+                        hist - params.gp_window,
+                        &gp_params,
+                    ) {
                         Ok(g) => gp = Some(g),
                         Err(_) => next_try = m + params.refit_every,
                     }
@@ -171,7 +182,8 @@ fn forecast_series(values: &[f32], params: &Params) -> (SeriesForecast, usize) {
                 }
             }
             Predictor::Arima => {
-                let refit = arima.is_none() && m >= next_try || (m - grace) % params.refit_every == 0;
+                let refit =
+                    arima.is_none() && m >= next_try || (m - grace) % params.refit_every == 0;
                 if refit {
                     match auto_arima(window, &select) {
                         Ok(sel) => {
@@ -193,9 +205,14 @@ fn forecast_series(values: &[f32], params: &Params) -> (SeriesForecast, usize) {
                         }
                     }
                 } else if let Some(a) = arima.as_ref() {
-                    if let Ok(model) =
-                        Arima::with_coefficients(window, a.order, &a.ar, &a.ma, a.mean, Some(a.sigma2))
-                    {
+                    if let Ok(model) = Arima::with_coefficients(
+                        window,
+                        a.order,
+                        &a.ar,
+                        &a.ma,
+                        a.mean,
+                        Some(a.sigma2),
+                    ) {
                         if let Ok(s) = model.forecast(1, params.level) {
                             made = Some((s[0].mean, s[0].variance));
                         }

@@ -23,7 +23,11 @@ pub struct Recommendation {
 
 /// The recommendation among `cells` of `predictor`, `None` when it has
 /// none.
-pub fn recommend(cells: &[GridCell], predictor: Predictor, target_failed_pct: f64) -> Option<Recommendation> {
+pub fn recommend(
+    cells: &[GridCell],
+    predictor: Predictor,
+    target_failed_pct: f64,
+) -> Option<Recommendation> {
     let mine: Vec<&GridCell> = cells
         .iter()
         .filter(|c| c.predictor == predictor && c.turnaround_ratio.is_finite())

@@ -9,8 +9,8 @@
 //! ([`super::buffer::target`]) and the policy applies it — Algorithm 1
 //! ([`super::pessimistic`]), the OS's OOM kills ([`super::optimistic`]) or
 //! nothing (the reservation baseline). Then the minute's use is compared
-//! with the allocation: a component using more than it was given fails,
-//! and takes its application down. A failed or preempted application is
+//! with the allocation: a component using more memory than it was given
+//! fails, and takes its application down (CPU is throttled instead). A failed or preempted application is
 //! resubmitted at its original place in the queue and loses its work.
 //!
 //! Free capacity is recomputed from the allocations at every tick (in one
@@ -25,7 +25,9 @@ use super::params::{Params, Policy, Predictor};
 use super::pessimistic::{pessimistic_into, ShaperApp, ShaperComponent, ShaperDecision, EPS};
 use super::predictor::AppForecast;
 use super::scheduler::{first_fit, FifoKey, FifoQueue};
-use super::timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent, HOST_POINTS};
+use super::timeline::{
+    AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent, HOST_POINTS,
+};
 use crate::estimate::quantile::normal_quantile;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -212,7 +214,11 @@ impl<'a> Sim<'a> {
     fn note(&mut self, i: usize, t: f64, kind: EventKind, components: u32) {
         if self.setup.timeline_app == Some(i) {
             if let Some(tl) = self.timeline.as_mut() {
-                tl.events.push(TimelineEvent { t, kind, components });
+                tl.events.push(TimelineEvent {
+                    t,
+                    kind,
+                    components,
+                });
             }
         }
     }
@@ -371,7 +377,13 @@ impl<'a> Sim<'a> {
                             continue;
                         }
                         self.placed.clear();
-                        let got = first_fit(&mut self.free, group.cpu, group.mem, group.count, &mut self.placed);
+                        let got = first_fit(
+                            &mut self.free,
+                            group.cpu,
+                            group.mem,
+                            group.count,
+                            &mut self.placed,
+                        );
                         if got < group.count {
                             ok = false;
                             break;
@@ -399,7 +411,11 @@ impl<'a> Sim<'a> {
                     a.s = n * t;
                     a.comps = comps;
                     for (g, group) in app.components.iter().enumerate() {
-                        a.pending[g] = if group.kind == Kind::Elastic { group.count } else { 0 };
+                        a.pending[g] = if group.kind == Kind::Elastic {
+                            group.count
+                        } else {
+                            0
+                        };
                     }
                     let (uc, um) = app.usage.at(0);
                     a.uc = uc;
@@ -476,8 +492,22 @@ impl<'a> Sim<'a> {
                 let g = &app.components[c.group as usize];
                 let (cpu, mem) = match f {
                     Some(f) => (
-                        target(g.cpu, f.cpu_mean, f.cpu_var, setup.k1, setup.k2),
-                        target(g.mem, f.mem_mean, f.mem_var, setup.k1, setup.k2),
+                        target(
+                            g.cpu,
+                            f.cpu_mean,
+                            f.cpu_var,
+                            setup.k1,
+                            setup.k2,
+                            params.spread,
+                        ),
+                        target(
+                            g.mem,
+                            f.mem_mean,
+                            f.mem_var,
+                            setup.k1,
+                            setup.k2,
+                            params.spread,
+                        ),
                     ),
                     None => (c.cpu, c.mem),
                 };
@@ -524,8 +554,11 @@ impl<'a> Sim<'a> {
                 }
                 // 𝒦_E (lines 37–38): grouped by application, removed from
                 // the highest index down.
-                let mut lost: Vec<(usize, usize)> =
-                    decision.preempted_components.iter().map(|&ci| self.sh_owner[ci]).collect();
+                let mut lost: Vec<(usize, usize)> = decision
+                    .preempted_components
+                    .iter()
+                    .map(|&ci| self.sh_owner[ci])
+                    .collect();
                 lost.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
                 let mut touched = Vec::new();
                 for (i, k) in lost {
@@ -543,7 +576,9 @@ impl<'a> Sim<'a> {
                 }
                 for (i, n) in touched {
                     // Keep the components in start order (time alive).
-                    self.apps[i].comps.sort_by(|a, b| a.started.total_cmp(&b.started));
+                    self.apps[i]
+                        .comps
+                        .sort_by(|a, b| a.started.total_cmp(&b.started));
                     let key = self.key(i);
                     self.queue.insert(key);
                     self.reschedule(i, t);
@@ -568,15 +603,22 @@ impl<'a> Sim<'a> {
                     c.cpu = self.sh_comps[ci].cpu;
                     c.mem = self.sh_comps[ci].mem;
                 }
-                let decision = optimistic(setup.hosts, &self.sh_apps, &self.sh_comps, &self.used_mem);
+                let decision =
+                    optimistic(setup.hosts, &self.sh_apps, &self.sh_comps, &self.used_mem);
                 let killed: Vec<usize> = decision
                     .killed_apps
                     .iter()
                     .map(|&ai| self.sh_apps[ai].id)
                     .collect();
-                // The killed first leave the hosts, then the rest is summed.
+                // The killed first leave the hosts, CPU is shared out on
+                // the hosts it overflows, then the rest is summed.
                 for &i in &killed {
                     self.apps[i].comps.clear();
+                }
+                for key in &running {
+                    for c in self.apps[key.app].comps.iter_mut() {
+                        c.cpu *= decision.cpu_scale[c.host as usize];
+                    }
                 }
                 self.recompute_free();
                 for i in killed {
@@ -588,7 +630,8 @@ impl<'a> Sim<'a> {
             self.recompute_free();
         }
         // The minute's use against the allocation: a component using more
-        // than it was given fails and takes its application down.
+        // memory than it was given fails (OOM) and takes its application
+        // down; CPU beyond the allocation is throttled, not fatal.
         for (pos, key) in running.iter().enumerate() {
             let i = key.app;
             if self.apps[i].state != State::Running {
@@ -598,7 +641,7 @@ impl<'a> Sim<'a> {
             let a = &self.apps[i];
             let over = a.comps.iter().any(|c| {
                 let g = &app.components[c.group as usize];
-                a.uc * g.cpu > c.cpu + EPS || a.um * g.mem > c.mem + EPS
+                a.um * g.mem > c.mem + EPS
             });
             if over {
                 self.stop(i, t, EventKind::Fail);
@@ -785,7 +828,10 @@ pub(crate) fn run(setup: &RunSetup<'_>, progress: &mut dyn FnMut(usize)) -> RunR
         .iter()
         .map(|a| a.arrival)
         .fold(f64::INFINITY, f64::min);
-    sim.push((first_arrival / TICK_S).floor() * TICK_S + TICK_S, EvKind::Tick);
+    sim.push(
+        (first_arrival / TICK_S).floor() * TICK_S + TICK_S,
+        EvKind::Tick,
+    );
     let mut reported = 0;
     let mut makespan = 0.0_f64;
     while let Some(ev) = sim.heap.pop() {
@@ -901,7 +947,10 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
         failures: outcomes.iter().map(|o| o.failures as usize).sum(),
         preempted_apps: outcomes.iter().filter(|o| o.preemptions > 0).count(),
         app_preemptions: outcomes.iter().map(|o| o.preemptions as usize).sum(),
-        component_preemptions: outcomes.iter().map(|o| o.component_preemptions as usize).sum(),
+        component_preemptions: outcomes
+            .iter()
+            .map(|o| o.component_preemptions as usize)
+            .sum(),
         wasted_component_hours: wasted / 3600.0,
         wasted_pct: 100.0 * wasted / needed,
         makespan_s: makespan,

@@ -107,7 +107,13 @@ mod tests {
 
     #[test]
     fn first_fit_fills_hosts_in_order() {
-        let mut free = vec![Host { cpu: 4.0, mem: 10.0 }, Host { cpu: 8.0, mem: 3.0 }];
+        let mut free = vec![
+            Host {
+                cpu: 4.0,
+                mem: 10.0,
+            },
+            Host { cpu: 8.0, mem: 3.0 },
+        ];
         let mut placed = Vec::new();
         // 2 cores, 2 GB: host 0 takes 2, host 1 takes 1 (memory).
         assert_eq!(first_fit(&mut free, 2.0, 2.0, 5, &mut placed), 3);
@@ -119,9 +125,18 @@ mod tests {
     #[test]
     fn fifo_keeps_original_priority() {
         let mut q = FifoQueue::default();
-        q.insert(FifoKey { arrival: 5.0, app: 2 });
-        q.insert(FifoKey { arrival: 1.0, app: 7 });
-        q.insert(FifoKey { arrival: 5.0, app: 1 });
+        q.insert(FifoKey {
+            arrival: 5.0,
+            app: 2,
+        });
+        q.insert(FifoKey {
+            arrival: 1.0,
+            app: 7,
+        });
+        q.insert(FifoKey {
+            arrival: 5.0,
+            app: 1,
+        });
         let mut v = Vec::new();
         q.snapshot(&mut v);
         assert_eq!(v.iter().map(|k| k.app).collect::<Vec<_>>(), vec![7, 1, 2]);

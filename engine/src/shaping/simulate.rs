@@ -36,7 +36,11 @@ impl WorkloadSummary {
     /// The summary of `w` on a cluster of `cluster_cpu` cores.
     pub fn of(w: &Workload, cluster_cpu: f64) -> Self {
         let n = w.applications.len();
-        let first = w.applications.iter().map(|a| a.arrival).fold(f64::INFINITY, f64::min);
+        let first = w
+            .applications
+            .iter()
+            .map(|a| a.arrival)
+            .fold(f64::INFINITY, f64::min);
         let last = w.applications.iter().map(|a| a.arrival).fold(0.0, f64::max);
         let span = (last - first).max(60.0);
         let mut requested = 0.0;
@@ -53,7 +57,12 @@ impl WorkloadSummary {
             apps: n,
             rigid: w.applications.iter().filter(|a| a.is_rigid()).count(),
             components: w.applications.iter().map(|a| a.component_count()).sum(),
-            max_components: w.applications.iter().map(|a| a.component_count()).max().unwrap_or(0),
+            max_components: w
+                .applications
+                .iter()
+                .map(|a| a.component_count())
+                .max()
+                .unwrap_or(0),
             arrival_span_s: last - first,
             mean_runtime_s: w.applications.iter().map(|a| a.runtime).sum::<f64>() / n.max(1) as f64,
             max_runtime_s: w.applications.iter().map(|a| a.runtime).fold(0.0, f64::max),
@@ -95,15 +104,22 @@ pub fn pick_timeline_app(w: &Workload, params: &Params) -> Result<Option<usize>,
         };
     }
     let mut order: Vec<usize> = (0..w.applications.len()).collect();
-    order.sort_by(|&a, &b| w.applications[a].arrival.total_cmp(&w.applications[b].arrival));
+    order.sort_by(|&a, &b| {
+        w.applications[a]
+            .arrival
+            .total_cmp(&w.applications[b].arrival)
+    });
     let skip = order.len() / 10;
     let pick = order[skip..]
         .iter()
         .copied()
         .find(|&i| !w.applications[i].is_rigid() && w.applications[i].runtime >= 3600.0)
         .or_else(|| {
-            (0..w.applications.len())
-                .max_by(|&a, &b| w.applications[a].runtime.total_cmp(&w.applications[b].runtime))
+            (0..w.applications.len()).max_by(|&a, &b| {
+                w.applications[a]
+                    .runtime
+                    .total_cmp(&w.applications[b].runtime)
+            })
         });
     Ok(pick)
 }
@@ -138,7 +154,11 @@ pub fn simulate(
     let hosts = params.cluster();
     w.validate(&hosts)?;
     let n = w.applications.len();
-    let fc = if params.predictor == Predictor::Oracle { 0 } else { n };
+    let fc = if params.predictor == Predictor::Oracle {
+        0
+    } else {
+        n
+    };
     let total = fc + 2 * n;
     let timeline_app = pick_timeline_app(w, params)?;
     let forecasts = if fc > 0 {
@@ -158,7 +178,9 @@ pub fn simulate(
         timeline_app,
         verify: false,
     };
-    let baseline = run(&setup(Policy::Reservation), &mut |d| progress(fc + d, total));
+    let baseline = run(&setup(Policy::Reservation), &mut |d| {
+        progress(fc + d, total)
+    });
     let shaped = run(&setup(params.policy), &mut |d| progress(fc + n + d, total));
     let speedup = if shaped.summary.mean_turnaround_s > 0.0 {
         baseline.summary.mean_turnaround_s / shaped.summary.mean_turnaround_s
