@@ -17,6 +17,7 @@ mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
 mod replay_cmd;
+mod shape_cmd;
 mod simulate_cmd;
 mod slo_cmd;
 mod tune_cmd;
@@ -103,6 +104,12 @@ const COMMANDS: &[Command] = &[
         summary: "tune YARN Capacity/Fair scheduler configurations (AdaptiveConfig)",
         help: tune_cmd::HELP,
         run: tune_cmd::run,
+    },
+    Command {
+        name: "shape",
+        summary: "dynamic resource shaping: the §IV simulation and the K1 × K2 grid",
+        help: shape_cmd::HELP,
+        run: shape_cmd::run,
     },
 ];
 
