@@ -66,8 +66,7 @@ pub fn optimistic(
             killed[ai] = true;
             out.killed_apps.push(ai);
             let a = apps[ai];
-            for cj in a.first..a.first + a.len {
-                let c = &comps[cj];
+            for c in &comps[a.first..a.first + a.len] {
                 free[c.host].cpu += c.cpu;
                 free[c.host].mem += c.mem;
             }

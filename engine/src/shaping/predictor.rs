@@ -182,8 +182,8 @@ fn forecast_series(values: &[f32], params: &Params) -> (SeriesForecast, usize) {
                 }
             }
             Predictor::Arima => {
-                let refit =
-                    arima.is_none() && m >= next_try || (m - grace) % params.refit_every == 0;
+                let refit = (arima.is_none() && m >= next_try)
+                    || (m - grace).is_multiple_of(params.refit_every);
                 if refit {
                     match auto_arima(window, &select) {
                         Ok(sel) => {

@@ -693,7 +693,7 @@ impl<'a> Sim<'a> {
 
     fn record_host(&mut self, t: f64) {
         self.host_ticks += 1;
-        if self.host_ticks % self.host_stride != 0 {
+        if !self.host_ticks.is_multiple_of(self.host_stride) {
             return;
         }
         let h = self.setup.params.timeline_host;
