@@ -6,7 +6,7 @@
 
 use super::error::{non_negative, ShapingError};
 use super::generator::generate;
-use super::metrics::RunSummary;
+use super::metrics::{GridCell, RunSummary};
 use super::model::{Host, Workload};
 use super::params::Policy;
 use super::params::{Params, Predictor};
@@ -69,32 +69,6 @@ impl GridParams {
         }
         non_negative("target_failed_pct", self.target_failed_pct)
     }
-}
-
-/// One cell, averaged over the workloads.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GridCell {
-    /// The forecaster.
-    pub predictor: Predictor,
-    /// K1.
-    pub k1: f64,
-    /// K2.
-    pub k2: f64,
-    /// Mean over workloads of baseline mean turnaround / shaped (> 1:
-    /// better than the baseline).
-    pub turnaround_ratio: f64,
-    /// Mean memory slack (%).
-    pub slack_mem_pct: f64,
-    /// Mean CPU slack (%).
-    pub slack_cpu_pct: f64,
-    /// Applications failed at least once (%).
-    pub failed_apps_pct: f64,
-    /// Applications preempted whole at least once (%).
-    pub preempted_apps_pct: f64,
-    /// Work wasted (%).
-    pub wasted_pct: f64,
-    /// Applications abandoned (%).
-    pub abandoned_pct: f64,
 }
 
 /// The whole grid.

@@ -166,3 +166,29 @@ pub struct RunSummary {
     /// Minutes where a model could not be fitted and the last value stood in.
     pub forecast_fallbacks: usize,
 }
+
+/// One cell, averaged over the workloads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridCell {
+    /// The forecaster.
+    pub predictor: Predictor,
+    /// K1.
+    pub k1: f64,
+    /// K2.
+    pub k2: f64,
+    /// Mean over workloads of baseline mean turnaround / shaped (> 1:
+    /// better than the baseline).
+    pub turnaround_ratio: f64,
+    /// Mean memory slack (%).
+    pub slack_mem_pct: f64,
+    /// Mean CPU slack (%).
+    pub slack_cpu_pct: f64,
+    /// Applications failed at least once (%).
+    pub failed_apps_pct: f64,
+    /// Applications preempted whole at least once (%).
+    pub preempted_apps_pct: f64,
+    /// Work wasted (%).
+    pub wasted_pct: f64,
+    /// Applications abandoned (%).
+    pub abandoned_pct: f64,
+}

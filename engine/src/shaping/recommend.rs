@@ -4,7 +4,7 @@
 //! When no cell meets the target, the cell with the fewest failures is
 //! returned, flagged.
 
-use super::grid::GridCell;
+use super::metrics::GridCell;
 use super::params::Predictor;
 use serde::{Deserialize, Serialize};
 
