@@ -26,6 +26,17 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// CPU time of this process (user + system, s), from `/proc/self/stat`
+/// (clock ticks at 100 Hz): the machine is shared, wall time is not
+/// enough.
+fn cpu_s() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let origin = Instant::now();
@@ -74,11 +85,13 @@ fn main() {
             seeds: arg(&args, "--seeds").unwrap_or(GridParams::default().seeds),
             ..GridParams::default()
         };
+        let c0 = cpu_s().unwrap_or(0.0);
         let (t, report) = measure_shaping_grid(&params, &g, &mut now).expect("grid");
-        println!("| grid | apps | hosts | seeds | runs | total (s) |");
-        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+        let cpu = cpu_s().unwrap_or(0.0) - c0;
+        println!("| grid | apps | hosts | seeds | runs | wall (s) | CPU (s) |");
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         println!(
-            "| {} × {} × {:?} | {} | {} | {} | {} | {:.1} |",
+            "| {} × {} × {:?} | {} | {} | {} | {} | {:.1} | {cpu:.1} |",
             g.k1.len(),
             g.k2.len(),
             g.predictors,
@@ -120,11 +133,13 @@ fn main() {
         let mut small = params.clone();
         small.workload.apps = 200.min(params.workload.apps);
         measure_shaping(&small, &mut now).expect("warm-up");
+        let c0 = cpu_s().unwrap_or(0.0);
         let (t, report) = measure_shaping(&params, &mut now).expect("simulate");
-        println!("| run | apps | hosts | predictor | generate (s) | forecasts (s) | baseline + shaped (s) | total (s) | peak RSS (MB) |");
-        println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+        let cpu = cpu_s().unwrap_or(0.0) - c0;
+        println!("| run | apps | hosts | predictor | generate (s) | forecasts (s) | baseline + shaped (s) | wall (s) | CPU (s) | peak RSS (MB) |");
+        println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         println!(
-            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {} |",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {cpu:.2} | {} |",
             params.policy,
             params.workload.apps,
             params.hosts,

@@ -798,9 +798,8 @@ pub struct ShapingTiming {
 /// The shaping simulation of `params` (its generated workload, baseline
 /// and shaped run) timed by `now_ms` — the work of
 /// `engine/benches/shaping.rs` and `tests/wasm-bench/tests/shaping.rs`.
-/// The forecasting share is timed by a separate pass over the same
-/// applications (forecasts are deterministic), then `simulate` repeats it:
-/// `simulate_ms` is the rest.
+/// The forecasting share ends when `simulate`'s progress passes the last
+/// application forecast.
 pub fn measure_shaping(
     params: &crate::shaping::Params,
     now_ms: &mut dyn FnMut() -> f64,
@@ -808,20 +807,24 @@ pub fn measure_shaping(
     let t0 = now_ms();
     let w = crate::shaping::generate_for(params)?;
     let t1 = now_ms();
-    let report = crate::shaping::simulate(&w, params, |_, _| {})?;
-    let t2 = now_ms();
-    let forecast_ms = if params.predictor == crate::shaping::Predictor::Oracle {
-        0.0
+    let forecast_apps = if params.predictor == crate::shaping::Predictor::Oracle {
+        0
     } else {
-        let t = now_ms();
-        crate::shaping::simulate::prepare_forecasts(&w, params, &mut |_| {});
-        now_ms() - t
+        w.applications.len()
     };
+    let mut forecast_end = None;
+    let report = crate::shaping::simulate(&w, params, |done, _| {
+        if forecast_end.is_none() && done >= forecast_apps {
+            forecast_end = Some(now_ms());
+        }
+    })?;
+    let t2 = now_ms();
+    let tf = forecast_end.unwrap_or(t1).max(t1);
     Ok((
         ShapingTiming {
             generate_ms: t1 - t0,
-            forecast_ms,
-            simulate_ms: (t2 - t1 - forecast_ms).max(0.0),
+            forecast_ms: if forecast_apps == 0 { 0.0 } else { tf - t1 },
+            simulate_ms: if forecast_apps == 0 { t2 - t1 } else { t2 - tf },
             total_ms: t2 - t0,
         },
         report,
