@@ -18,6 +18,7 @@ mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;
 mod replay_cmd;
+mod shape_cmd;
 mod simulate_cmd;
 mod slo_cmd;
 mod tune_cmd;
@@ -110,6 +111,12 @@ const COMMANDS: &[Command] = &[
         summary: "primary tenants' patterns, classes, Algorithm 1, scheduling simulation",
         help: harvest_cmd::HELP,
         run: harvest_cmd::run,
+    },
+    Command {
+        name: "shape",
+        summary: "dynamic resource shaping: the §IV simulation and the K1 × K2 grid",
+        help: shape_cmd::HELP,
+        run: shape_cmd::run,
     },
 ];
 

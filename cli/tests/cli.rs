@@ -924,7 +924,7 @@ fn quote_errors() {
 // ---- help, version and usage errors ----
 
 /// Every command, as `skyplan help` lists them.
-const COMMANDS: [&str; 10] = [
+const COMMANDS: [&str; 11] = [
     "import",
     "fixtures",
     "slo",
@@ -935,6 +935,7 @@ const COMMANDS: [&str; 10] = [
     "quote",
     "simulate-pricing",
     "tune",
+    "shape",
 ];
 
 /// The text of `opt`'s entry in a help's option list: its line (starting
@@ -1084,6 +1085,31 @@ fn command_help_lists_its_options_with_the_engines_defaults() {
     ] {
         assert_eq!(default_of(&h, opt), v, "fixtures {opt}");
     }
+
+    let h = help("shape");
+    let p = skyplan_engine::shaping::Params::default();
+    let g = skyplan_engine::shaping::GridParams::default();
+    for (opt, v) in [
+        ("--apps", p.workload.apps.to_string()),
+        ("--hosts", p.hosts.to_string()),
+        ("--host-cpu", p.host_cpu.to_string()),
+        ("--host-mem", p.host_mem.to_string()),
+        ("--load", p.workload.load.to_string()),
+        ("--seed", p.workload.seed.to_string()),
+        ("--predictor", p.predictor.name().to_string()),
+        ("--policy", p.policy.name().to_string()),
+        ("--k1", p.k1.to_string()),
+        ("--k2", p.k2.to_string()),
+        ("--grace", p.grace_minutes.to_string()),
+        ("--history", p.history.to_string()),
+        ("--refit-every", p.refit_every.to_string()),
+        ("--max-attempts", p.max_attempts.to_string()),
+        ("--seeds", g.seeds.to_string()),
+        ("--target", g.target_failed_pct.to_string()),
+    ] {
+        assert_eq!(default_of(&h, opt), v, "shape {opt}");
+    }
+    assert_eq!(default_of(&h, "--spread"), "std");
 
     let h = help("slo");
     let p = SloParams::default();
@@ -1568,4 +1594,63 @@ fn harvest_simulates_scheduling() {
         "cubic",
     ]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn shape_simulates_and_grids_and_refuses_bad_settings() {
+    let (code, out, err) = skyplan(&[
+        "shape",
+        "simulate",
+        "--apps",
+        "60",
+        "--hosts",
+        "6",
+        "--predictor",
+        "oracle",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["baseline"]["summary"]["apps"], 60);
+    assert_eq!(v["shaped"]["summary"]["policy"], "pessimistic");
+    assert!(v["shaped"]["app_timeline"]["points"].as_array().is_some());
+    let (code, out, err) = skyplan(&[
+        "shape",
+        "simulate",
+        "--apps",
+        "60",
+        "--hosts",
+        "6",
+        "--predictor",
+        "oracle",
+        "--compare",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("optimistic") && out.contains("reservation"),
+        "{out}"
+    );
+    let (code, out, err) = skyplan(&[
+        "shape",
+        "grid",
+        "--apps",
+        "30",
+        "--hosts",
+        "4",
+        "--seeds",
+        "1",
+        "--predictors",
+        "gp",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("turnaround ratio") && out.contains("recommended for gp"),
+        "{out}"
+    );
+    let (code, _, err) = skyplan(&["shape", "simulate", "--k1", "-1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("k1"), "{err}");
+    let (code, _, err) = skyplan(&["shape", "simulate", "--hosts", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("empty"), "{err}");
 }

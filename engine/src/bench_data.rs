@@ -899,3 +899,80 @@ mod tests {
         assert!((120..180).contains(&map_only), "{map_only}");
     }
 }
+
+/// Timings of one shaping simulation (ms): generating the workload,
+/// forecasting every application, the baseline and shaped runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapingTiming {
+    /// Generating the workload.
+    pub generate_ms: f64,
+    /// Forecasting every application (0 for the oracle).
+    pub forecast_ms: f64,
+    /// The baseline and the shaped run.
+    pub simulate_ms: f64,
+    /// All of it.
+    pub total_ms: f64,
+}
+
+/// The shaping simulation of `params` (its generated workload, baseline
+/// and shaped run) timed by `now_ms` — the work of
+/// `engine/benches/shaping.rs` and `tests/wasm-bench/tests/shaping.rs`.
+/// The forecasting share ends when `simulate`'s progress passes the last
+/// application forecast.
+pub fn measure_shaping(
+    params: &crate::shaping::Params,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Result<(ShapingTiming, crate::shaping::ShapingReport), crate::shaping::ShapingError> {
+    let t0 = now_ms();
+    let w = crate::shaping::generate_for(params)?;
+    let t1 = now_ms();
+    let forecast_apps = if params.predictor == crate::shaping::Predictor::Oracle {
+        0
+    } else {
+        w.applications.len()
+    };
+    let mut forecast_end = None;
+    let report = crate::shaping::simulate(&w, params, |done, _| {
+        if forecast_end.is_none() && done >= forecast_apps {
+            forecast_end = Some(now_ms());
+        }
+    })?;
+    let t2 = now_ms();
+    let tf = forecast_end.unwrap_or(t1).max(t1);
+    Ok((
+        ShapingTiming {
+            generate_ms: t1 - t0,
+            forecast_ms: if forecast_apps == 0 { 0.0 } else { tf - t1 },
+            simulate_ms: if forecast_apps == 0 { t2 - t1 } else { t2 - tf },
+            total_ms: t2 - t0,
+        },
+        report,
+    ))
+}
+
+/// Timing of a whole K1 × K2 grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapingGridTiming {
+    /// Runs made (baselines, forecast passes and cells).
+    pub runs: usize,
+    /// All of it (ms).
+    pub total_ms: f64,
+}
+
+/// The grid of `g` on `params`' generated workloads, timed.
+pub fn measure_shaping_grid(
+    params: &crate::shaping::Params,
+    g: &crate::shaping::GridParams,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Result<(ShapingGridTiming, crate::shaping::GridReport), crate::shaping::ShapingError> {
+    let t0 = now_ms();
+    let mut runs = 0;
+    let report = crate::shaping::grid_generated(params, g, |d, _| runs = d)?;
+    Ok((
+        ShapingGridTiming {
+            runs,
+            total_ms: now_ms() - t0,
+        },
+        report,
+    ))
+}

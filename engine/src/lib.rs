@@ -20,6 +20,7 @@ pub mod model;
 pub mod netflow;
 pub mod pricing;
 pub mod resource_model;
+pub mod shaping;
 pub mod slo;
 pub mod stats;
 pub mod time;

@@ -25,6 +25,7 @@ mod located;
 mod native_log;
 mod queue_csv;
 mod runs_csv;
+mod shaping_csv;
 mod swim;
 mod utilization;
 
@@ -41,6 +42,10 @@ pub use detect::detect;
 pub use format::Format;
 pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
+pub use shaping_csv::{
+    read_shaping_apps_csv, read_shaping_usage_csv, ShapingAppRow, ShapingUsageRow,
+    SHAPING_APP_COLUMNS, SHAPING_USAGE_COLUMNS,
+};
 
 /// Field and located-error helpers for standalone readers outside `import`
 /// (the harvesting module's tenants CSV and Alibaba machine tables).

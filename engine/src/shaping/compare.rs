@@ -1,0 +1,76 @@
+//! Figure 2: the reservation baseline against the optimistic and the
+//! pessimistic policy on one workload and one forecaster (the paper uses
+//! the oracle), as box plots of turnaround and slack per application.
+
+use super::error::ShapingError;
+use super::metrics::{BoxStats, RunSummary};
+use super::model::Workload;
+use super::params::{Params, Policy};
+use super::run::{run, RunSetup};
+use super::simulate::{pick_timeline_app, prepare_forecasts};
+use serde::{Deserialize, Serialize};
+
+/// One policy's box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyBox {
+    /// The policy.
+    pub policy: Policy,
+    /// Its summary.
+    pub summary: RunSummary,
+    /// Turnaround per completed application (s).
+    pub turnaround: BoxStats,
+    /// CPU slack per application (%).
+    pub slack_cpu: BoxStats,
+    /// Memory slack per application (%).
+    pub slack_mem: BoxStats,
+}
+
+/// The three policies side by side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PolicyComparison {
+    /// Baseline, optimistic, pessimistic.
+    pub policies: Vec<PolicyBox>,
+}
+
+/// Runs every policy on `w` with `params`' forecaster, K1 and K2;
+/// `progress(done, total)` counts runs.
+pub fn compare_policies(
+    w: &Workload,
+    params: &Params,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<PolicyComparison, ShapingError> {
+    params.validate()?;
+    let hosts = params.cluster();
+    w.validate(&hosts)?;
+    let forecasts = prepare_forecasts(w, params, &mut |_| {});
+    let timeline_app = pick_timeline_app(w, params)?;
+    let total = Policy::ALL.len() + 1;
+    progress(1, total);
+    let mut policies = Vec::new();
+    for (k, policy) in Policy::ALL.into_iter().enumerate() {
+        let r = run(
+            &RunSetup {
+                workload: w,
+                hosts: &hosts,
+                params,
+                policy,
+                predictor: params.predictor,
+                k1: params.k1,
+                k2: params.k2,
+                forecasts: &forecasts,
+                timeline_app,
+                verify: false,
+            },
+            &mut |_| {},
+        );
+        policies.push(PolicyBox {
+            policy,
+            summary: r.summary,
+            turnaround: r.turnaround,
+            slack_cpu: r.slack_cpu,
+            slack_mem: r.slack_mem,
+        });
+        progress(k + 2, total);
+    }
+    Ok(PolicyComparison { policies })
+}

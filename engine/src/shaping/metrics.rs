@@ -1,0 +1,194 @@
+//! What a run measured (§IV-A): turnaround (submission to completion),
+//! resource slack (allocated minus used, over allocated), failures,
+//! preemptions and the work they wasted; and the box-plot statistics of
+//! Figure 2.
+
+use super::params::{Policy, Predictor};
+use crate::stats::percentile_sorted;
+use serde::{Deserialize, Serialize};
+
+/// Box-plot statistics of a sample (Figure 2: quartiles, whiskers at the
+/// furthest points within 1.5 IQR, and the mean, the red triangle).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BoxStats {
+    /// Sample size.
+    pub count: usize,
+    /// Smallest value.
+    pub min: f64,
+    /// Lower whisker: smallest value ≥ q1 − 1.5 IQR.
+    pub whisker_low: f64,
+    /// First quartile.
+    pub q1: f64,
+    /// Median.
+    pub median: f64,
+    /// Third quartile.
+    pub q3: f64,
+    /// Upper whisker: largest value ≤ q3 + 1.5 IQR.
+    pub whisker_high: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Mean.
+    pub mean: f64,
+}
+
+impl BoxStats {
+    /// The statistics of `values` (NaN dropped; all zero when empty).
+    pub fn of(values: &[f64]) -> BoxStats {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+        if v.is_empty() {
+            return BoxStats::default();
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        let q = |p: f64| percentile_sorted(&v, p).unwrap_or(f64::NAN);
+        let (q1, median, q3) = (q(25.0), q(50.0), q(75.0));
+        let iqr = q3 - q1;
+        let lo = q1 - 1.5 * iqr;
+        let hi = q3 + 1.5 * iqr;
+        BoxStats {
+            count: v.len(),
+            min: v[0],
+            whisker_low: v.iter().copied().find(|&x| x >= lo).unwrap_or(v[0]),
+            q1,
+            median,
+            q3,
+            whisker_high: v
+                .iter()
+                .rev()
+                .copied()
+                .find(|&x| x <= hi)
+                .unwrap_or(v[v.len() - 1]),
+            max: v[v.len() - 1],
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+        }
+    }
+}
+
+/// One application's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AppOutcome {
+    /// Its name.
+    pub name: String,
+    /// Submission (s).
+    pub arrival: f64,
+    /// Completion (s); `None` when abandoned.
+    pub finish: Option<f64>,
+    /// Starts (1 when it ran through).
+    pub attempts: u32,
+    /// Failures (its use exceeded its allocation, or the OS killed it).
+    pub failures: u32,
+    /// Whole preemptions by Algorithm 1.
+    pub preemptions: u32,
+    /// Elastic components preempted.
+    pub component_preemptions: u32,
+    /// Work lost (component-seconds).
+    pub wasted: f64,
+    /// CPU slack over its life: 100 × (allocated − used) / allocated.
+    pub slack_cpu_pct: f64,
+    /// Memory slack over its life.
+    pub slack_mem_pct: f64,
+}
+
+impl AppOutcome {
+    /// Completion minus submission (s), when completed.
+    pub fn turnaround(&self) -> Option<f64> {
+        self.finish.map(|f| f - self.arrival)
+    }
+}
+
+/// The summary of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Its policy.
+    pub policy: Policy,
+    /// Its forecasts.
+    pub predictor: Predictor,
+    /// K1.
+    pub k1: f64,
+    /// K2.
+    pub k2: f64,
+    /// Applications.
+    pub apps: usize,
+    /// Completed.
+    pub completed: usize,
+    /// Abandoned after `max_attempts` starts.
+    pub abandoned: usize,
+    /// Mean turnaround of the completed (s).
+    pub mean_turnaround_s: f64,
+    /// Median turnaround (s).
+    pub median_turnaround_s: f64,
+    /// 95th percentile of the turnaround (s).
+    pub p95_turnaround_s: f64,
+    /// Mean over applications of their CPU slack (%).
+    pub mean_slack_cpu_pct: f64,
+    /// Mean over applications of their memory slack (%).
+    pub mean_slack_mem_pct: f64,
+    /// Cluster CPU slack: (allocated − used) / allocated over the run (%).
+    pub cluster_slack_cpu_pct: f64,
+    /// Cluster memory slack (%).
+    pub cluster_slack_mem_pct: f64,
+    /// Mean share of the cluster's cores allocated, first arrival to last
+    /// completion (%).
+    pub allocated_cpu_pct: f64,
+    /// Mean share of the cluster's cores used (%).
+    pub used_cpu_pct: f64,
+    /// Mean share of the cluster's memory allocated (%).
+    pub allocated_mem_pct: f64,
+    /// Mean share of the cluster's memory used (%).
+    pub used_mem_pct: f64,
+    /// Applications that failed at least once.
+    pub failed_apps: usize,
+    /// `failed_apps / apps` (%): the paper's "application failures".
+    pub failed_apps_pct: f64,
+    /// Failures in all.
+    pub failures: usize,
+    /// Applications preempted whole at least once.
+    pub preempted_apps: usize,
+    /// Whole preemptions in all.
+    pub app_preemptions: usize,
+    /// Elastic components preempted.
+    pub component_preemptions: usize,
+    /// Work lost to failures and preemptions (component-hours).
+    pub wasted_component_hours: f64,
+    /// Work lost over the work the applications need (%).
+    pub wasted_pct: f64,
+    /// Last completion (s).
+    pub makespan_s: f64,
+    /// Events processed.
+    pub events: usize,
+    /// Least free CPU seen on any host after any event (≥ 0: allocations
+    /// never exceed capacity).
+    pub min_free_cpu: f64,
+    /// Least free memory seen on any host after any event.
+    pub min_free_mem: f64,
+    /// Host-events found over capacity when every event is verified
+    /// against the components (0 unless verification is on).
+    pub overcommits: usize,
+    /// Minutes where a model could not be fitted and the last value stood in.
+    pub forecast_fallbacks: usize,
+}
+
+/// One cell, averaged over the workloads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridCell {
+    /// The forecaster.
+    pub predictor: Predictor,
+    /// K1.
+    pub k1: f64,
+    /// K2.
+    pub k2: f64,
+    /// Mean over workloads of baseline mean turnaround / shaped (> 1:
+    /// better than the baseline).
+    pub turnaround_ratio: f64,
+    /// Mean memory slack (%).
+    pub slack_mem_pct: f64,
+    /// Mean CPU slack (%).
+    pub slack_cpu_pct: f64,
+    /// Applications failed at least once (%).
+    pub failed_apps_pct: f64,
+    /// Applications preempted whole at least once (%).
+    pub preempted_apps_pct: f64,
+    /// Work wasted (%).
+    pub wasted_pct: f64,
+    /// Applications abandoned (%).
+    pub abandoned_pct: f64,
+}

@@ -1,0 +1,76 @@
+//! Dynamic resource shaping (the resource-shaping paper, §III-B, §IV, §V):
+//! allocations of running applications follow their forecast utilization
+//! plus a safe-guard buffer, and a trace-driven simulation measures what
+//! that buys against reservations.
+//!
+//! - [`model`]: hosts, applications with core and elastic components, usage
+//!   traces, the workload and its validation;
+//! - [`input`]: our applications CSV (with a usage CSV) and JSON, and
+//!   Alibaba v2018 container tables as a workload;
+//! - [`generator`]: a §IV-like workload, scaled by its application count;
+//! - [`buffer`]: β = K1·R + K2·V and the allocation forecast + β;
+//! - [`pessimistic`]: Algorithm 1, as written;
+//! - [`optimistic`]: allocations follow the forecast, the OS kills on
+//!   shortage;
+//! - [`scheduler`]: FIFO admission, first-fit placement, resubmission at
+//!   the original place;
+//! - [`predictor`]: per-application forecasts by the oracle, ARIMA or the
+//!   GP of [`crate::forecast`], every minute after the grace period;
+//! - [`run`]: one discrete-event run (the reservation baseline is the run
+//!   with [`Policy::Reservation`]);
+//! - [`metrics`], [`timeline`]: what a run measured and the studio's
+//!   timelines;
+//! - [`simulate`]: baseline and shaped run side by side;
+//! - [`compare`]: Figure 2, the three policies as box plots;
+//! - [`grid`]: Figure 3, the K1 × K2 heat maps; [`recommend`]: the best
+//!   cell for a target failure rate.
+
+pub mod buffer;
+pub mod compare;
+pub mod error;
+pub mod generator;
+pub mod grid;
+pub mod input;
+pub mod metrics;
+pub mod model;
+pub mod optimistic;
+pub mod params;
+pub mod pessimistic;
+pub mod predictor;
+pub mod recommend;
+pub mod run;
+pub mod scheduler;
+pub mod simulate;
+#[cfg(test)]
+mod tests;
+pub mod timeline;
+
+pub use buffer::Spread;
+pub use compare::{compare_policies, PolicyBox, PolicyComparison};
+pub use error::ShapingError;
+pub use generator::{generate, GeneratorParams, PAPER_APPS};
+pub use grid::{grid, grid_generated, GridParams, GridReport};
+pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
+pub use metrics::{AppOutcome, BoxStats, GridCell, RunSummary};
+pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
+pub use optimistic::{optimistic, OptimisticDecision};
+pub use params::{Params, Policy, Predictor};
+pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
+pub use recommend::{recommend, Recommendation};
+pub use run::RunReport;
+pub use simulate::{simulate, simulate_verified, ShapingReport, WorkloadSummary};
+pub use timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent};
+
+/// Generates the workload `params.workload` describes, for `params`'
+/// cluster.
+pub fn generate_for(params: &Params) -> Result<Workload, ShapingError> {
+    params.validate()?;
+    generate(
+        &params.workload,
+        params.hosts,
+        Host {
+            cpu: params.host_cpu,
+            mem: params.host_mem,
+        },
+    )
+}

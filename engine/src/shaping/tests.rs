@@ -1,0 +1,602 @@
+//! Tests of the shaping module: Algorithm 1 on hand-built hosts and against
+//! a literal transcription (all hosts copied per application, lines 8–9);
+//! the baseline reproduced by the oracle with K1 = 100 %; failures of the
+//! optimistic policy; conservation at every event; refused settings.
+
+use super::*;
+use crate::fixtures::Rng;
+
+fn host(cpu: f64, mem: f64) -> Host {
+    Host { cpu, mem }
+}
+
+fn comp(host: usize, kind: Kind, started: f64, cpu: f64, mem: f64) -> ShaperComponent {
+    ShaperComponent {
+        host,
+        kind,
+        started,
+        cpu,
+        mem,
+    }
+}
+
+/// Algorithm 1 transcribed literally: the whole host arrays copied per
+/// application (lines 8–9), kept or dropped.
+fn literal(hosts: &[Host], apps: &[ShaperApp], comps: &[ShaperComponent]) -> ShaperDecision {
+    let mut cpus_free: Vec<f64> = hosts.iter().map(|h| h.cpu).collect();
+    let mut mem_free: Vec<f64> = hosts.iter().map(|h| h.mem).collect();
+    let mut j: Vec<usize> = (0..apps.len()).collect();
+    j.sort_by(|&a, &b| {
+        apps[a]
+            .arrival
+            .total_cmp(&apps[b].arrival)
+            .then(apps[a].id.cmp(&apps[b].id))
+    });
+    let mut d = ShaperDecision::default();
+    for &r in &j {
+        let mut cpus = cpus_free.clone();
+        let mut mem = mem_free.clone();
+        let mut remove = false;
+        let cs = &comps[apps[r].first..apps[r].first + apps[r].len];
+        for c in cs.iter().filter(|c| c.kind == Kind::Core) {
+            cpus[c.host] -= c.cpu;
+            if cpus[c.host] < -pessimistic::EPS {
+                remove = true;
+                break;
+            }
+            mem[c.host] -= c.mem;
+            if mem[c.host] < -pessimistic::EPS {
+                remove = true;
+                break;
+            }
+        }
+        if remove {
+            d.preempted_apps.push(r);
+            continue;
+        }
+        cpus_free = cpus;
+        mem_free = mem;
+        let mut e: Vec<usize> = (apps[r].first..apps[r].first + apps[r].len)
+            .filter(|&i| comps[i].kind == Kind::Elastic)
+            .collect();
+        e.sort_by(|&a, &b| {
+            comps[a]
+                .started
+                .total_cmp(&comps[b].started)
+                .then(a.cmp(&b))
+        });
+        for i in e {
+            let c = cpus_free[comps[i].host] - comps[i].cpu;
+            let m = mem_free[comps[i].host] - comps[i].mem;
+            if c < -pessimistic::EPS || m < -pessimistic::EPS {
+                d.preempted_components.push(i);
+            } else {
+                cpus_free[comps[i].host] = c;
+                mem_free[comps[i].host] = m;
+            }
+        }
+        d.kept.push(r);
+    }
+    d.free = cpus_free
+        .into_iter()
+        .zip(mem_free)
+        .map(|(cpu, mem)| host(cpu, mem))
+        .collect();
+    d
+}
+
+#[test]
+fn algorithm1_core_first_and_whole_preemption() {
+    let hosts = [host(8.0, 32.0), host(8.0, 32.0)];
+    // A (arrival 0): core 6 cores on host 0. B (arrival 1): core 4 cores on
+    // host 0 and an elastic on host 1. B's core does not fit after A's: B is
+    // preempted whole, its elastic with it; A is kept.
+    let comps = [
+        comp(0, Kind::Core, 0.0, 6.0, 4.0),
+        comp(0, Kind::Core, 5.0, 4.0, 4.0),
+        comp(1, Kind::Elastic, 5.0, 2.0, 2.0),
+    ];
+    // B listed first: the sort by arrival must still serve A first.
+    let apps = [
+        ShaperApp {
+            arrival: 1.0,
+            id: 1,
+            first: 1,
+            len: 2,
+        },
+        ShaperApp {
+            arrival: 0.0,
+            id: 0,
+            first: 0,
+            len: 1,
+        },
+    ];
+    let d = pessimistic(&hosts, &apps, &comps, false);
+    assert_eq!(d.preempted_apps, vec![0]);
+    assert_eq!(d.kept, vec![1]);
+    assert!(d.preempted_components.is_empty());
+    assert_eq!(d.free[0], host(2.0, 28.0));
+    // B's elastic was never charged: host 1 stays free.
+    assert_eq!(d.free[1], host(8.0, 32.0));
+}
+
+#[test]
+fn algorithm1_elastic_by_age_and_memory_counts() {
+    // One application: a core on host 0, three elastic components on host 1
+    // started at 30, 10 and 20; host 1 holds two of them by memory.
+    let hosts = [host(8.0, 16.0), host(8.0, 10.0)];
+    let comps = [
+        comp(0, Kind::Core, 0.0, 1.0, 1.0),
+        comp(1, Kind::Elastic, 30.0, 1.0, 4.0),
+        comp(1, Kind::Elastic, 10.0, 1.0, 4.0),
+        comp(1, Kind::Elastic, 20.0, 1.0, 4.0),
+    ];
+    let apps = [ShaperApp {
+        arrival: 0.0,
+        id: 0,
+        first: 0,
+        len: 4,
+    }];
+    let d = pessimistic(&hosts, &apps, &comps, false);
+    // The youngest (started at 30) goes.
+    assert_eq!(d.preempted_components, vec![1]);
+    assert_eq!(d.kept, vec![0]);
+    assert_eq!(d.free[1], host(6.0, 2.0));
+}
+
+#[test]
+fn algorithm1_resizes_survivors_to_forecast_plus_beta() {
+    // Components asking 4 cores / 8 GB, forecast at 50 % / 25 % with
+    // variance 0.0004 (σ = 2 %): targets 4·(0.5 + 0.05 + 3·0.02) = 2.44
+    // cores and 8·(0.25 + 0.05 + 0.06) = 2.88 GB; two such components
+    // fill a 5-core host that their requests (8 cores) would not fit.
+    let t_cpu = buffer::target(4.0, 0.5, 0.0004, 0.05, 3.0, Spread::StdDev);
+    let t_mem = buffer::target(8.0, 0.25, 0.0004, 0.05, 3.0, Spread::StdDev);
+    assert!((t_cpu - 2.44).abs() < 1e-12);
+    assert!((t_mem - 2.88).abs() < 1e-12);
+    let hosts = [host(5.0, 16.0)];
+    let comps = [
+        comp(0, Kind::Core, 0.0, t_cpu, t_mem),
+        comp(0, Kind::Elastic, 0.0, t_cpu, t_mem),
+    ];
+    let apps = [ShaperApp {
+        arrival: 0.0,
+        id: 0,
+        first: 0,
+        len: 2,
+    }];
+    let d = pessimistic(&hosts, &apps, &comps, false);
+    assert!(d.preempted_apps.is_empty() && d.preempted_components.is_empty());
+    assert!((d.free[0].cpu - (5.0 - 2.0 * t_cpu)).abs() < 1e-12);
+    assert!((d.free[0].mem - (16.0 - 2.0 * t_mem)).abs() < 1e-12);
+}
+
+#[test]
+fn algorithm1_line_29_as_printed_preempts_an_exact_fill() {
+    let hosts = [host(4.0, 8.0)];
+    let comps = [
+        comp(0, Kind::Core, 0.0, 2.0, 2.0),
+        comp(0, Kind::Elastic, 0.0, 2.0, 2.0),
+    ];
+    let apps = [ShaperApp {
+        arrival: 0.0,
+        id: 0,
+        first: 0,
+        len: 2,
+    }];
+    assert!(pessimistic(&hosts, &apps, &comps, false)
+        .preempted_components
+        .is_empty());
+    assert_eq!(
+        pessimistic(&hosts, &apps, &comps, true).preempted_components,
+        vec![1]
+    );
+}
+
+#[test]
+fn algorithm1_matches_its_literal_transcription() {
+    let mut rng = Rng::new(11);
+    for case in 0..300 {
+        let nh = rng.int(1, 4) as usize;
+        let hosts: Vec<Host> = (0..nh)
+            .map(|_| host(rng.int(2, 16) as f64, rng.uniform(4.0, 64.0)))
+            .collect();
+        let mut comps = Vec::new();
+        let mut apps = Vec::new();
+        for a in 0..rng.int(1, 6) as usize {
+            let first = comps.len();
+            let n = rng.int(1, 6) as usize;
+            for k in 0..n {
+                comps.push(comp(
+                    rng.int(0, nh as i64 - 1) as usize,
+                    if k == 0 || rng.chance(0.3) {
+                        Kind::Core
+                    } else {
+                        Kind::Elastic
+                    },
+                    rng.int(0, 50) as f64,
+                    rng.int(1, 6) as f64 * 0.5,
+                    rng.uniform(0.1, 16.0),
+                ));
+            }
+            apps.push(ShaperApp {
+                arrival: rng.int(0, 5) as f64,
+                id: a,
+                first,
+                len: n,
+            });
+        }
+        let fast = pessimistic(&hosts, &apps, &comps, false);
+        let slow = literal(&hosts, &apps, &comps);
+        assert_eq!(fast.preempted_apps, slow.preempted_apps, "case {case}");
+        assert_eq!(
+            fast.preempted_components, slow.preempted_components,
+            "case {case}"
+        );
+        assert_eq!(fast.kept, slow.kept, "case {case}");
+        for (f, s) in fast.free.iter().zip(&slow.free) {
+            assert!(
+                (f.cpu - s.cpu).abs() < 1e-9 && (f.mem - s.mem).abs() < 1e-9,
+                "case {case}"
+            );
+        }
+    }
+}
+
+#[test]
+fn optimistic_kills_the_largest_memory_user_and_shares_cpu() {
+    let hosts = [host(4.0, 10.0)];
+    let comps = [
+        comp(0, Kind::Core, 0.0, 3.0, 6.0),
+        comp(0, Kind::Core, 0.0, 3.0, 5.0),
+    ];
+    let apps = [
+        ShaperApp {
+            arrival: 0.0,
+            id: 0,
+            first: 0,
+            len: 1,
+        },
+        ShaperApp {
+            arrival: 1.0,
+            id: 1,
+            first: 1,
+            len: 1,
+        },
+    ];
+    // Memory 11 > 10: the largest *user* (app 1 uses 5.5 GB, app 0 4 GB) dies.
+    let d = optimistic(&hosts, &apps, &comps, &[4.0, 5.5]);
+    assert_eq!(d.killed_apps, vec![1]);
+    assert_eq!(d.cpu_scale, vec![1.0]);
+    // Without the memory shortage, 6 cores on 4 are shared out by 4/6.
+    let d = optimistic(&[host(4.0, 20.0)], &apps, &comps, &[4.0, 5.5]);
+    assert!(d.killed_apps.is_empty());
+    assert!((d.cpu_scale[0] - 4.0 / 6.0).abs() < 1e-12);
+}
+
+fn small_params() -> Params {
+    Params {
+        hosts: 12,
+        workload: GeneratorParams {
+            apps: 150,
+            ..GeneratorParams::default()
+        },
+        ..Params::default()
+    }
+}
+
+#[test]
+fn oracle_with_k1_full_reproduces_the_baseline_exactly() {
+    let base = small_params();
+    let w = generate_for(&base).expect("workload");
+    for policy in [Policy::Pessimistic, Policy::Optimistic] {
+        let p = Params {
+            predictor: Predictor::Oracle,
+            policy,
+            k1: 1.0,
+            k2: 0.0,
+            ..base.clone()
+        };
+        let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+        let b: Vec<Option<f64>> = r.baseline.apps.iter().map(|a| a.finish).collect();
+        let s: Vec<Option<f64>> = r.shaped.apps.iter().map(|a| a.finish).collect();
+        assert_eq!(b, s, "{policy}");
+        assert_eq!(r.shaped.summary.failures, 0);
+        assert_eq!(r.shaped.summary.app_preemptions, 0);
+        assert_eq!(r.shaped.summary.component_preemptions, 0);
+        assert_eq!(
+            r.baseline.summary.mean_turnaround_s,
+            r.shaped.summary.mean_turnaround_s
+        );
+        assert!(r.baseline.summary.completed == w.applications.len());
+    }
+    // And shaping with a smaller K1 does change the run.
+    let p = Params {
+        predictor: Predictor::Oracle,
+        k1: 0.05,
+        ..base
+    };
+    let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+    assert_ne!(
+        r.baseline.summary.mean_turnaround_s,
+        r.shaped.summary.mean_turnaround_s
+    );
+    assert!(r.shaped.summary.cluster_slack_mem_pct < r.baseline.summary.cluster_slack_mem_pct);
+}
+
+/// One application on one host: memory at 30 % of its request for 15
+/// minutes, then 90 %: a forecaster that has only seen the flat part
+/// predicts 30 %.
+fn jumping_app() -> Workload {
+    let minutes = 40;
+    let mem: Vec<f32> = (0..minutes)
+        .map(|m| if m < 15 { 0.3 } else { 0.9 })
+        .collect();
+    Workload {
+        applications: vec![Application {
+            name: "jumper".into(),
+            arrival: 0.0,
+            runtime: minutes as f64 * 60.0,
+            components: vec![ComponentGroup {
+                kind: Kind::Core,
+                count: 2,
+                cpu: 1.0,
+                mem: 4.0,
+            }],
+            usage: UsageTrace {
+                cpu: vec![0.5; minutes],
+                mem,
+            },
+        }],
+    }
+}
+
+#[test]
+fn optimistic_fails_an_application_using_more_than_its_allocation() {
+    let w = jumping_app();
+    let p = Params {
+        hosts: 1,
+        predictor: Predictor::Gp,
+        policy: Policy::Optimistic,
+        k1: 0.0,
+        k2: 0.0,
+        max_attempts: 2,
+        ..Params::default()
+    };
+    let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+    assert_eq!(r.baseline.summary.failures, 0);
+    // Each start fails at minute 15; after two it is abandoned.
+    assert_eq!(r.shaped.summary.failures, 2);
+    assert_eq!(r.shaped.summary.failed_apps, 1);
+    assert_eq!(r.shaped.summary.abandoned, 1);
+    assert!(r.shaped.apps[0].wasted > 0.0);
+    let tl = r.shaped.app_timeline.expect("timeline");
+    let fail = tl
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Fail)
+        .expect("a failure");
+    // Started at 0, failed at the tick of minute 15.
+    assert_eq!(fail.t, 15.0 * 60.0);
+    // With a guaranteed 100 % nothing fails.
+    let safe = Params { k1: 1.0, ..p };
+    assert_eq!(
+        simulate(&w, &safe, |_, _| {})
+            .expect("simulate")
+            .shaped
+            .summary
+            .failures,
+        0
+    );
+}
+
+#[test]
+fn allocations_never_exceed_capacity_at_any_event() {
+    let base = small_params();
+    let w = generate_for(&base).expect("workload");
+    for predictor in [Predictor::Oracle, Predictor::Gp] {
+        for policy in Policy::ALL {
+            let p = Params {
+                predictor,
+                k1: 0.05,
+                k2: 1.0,
+                ..base.clone()
+            };
+            let r = simulate_verified(&w, &p, policy).expect("run");
+            assert_eq!(r.summary.overcommits, 0, "{policy} {predictor}");
+            assert!(r.summary.min_free_cpu > -1e-6 && r.summary.min_free_mem > -1e-6);
+            assert_eq!(
+                r.summary.completed + r.summary.abandoned,
+                w.applications.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn invalid_settings_are_refused() {
+    let w = jumping_app();
+    let neg = Params {
+        k1: -0.1,
+        ..Params::default()
+    };
+    match simulate(&w, &neg, |_, _| {}) {
+        Err(ShapingError::Param { name, .. }) => assert_eq!(name, "k1"),
+        other => panic!("{other:?}"),
+    }
+    let nan = Params {
+        k2: f64::NAN,
+        ..Params::default()
+    };
+    assert!(matches!(
+        simulate(&w, &nan, |_, _| {}),
+        Err(ShapingError::Param { .. })
+    ));
+    let empty = Params {
+        hosts: 0,
+        ..Params::default()
+    };
+    assert!(matches!(
+        simulate(&w, &empty, |_, _| {}),
+        Err(ShapingError::EmptyCluster(_))
+    ));
+    assert!(matches!(
+        Workload::default().validate(&[host(32.0, 128.0)]),
+        Err(ShapingError::EmptyWorkload)
+    ));
+    let mut big = jumping_app();
+    big.applications[0].components[0].mem = 500.0;
+    match simulate(&big, &Params::default(), |_, _| {}) {
+        Err(e @ ShapingError::Infeasible { .. }) => {
+            assert!(e.to_string().contains("larger than any host"))
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut wide = jumping_app();
+    wide.applications[0].components[0].count = 10;
+    wide.applications[0].components[0].cpu = 20.0;
+    let one = Params {
+        hosts: 2,
+        ..Params::default()
+    };
+    assert!(matches!(
+        simulate(&wide, &one, |_, _| {}),
+        Err(ShapingError::Infeasible { .. })
+    ));
+    let mut over = jumping_app();
+    over.applications[0].usage.mem[3] = 1.5;
+    assert!(matches!(
+        simulate(&over, &Params::default(), |_, _| {}),
+        Err(ShapingError::Application { .. })
+    ));
+    assert!(GridParams {
+        seeds: 0,
+        ..GridParams::default()
+    }
+    .validate()
+    .is_err());
+}
+
+#[test]
+fn the_recommendation_is_the_best_turnaround_meeting_the_target() {
+    let cell = |k1: f64, k2: f64, ratio: f64, failed: f64| GridCell {
+        predictor: Predictor::Gp,
+        k1,
+        k2,
+        turnaround_ratio: ratio,
+        slack_mem_pct: 10.0,
+        slack_cpu_pct: 10.0,
+        failed_apps_pct: failed,
+        preempted_apps_pct: 0.0,
+        wasted_pct: 0.0,
+        abandoned_pct: 0.0,
+    };
+    let cells = vec![
+        cell(0.0, 0.0, 9.0, 30.0),
+        cell(0.05, 3.0, 6.0, 0.5),
+        cell(0.25, 3.0, 4.0, 0.0),
+    ];
+    let r = recommend(&cells, Predictor::Gp, 1.0).expect("some");
+    assert!(r.meets_target);
+    assert_eq!((r.cell.k1, r.cell.k2), (0.05, 3.0));
+    let r = recommend(&cells, Predictor::Gp, 0.0).expect("some");
+    assert_eq!(r.cell.k1, 0.25);
+    let strict = vec![cell(0.0, 0.0, 9.0, 30.0), cell(0.05, 0.0, 5.0, 20.0)];
+    let r = recommend(&strict, Predictor::Gp, 1.0).expect("some");
+    assert!(!r.meets_target);
+    assert_eq!(r.cell.k1, 0.05);
+    assert!(recommend(&cells, Predictor::Arima, 1.0).is_none());
+}
+
+#[test]
+fn the_grid_runs_and_k1_full_is_the_baseline() {
+    let p = Params {
+        hosts: 6,
+        workload: GeneratorParams {
+            apps: 40,
+            ..GeneratorParams::default()
+        },
+        ..Params::default()
+    };
+    let g = GridParams {
+        k1: vec![0.05, 1.0],
+        k2: vec![0.0, 3.0],
+        predictors: vec![Predictor::Gp],
+        seeds: 1,
+        target_failed_pct: 5.0,
+    };
+    let r = grid_generated(&p, &g, |_, _| {}).expect("grid");
+    assert_eq!(r.cells.len(), 4);
+    for c in r.cells.iter().filter(|c| c.k1 == 1.0) {
+        assert_eq!(c.turnaround_ratio, 1.0);
+        assert_eq!(c.failed_apps_pct, 0.0);
+    }
+    assert_eq!(r.recommended.len(), 1);
+}
+
+#[test]
+fn the_generator_is_deterministic_and_calibrated() {
+    let p = GeneratorParams {
+        apps: 400,
+        ..GeneratorParams::default()
+    };
+    let h = host(32.0, 128.0);
+    let a = generate(&p, 20, h).expect("gen");
+    assert_eq!(a, generate(&p, 20, h).expect("gen"));
+    a.validate(&vec![h; 20]).expect("valid");
+    let s = WorkloadSummary::of(&a, 20.0 * 32.0);
+    // The requested load is the target up to the runtime clamps and the
+    // last arrival's gap.
+    assert!(
+        (s.requested_cpu_load - 1.3).abs() < 0.3,
+        "{}",
+        s.requested_cpu_load
+    );
+    assert!(s.used_cpu_load < s.requested_cpu_load);
+    assert!(s.rigid > 0 && s.rigid < 400);
+}
+
+#[test]
+fn csv_and_json_inputs_round_trip() {
+    let apps = "app,arrival,runtime,kind,count,cpu,mem\n\
+                a,0,120,core,1,1,2\n\
+                a,0,120,elastic,3,0.5,1\n\
+                b,30,60,core,2,2,4\n";
+    let usage = "app,minute,cpu,mem\na,0,0.5,0.5\na,1,0.6,0.4\nb,0,1,1\n";
+    let w = read_applications_csv("apps.csv", apps, "usage.csv", usage).expect("csv");
+    assert_eq!(w.applications.len(), 2);
+    assert_eq!(w.applications[0].components.len(), 2);
+    assert_eq!(w.applications[0].usage.mem, vec![0.5, 0.4]);
+    let json = serde_json::to_string(&w).expect("json");
+    assert_eq!(read_applications_json("w.json", &json).expect("json"), w);
+    // A bad kind is located.
+    let bad = apps.replace("elastic", "flexible");
+    match read_applications_csv("apps.csv", &bad, "usage.csv", usage) {
+        Err(ShapingError::Input(e)) => assert!(e[0].starts_with("apps.csv:3:"), "{e:?}"),
+        other => panic!("{other:?}"),
+    }
+    // A hole in the usage is named.
+    let holed = "app,minute,cpu,mem\na,0,0.5,0.5\na,2,0.6,0.4\nb,0,1,1\n";
+    match read_applications_csv("apps.csv", apps, "usage.csv", holed) {
+        Err(ShapingError::Input(e)) => assert!(e[0].contains("minute 1"), "{e:?}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn alibaba_containers_become_core_components() {
+    let meta = "c_1,m_1,0,app_1,started,400,400,10\nc_2,m_2,5,app_1,started,200,200,5\n";
+    let usage = "c_1,m_1,0,50,40,,,,,,\nc_1,m_1,60,60,40,,,,,,\nc_2,m_2,0,30,20,,,,,,\nc_2,m_2,120,30,20,,,,,,\n";
+    let w = workload_from_alibaba("meta.csv", meta, "usage.csv", usage, 128.0).expect("alibaba");
+    assert_eq!(w.applications.len(), 1);
+    let a = &w.applications[0];
+    assert!(a.is_rigid());
+    assert_eq!(a.component_count(), 2);
+    assert_eq!(a.components[0].cpu, 4.0);
+    assert!((a.components[0].mem - 12.8).abs() < 1e-12);
+    assert_eq!(a.runtime, 120.0);
+    assert_eq!(a.usage.len(), 3);
+    // Minute 0: CPU (50 + 30) / 2 %; minute 1 only c_1 (60 %).
+    assert!((a.usage.cpu[0] - 0.4).abs() < 1e-6);
+    assert!((a.usage.cpu[1] - 0.6).abs() < 1e-6);
+}
