@@ -92,7 +92,10 @@ fn optimized_peaks_match_highs_optima() {
         assert!((out.plan.peak() - r.peak).abs() < 1e-9, "{what}");
         assert!(r.peak >= opt - 1e-9, "below the optimum: {what}");
         assert!(r.peak <= opt * (1.0 + target) + 1e-9, "too far: {what}");
-        assert!(r.lower_bound <= opt + 1e-9, "bound above the optimum: {what}");
+        assert!(
+            r.lower_bound <= opt + 1e-9,
+            "bound above the optimum: {what}"
+        );
         assert!(r.peak <= r.start_peak + 1e-9, "worse than LowCost: {what}");
         assert_eq!(out.plan.reservations().len(), reqs.len(), "{what}");
         // Every reservation keeps its window.

@@ -146,8 +146,13 @@ pub fn optimize_batch(
         match low.admit(item.req.clone(), Method::LowCost) {
             Ok((id, _)) => {
                 let r = low.remove(id).expect("just admitted");
-                low.insert_placed(r.request.clone(), r.method, (r.start, r.alloc.clone()), Some(id))
-                    .map_err(|e| OptimizeError::Request(e.to_string()))?;
+                low.insert_placed(
+                    r.request.clone(),
+                    r.method,
+                    (r.start, r.alloc.clone()),
+                    Some(id),
+                )
+                .map_err(|e| OptimizeError::Request(e.to_string()))?;
                 item.start = r.start;
                 item.alloc = r.alloc;
                 item.placed = true;
@@ -253,10 +258,20 @@ fn finish<'a>(
         let k = search.board.touching[t].first().copied().unwrap_or(0) as usize;
         let l = search.board.load[t];
         let c = search.board.cap[t];
-        let r = if l[0] / c.cores >= l[1] / c.memory_mb { 0 } else { 1 };
+        let r = if l[0] / c.cores >= l[1] / c.memory_mb {
+            0
+        } else {
+            1
+        };
         return Err(OptimizeError::Infeasible {
-            name: search.items.get(k).map_or_else(String::new, |i| i.req.name.clone()),
-            reason: format!("{} over capacity at step {t} in every placement found", RESOURCES[r]),
+            name: search
+                .items
+                .get(k)
+                .map_or_else(String::new, |i| i.req.name.clone()),
+            reason: format!(
+                "{} over capacity at step {t} in every placement found",
+                RESOURCES[r]
+            ),
         });
     }
     certify(&search.board, &search.items, step, params, peak, &mut bound);
@@ -281,7 +296,11 @@ fn finish<'a>(
     } else {
         bound.kind
     };
-    let gap = if lower > 0.0 { (peak / lower - 1.0).max(0.0) } else { 0.0 };
+    let gap = if lower > 0.0 {
+        (peak / lower - 1.0).max(0.0)
+    } else {
+        0.0
+    };
     let report = OptimizeReport {
         peak,
         start_peak,

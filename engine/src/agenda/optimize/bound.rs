@@ -90,13 +90,7 @@ fn var_count(items: &[Item], b: usize) -> usize {
         .sum()
 }
 
-fn build(
-    board: &Board,
-    items: &[Item],
-    b: usize,
-    integer: bool,
-    step_secs: f64,
-) -> Option<Model> {
+fn build(board: &Board, items: &[Item], b: usize, integer: bool, step_secs: f64) -> Option<Model> {
     let steps = board.steps;
     let nb = steps / b;
     let res = resources(board, items);
@@ -310,9 +304,7 @@ fn bucket(board: &Board, items: &[Item], max_vars: usize) -> Option<usize> {
     let steps = board.steps;
     (1..=steps).find(|&b| {
         steps % b == 0
-            && items
-                .iter()
-                .all(|i| i.instances <= 1 || i.period % b == 0)
+            && items.iter().all(|i| i.instances <= 1 || i.period % b == 0)
             && var_count(items, b) <= max_vars
     })
 }
@@ -395,9 +387,10 @@ fn integer_program(
             continue;
         };
         match vars {
-            Vars::Chain(xs) => {
-                hint.extend(xs.iter().map(|&(s, x)| (x, f64::from(u8::from(s == starts[0])))))
-            }
+            Vars::Chain(xs) => hint.extend(
+                xs.iter()
+                    .map(|&(s, x)| (x, f64::from(u8::from(s == starts[0])))),
+            ),
             Vars::Order(stages) => {
                 for (xs, &s0) in stages.iter().zip(&starts) {
                     hint.extend(xs.iter().map(|&(s, x)| (x, f64::from(u8::from(s == s0)))));

@@ -35,9 +35,9 @@ impl Default for OptimizeParams {
             max_moves: 40_000,
             level_moves: 4_000,
             noise: 0.1,
-            lp_max_vars: 12_000,
+            lp_max_vars: 4_000,
             ip_max_vars: 1_500,
-            ip_node_limit: 200,
+            ip_node_limit: 80,
             seed: 1,
         }
     }

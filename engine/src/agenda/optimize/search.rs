@@ -242,11 +242,9 @@ impl<'a> Search<'a> {
                 if item.placed || !item.alloc.is_empty() {
                     self.shifts(k, &item.alloc.clone(), &mut best);
                 }
-                let lc = self.lowcost(k, false).or_else(|| {
-                    best.is_none()
-                        .then(|| self.lowcost(k, true))
-                        .flatten()
-                });
+                let lc = self
+                    .lowcost(k, false)
+                    .or_else(|| best.is_none().then(|| self.lowcost(k, true)).flatten());
                 if let Some((_, alloc)) = lc {
                     self.shifts(k, &alloc, &mut best);
                 }
