@@ -170,10 +170,9 @@ pub fn optimize_batch(
     }
     let mut first = Search::new(board, items, plan.params(), params.seed);
     first.target = 1.0;
-    for k in 0..first.items.len() {
+    for (k, rej) in rejected.iter().enumerate() {
         if !first.items[k].placed && !first.insert(k) {
-            let rej = rejected[k].clone();
-            return Err(infeasible(&first.items[k].req, rej));
+            return Err(infeasible(&first.items[k].req, rej.clone()));
         }
     }
     // Start 2: largest first, each at its best position.

@@ -28,8 +28,11 @@ pub(super) struct Certified {
     pub kind: BoundKind,
     /// The integer program's placements (per item: start, allocation), when
     /// its peak is below the incumbent's.
-    pub better: Option<(f64, Vec<(usize, Vec<f64>)>)>,
+    pub better: Option<(f64, Placements)>,
 }
+
+/// Per item: first step and containers per step.
+pub(super) type Placements = Vec<(usize, Vec<f64>)>;
 
 /// The variables of one item.
 enum Vars {
@@ -303,8 +306,10 @@ fn round_up(board: &Board, items: &[Item], value: f64) -> f64 {
 fn bucket(board: &Board, items: &[Item], max_vars: usize) -> Option<usize> {
     let steps = board.steps;
     (1..=steps).find(|&b| {
-        steps % b == 0
-            && items.iter().all(|i| i.instances <= 1 || i.period % b == 0)
+        steps.is_multiple_of(b)
+            && items
+                .iter()
+                .all(|i| i.instances <= 1 || i.period.is_multiple_of(b))
             && var_count(items, b) <= max_vars
     })
 }
