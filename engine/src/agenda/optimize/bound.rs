@@ -47,6 +47,8 @@ enum Vars {
 struct Model {
     problem: Problem,
     z: Variable,
+    /// `z` is the peak times this (1, or the cores when peaks are whole).
+    scale: f64,
     vars: Vec<Vars>,
 }
 
@@ -104,7 +106,22 @@ fn build(board: &Board, items: &[Item], b: usize, integer: bool, step_secs: f64)
         .map(|(l, c)| (l[0] / c.cores).max(l[1] / c.memory_mb))
         .fold(0.0, f64::max);
     let mut p = Problem::new(OptimizationDirection::Minimize);
-    let z = p.add_var(1.0, (floor, f64::INFINITY));
+    // When every peak is a whole number of cores over one capacity, the
+    // integer program counts the peak in cores (an integer variable), so
+    // that branch and bound can close the gap below the next whole core.
+    let scale = if integer && whole_peaks(board, items) {
+        board.cap[0].cores
+    } else {
+        1.0
+    };
+    let z = if scale > 1.0 {
+        p.add_integer_var(
+            1.0 / scale,
+            ((floor * scale - 1e-7).ceil() as i32, i32::MAX),
+        )
+    } else {
+        p.add_var(1.0, (floor, f64::INFINITY))
+    };
     let mut rows: Vec<[Vec<(Variable, f64)>; 2]> =
         (0..nb).map(|_| [Vec::new(), Vec::new()]).collect();
     let mut all = Vec::with_capacity(items.len());
@@ -204,13 +221,14 @@ fn build(board: &Board, items: &[Item], b: usize, integer: bool, step_secs: f64)
             let ts = bucket * b..(bucket + 1) * b;
             let cap: f64 = ts.clone().map(|t| cap_of(board, t, r)).sum();
             let locked: f64 = ts.map(|t| board.locked[t][r]).sum();
-            terms.push((z, -cap));
+            terms.push((z, -cap / scale));
             p.add_constraint(terms.as_slice(), ComparisonOp::Le, -locked);
         }
     }
     Some(Model {
         problem: p,
         z,
+        scale,
         vars: all,
     })
 }
@@ -276,9 +294,32 @@ fn simple(board: &Board, items: &[Item], step_secs: f64) -> f64 {
 /// (fixed shapes of whole containers of whole sizes, whole locked load):
 /// then the peak is `k / capacity` for a whole `k` of some resource.
 fn round_up(board: &Board, items: &[Item], value: f64) -> f64 {
+    let cap0 = board.cap[0];
+    if !integral(board, items) {
+        return value;
+    }
+    if whole_peaks(board, items) {
+        return ((value * cap0.cores - 1e-7).ceil() / cap0.cores).max(value);
+    }
+    [cap0.cores, cap0.memory_mb]
+        .iter()
+        .map(|&c| (value * c - 1e-7).ceil() / c)
+        .fold(f64::INFINITY, f64::min)
+        .max(value)
+}
+
+/// Peaks are whole cores over one capacity: loads are integral and memory
+/// is proportional to cores (so cores decide every cost).
+fn whole_peaks(board: &Board, items: &[Item]) -> bool {
+    integral(board, items) && resources(board, items) == [0]
+}
+
+/// Every load is a whole number of cores and memory units on a constant
+/// capacity.
+fn integral(board: &Board, items: &[Item]) -> bool {
     let whole = |x: f64| (x - x.round()).abs() < 1e-9;
     let cap0 = board.cap[0];
-    let integral = board
+    board
         .cap
         .iter()
         .all(|c| c.cores == cap0.cores && c.memory_mb == cap0.memory_mb)
@@ -289,15 +330,7 @@ fn round_up(board: &Board, items: &[Item], value: f64) -> f64 {
                 && i.rigid
                     .as_ref()
                     .is_some_and(|r| r.stages.iter().all(|s| whole(s.1)))
-        });
-    if !integral {
-        return value;
-    }
-    [cap0.cores, cap0.memory_mb]
-        .iter()
-        .map(|&c| (value * c - 1e-7).ceil() / c)
-        .fold(f64::INFINITY, f64::min)
-        .max(value)
+        })
 }
 
 /// Smallest bucket (a divisor of the plan's steps and of every periodic
@@ -385,7 +418,13 @@ fn integer_program(
         return;
     };
     // Warm start: the search's plan.
-    let mut hint = vec![(m.z, incumbent)];
+    let mut hint = vec![(
+        m.z,
+        (incumbent * m.scale - 1e-7).ceil().max(incumbent * m.scale),
+    )];
+    if m.scale == 1.0 {
+        hint[0].1 = incumbent;
+    }
     for (item, vars) in items.iter().zip(&m.vars) {
         let Some(r) = &item.rigid else { return };
         let Some(starts) = r.starts_of(item.start, &item.alloc) else {
@@ -416,7 +455,7 @@ fn integer_program(
     };
     if let Some(sol) = sol {
         let optimal = sol.status() == microlp::SolutionStatus::Optimal;
-        let z = sol.objective();
+        let z = sol.objective().max(0.0);
         if optimal {
             out.value = z.min(incumbent);
             out.kind = BoundKind::Exact;
