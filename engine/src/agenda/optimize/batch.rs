@@ -286,12 +286,8 @@ fn finish<'a>(
     }
     let peak = search.board.peak();
     let lower = bound.value.min(peak);
-    let kind = if bound.kind == BoundKind::Exact || lower >= peak - 1e-9 && peak > 0.0 {
-        if lower >= peak - 1e-9 {
-            BoundKind::Exact
-        } else {
-            bound.kind
-        }
+    let kind = if peak > 0.0 && lower >= peak * (1.0 - 1e-9) {
+        BoundKind::Exact
     } else {
         bound.kind
     };

@@ -397,11 +397,11 @@ pub(super) fn certify(
         && !items.is_empty()
         && params.ip_max_vars > 0
         && var_count(items, 1) <= params.ip_max_vars
-        && out.value < incumbent - 1e-9
+        && out.value < incumbent * (1.0 - 1e-9)
     {
         integer_program(board, items, step_secs, params, incumbent, out);
     }
-    if out.value >= incumbent - 1e-9 && out.kind != BoundKind::Exact {
+    if out.value >= incumbent * (1.0 - 1e-9) && out.kind != BoundKind::Exact {
         out.value = out.value.min(incumbent);
     }
 }
@@ -460,7 +460,7 @@ fn integer_program(
             out.value = z.min(incumbent);
             out.kind = BoundKind::Exact;
         }
-        if z < incumbent - 1e-9 {
+        if z < incumbent * (1.0 - 1e-9) {
             let mut placed = Vec::with_capacity(items.len());
             for (item, vars) in items.iter().zip(&m.vars) {
                 let r = item.rigid.as_ref().expect("all rigid");

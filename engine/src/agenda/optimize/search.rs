@@ -35,13 +35,18 @@ impl Score {
         }
     }
 
-    fn better(self, o: Score) -> bool {
-        self.v < o.v - 1e-9 || (self.v <= o.v + 1e-9 && self.sq < o.sq - 1e-12)
+    /// Lower violations, then a flatter plan; `sq_tol` is the round-off of
+    /// squared costs at the plan's scale (costs may be tiny on a huge
+    /// cluster).
+    fn better(self, o: Score, sq_tol: f64) -> bool {
+        self.v < o.v - 1e-9 || (self.v <= o.v + 1e-9 && self.sq < o.sq - sq_tol)
     }
 }
 
+/// Violation of `target` at cost `c` (relative tolerance: costs are
+/// loads over capacity and may be tiny).
 fn violation(c: f64, target: f64) -> f64 {
-    if c > target + 1e-12 {
+    if c > target * (1.0 + 1e-12) {
         1.0 + (c - target) / target.max(1e-9)
     } else {
         0.0
@@ -71,6 +76,8 @@ pub(super) struct Search<'a> {
     pub target: f64,
     /// Moves made.
     pub moves: usize,
+    /// Round-off of squared costs at the plan's scale.
+    sq_tol: f64,
     rng: Rng,
 }
 
@@ -85,6 +92,7 @@ impl<'a> Search<'a> {
             agenda,
             target: f64::INFINITY,
             moves: 0,
+            sq_tol: 1e-24,
             rng: Rng::new(seed),
         }
     }
@@ -117,8 +125,8 @@ impl<'a> Search<'a> {
         s
     }
 
-    fn keep(best: &mut Option<Candidate>, c: Candidate) {
-        if best.as_ref().is_none_or(|b| c.0.better(b.0)) {
+    fn keep(&self, best: &mut Option<Candidate>, c: Candidate) {
+        if best.as_ref().is_none_or(|b| c.0.better(b.0, self.sq_tol)) {
             *best = Some(c);
         }
     }
@@ -132,12 +140,12 @@ impl<'a> Search<'a> {
         let mut top: Option<(Score, usize)> = None;
         for s in a..=d - alloc.len() {
             let sc = self.score(k, s, alloc);
-            if top.is_none_or(|t| sc.better(t.0)) {
+            if top.is_none_or(|t| sc.better(t.0, self.sq_tol)) {
                 top = Some((sc, s));
             }
         }
         if let Some((sc, s)) = top {
-            Self::keep(best, (sc, s, alloc.to_vec()));
+            self.keep(best, (sc, s, alloc.to_vec()));
         }
     }
 
@@ -217,7 +225,7 @@ impl<'a> Search<'a> {
                         .collect();
                     let mut suf = vec![(Score::ZERO, 0usize); hi + 1 - lo];
                     for i in (0..=hi - lo).rev() {
-                        suf[i] = if i == hi - lo || !f[j][i].better(suf[i + 1].0) {
+                        suf[i] = if i == hi - lo || !f[j][i].better(suf[i + 1].0, self.sq_tol) {
                             if i == hi - lo {
                                 (f[j][i], lo + i)
                             } else {
@@ -271,7 +279,7 @@ impl<'a> Search<'a> {
     fn step(&mut self, noise: f64) -> Step {
         let target = self.target;
         let over: Vec<usize> = (0..self.board.steps)
-            .filter(|&t| self.board.cost[t] > target + 1e-12)
+            .filter(|&t| self.board.cost[t] > target * (1.0 + 1e-12))
             .collect();
         if over.is_empty() {
             return Step::Reached;
@@ -326,12 +334,16 @@ impl<'a> Search<'a> {
     pub fn run(&mut self, params: &OptimizeParams, floor: f64) {
         let mut best = self.snapshot();
         let mut peak = self.board.peak();
+        self.sq_tol = 1e-15 * peak.min(1.0).powi(2);
         self.target = if peak > 1.0 + 1e-9 {
             1.0
         } else {
-            peak * (1.0 - 1e-9) - 1e-12
+            peak * (1.0 - 1e-9)
         };
-        while self.target >= floor - 1e-9 && self.moves < params.max_moves {
+        while self.target >= floor * (1.0 - 1e-9)
+            && self.target > 0.0
+            && self.moves < params.max_moves
+        {
             let mut used = 0;
             let mut reached = false;
             while used < params.level_moves && self.moves < params.max_moves {
@@ -349,7 +361,7 @@ impl<'a> Search<'a> {
             }
             best = self.snapshot();
             peak = self.board.peak();
-            self.target = peak * (1.0 - 1e-9) - 1e-12;
+            self.target = peak * (1.0 - 1e-9);
         }
         self.restore(best);
     }
