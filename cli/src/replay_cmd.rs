@@ -13,7 +13,7 @@ skyplan replay — SLO misses and cluster size, users against Morpheus (§9)
 
 USAGE:
     skyplan replay FILE... [--train-share X] [--user-factor X]
-                   [--user-spread X] [--rho X] [--alpha X] [--seed N] [--json]
+                   [--user-spread X] [--rho X] [--alpha X] [--seed N] [--optimize] [--json]
 
 Splits each recurring job's runs (those with an actionable SLO) by time,
 builds reservations from the first ones and replays the rest against them,
@@ -28,6 +28,8 @@ OPTIONS:
     --rho X          dynamic reprovisioning's fudge factor ρ (default 2)
     --alpha X        the LP skylines' α (default 0.01)
     --seed N         seed of the user model (default 7)
+    --optimize       size the cluster after the batch optimizer re-places
+                     the packed reservations (Morpheus + optimization)
     --json           print the evaluation as JSON
     -h, --help       print this help
 ";
@@ -47,6 +49,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("rho") => params.reprovision.rho = parser.value()?.parse()?,
             Long("alpha") => params.model.alpha = parser.value()?.parse()?,
             Long("seed") => params.seed = parser.value()?.parse()?,
+            Long("optimize") => params.optimize = true,
             Value(v) => files.push(v.string()?),
             _ => return Err(arg.unexpected().into()),
         }

@@ -131,6 +131,22 @@ fn demo_decisions_are_planned_at_the_studio_capacity() {
     let lowcost = &v["comparison"][0];
     assert_eq!(lowcost["method"], "lowcost");
     assert_eq!(lowcost["placed"].as_u64(), Some(requests), "{json}");
+    // The batch optimizer: every request placed, a peak no higher than
+    // LowCost's, a certified bound below it and the gap between them.
+    let opt = &v["comparison"][3];
+    assert_eq!(opt["method"], "optimize");
+    assert_eq!(opt["placed"].as_u64(), Some(requests), "{json}");
+    let r = &opt["optimized"];
+    let (peak, bound) = (
+        r["peak"].as_f64().unwrap(),
+        r["lower_bound"].as_f64().unwrap(),
+    );
+    assert!(peak <= lowcost["peak"].as_f64().unwrap() + 1e-9, "{json}");
+    assert!(bound > 0.0 && bound <= peak + 1e-12, "{json}");
+    assert!(
+        (r["gap"].as_f64().unwrap() - (peak / bound - 1.0)).abs() < 1e-9,
+        "{json}"
+    );
     let cores = (1.25 * 1000.0 * lowcost["bound"]["best"].as_f64().unwrap()).ceil();
     let cores = format!("{cores}");
     let (code, out, err) = skyplan(&["plan", DECISIONS, "--capacity-cores", &cores]);
@@ -446,7 +462,13 @@ fn plan_reads_yarn_with_each_interpreter_and_reports_rejections() {
         line.contains("cores full at step") && line.contains(", cores]"),
         "{line}"
     );
-    assert_eq!(out.matches("rejected big:").count(), 3, "{out}");
+    // LowCost, greedy, earliest first, and the optimizer (it optimizes what
+    // LowCost admitted when the batch cannot fit, naming the request).
+    assert_eq!(out.matches("rejected big:").count(), 4, "{out}");
+    assert!(
+        out.contains("optimize: not every request fits (request `big` cannot fit"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -1164,6 +1186,9 @@ fn command_help_lists_its_options_with_the_engines_defaults() {
     assert_eq!(default_of(&h, "--capacity-memory-mb"), "N × 4096");
     assert_eq!(default_of(&h, "--method"), "lowcost");
     assert_eq!(default_of(&h, "--min-parallelism"), "1");
+    let o = skyplan_engine::agenda::OptimizeParams::default();
+    assert_eq!(default_of(&h, "--moves"), o.max_moves.to_string());
+    assert_eq!(default_of(&h, "--seed"), o.seed.to_string());
     assert_eq!(default_of(&h, "--queue"), "`default`");
     assert!(option_text(&h, "--capacity-cores").contains("required"));
     for opt in ["--origin", "--export-yarn", "--json"] {

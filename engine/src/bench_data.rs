@@ -346,6 +346,40 @@ pub fn agenda_requests(n: usize, seed: u64) -> Vec<crate::agenda::ReservationReq
         .collect()
 }
 
+/// `n` rigid one-off requests for the batch optimizer's benchmark (issue
+/// 16): gangs of 5–40 containers for 5–30 one-minute steps (one stage,
+/// gang = parallelism), windows 1–3× their length, on a 4-hour horizon
+/// (`AgendaParams { period_secs: 14_400, .. }`), seeded. The same draws as
+/// `rigid_batch` in `engine/tests/data/optimize_highs.py`, which records
+/// HiGHS's optimum of each.
+pub fn rigid_batch(n: usize, seed: u64) -> Vec<crate::agenda::ReservationRequest> {
+    use crate::agenda::{Interpreter, Recurrence, ReservationRequest, Stage};
+    const HORIZON: i64 = 240;
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            let g = rng.int(5, 40) as f64;
+            let len = rng.int(5, 30);
+            let w = ((len as f64 * rng.uniform(1.0, 3.0) + 0.5).floor() as i64).min(HORIZON);
+            let a = rng.int(0, HORIZON - w);
+            ReservationRequest {
+                name: format!("r{i}"),
+                recurrence: Recurrence::OneOff,
+                arrival_secs: a * 60,
+                deadline_secs: (a + w) * 60,
+                container: ContainerSize::default(),
+                stages: vec![Stage {
+                    demand: g * len as f64 * 60.0,
+                    max_parallelism: g,
+                    gang: g,
+                }],
+                interpreter: Interpreter::ROrderNoGap,
+                problematic: false,
+            }
+        })
+        .collect()
+}
+
 /// `n` synthetic jobs shaped like SWIM's Facebook 2009 samples (sizes only,
 /// no durations, as the `swim-tsv` importer gives them): input bytes
 /// log-normal around 50 KB with 2.4 decades of spread, three quarters

@@ -206,6 +206,7 @@ pub fn plan_csv(plan: &crate::agenda::Plan, origin: crate::model::Timestamp) -> 
             Method::LowCost => "low-cost",
             Method::Greedy => "greedy",
             Method::EarliestFirst => "earliest-first",
+            Method::Optimized => "optimized",
         };
         for i in 0..r.instances {
             let base = r.start + i * r.period_steps;

@@ -1428,3 +1428,42 @@ test('Harvest: the demo tenants classified (patterns, classes, capacity), a spec
   assert.match(await page.locator('[data-testid=harvest-tenants-file]').textContent(), /demo\/tenants\.csv/);
   assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Harvest panel');
 });
+
+// ------------------------------------------------------- Agenda optimize
+
+// After the Harvest test's "Load demo": the demo's plan is back.
+test('Agenda: optimize re-places the plan, the peak falls or stays, the gap is shown, undo restores', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+  await page.click('[data-testid=nav-agenda]');
+  await page.locator('canvas[data-testid=agenda-canvas][data-drawn="true"]').waitFor();
+  await page.locator('[data-testid=agenda-row]').first().waitFor();
+  const starts = () =>
+    page.$$eval('[data-testid=agenda-row]', (rows) =>
+      rows.map((r) => [r.dataset.name, r.dataset.start]).sort((a, b) => a[0].localeCompare(b[0])),
+    );
+  const before = await starts();
+  const peakBefore = Number(await agendaPeak());
+  await page.waitForFunction(() => !document.querySelector('[data-testid=optimize]')?.disabled);
+  await page.click('[data-testid=optimize]');
+  const outcome = page.locator('[data-testid=agenda-outcome]');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=agenda-outcome]')?.textContent.includes('Optimized:'),
+  );
+  const text = await outcome.textContent();
+  const m = text.match(/peak (\d+\.\d+) \(was (\d+\.\d+)\), at most (\d+\.\d) % above the optimum/);
+  assert.ok(m, `the outcome states the peak and the certified gap: ${text}`);
+  const peakAfter = Number(await agendaPeak());
+  assert.ok(peakAfter <= peakBefore + 1e-3, `the peak falls or stays: ${peakBefore} → ${peakAfter}`);
+  assert.ok(Math.abs(Number(m[1]) - peakAfter) < 1e-3, 'the outcome and the figure agree');
+  assert.ok(Number(m[3]) >= 0, 'a gap');
+  await screenshot('agenda-optimized');
+
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid=agenda-outcome]')?.textContent.includes('Undone'),
+  );
+  assert.equal(Number(await agendaPeak()), peakBefore, 'undo restores the peak');
+  assert.deepEqual(await starts(), before, 'undo restores every reservation');
+  assert.equal(pageErrors.length, errorsBefore, pageErrors.join('\n'));
+});

@@ -48,6 +48,11 @@ pub struct EvalParams {
     pub agenda: AgendaParams,
     /// Dynamic reprovisioning.
     pub reprovision: ReprovisionParams,
+    /// Re-place the packed scenarios' reservations together with the batch
+    /// optimizer before sizing the cluster (Morpheus + optimization);
+    /// `false` is the paper's Morpheus.
+    #[serde(default)]
+    pub optimize: bool,
 }
 
 impl Default for EvalParams {
@@ -61,6 +66,7 @@ impl Default for EvalParams {
             model: ModelParams::paper(),
             agenda: AgendaParams::default(),
             reprovision: ReprovisionParams::default(),
+            optimize: false,
         }
     }
 }
@@ -302,6 +308,11 @@ fn run_scenario(
             rejected += 1;
             let _ = sizing.admit(request(c, params, false, false), Method::EarliestFirst);
         }
+    }
+    if packing && params.optimize {
+        sizing = super::optimize::optimize_plan(&sizing, &[], &Default::default())
+            .map_err(|e| EvalError::Failed(e.to_string()))?
+            .plan;
     }
     let cores = sizing
         .load()

@@ -19,6 +19,7 @@ mod evaluate;
 mod from_slo;
 mod landing;
 mod lowcost;
+mod optimize;
 mod params;
 mod placement;
 mod plan;
@@ -31,6 +32,10 @@ pub use bounds::{lower_bounds, LowerBounds};
 pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use from_slo::requests_from_decisions;
+pub use optimize::{
+    optimize_batch, optimize_plan, BoundKind, OptimizeError, OptimizeParams, OptimizeReport,
+    Optimized,
+};
 pub use params::AgendaParams;
 pub use placement::{Placement, Rejection};
 pub use plan::{Method, MovePreview, Plan, Reservation};

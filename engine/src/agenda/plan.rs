@@ -26,6 +26,10 @@ pub enum Method {
     /// `favor-early-allocation`): stages from the first, gangs as early as
     /// possible.
     EarliestFirst,
+    /// Re-placed by the batch optimizer (`optimize`): the plan's unlocked
+    /// reservations together, minimizing the peak. A single admission with
+    /// this method is placed as LowCost places it.
+    Optimized,
 }
 
 /// A placed reservation.
@@ -333,7 +337,9 @@ impl Plan {
         };
         let step = self.params.step_secs;
         let placement = match method {
-            Method::LowCost => lowcost::place(&view, &req, (a, d), &self.params)?,
+            Method::LowCost | Method::Optimized => {
+                lowcost::place(&view, &req, (a, d), &self.params)?
+            }
             Method::Greedy => baseline::place(&view, &req, (a, d), step, Direction::Latest)?,
             Method::EarliestFirst => {
                 baseline::place(&view, &req, (a, d), step, Direction::Earliest)?
@@ -466,5 +472,41 @@ impl Plan {
             self.reservations.push(r);
         }
         Ok(preview)
+    }
+
+    /// Puts a request at a placement the caller has checked (the batch
+    /// optimizer), under `id` when given (keeping a reservation's identity)
+    /// or a fresh one. Returns the id.
+    pub(crate) fn insert_placed(
+        &mut self,
+        req: ReservationRequest,
+        method: Method,
+        (start, alloc): (usize, Vec<f64>),
+        id: Option<u32>,
+    ) -> Result<u32, AgendaError> {
+        let (a, d, p, n) = self.frame(&req)?;
+        let id = match id {
+            Some(id) => {
+                self.next_id = self.next_id.max(id);
+                id
+            }
+            None => {
+                self.next_id += 1;
+                self.next_id
+            }
+        };
+        let r = Reservation {
+            id,
+            request: req,
+            method,
+            start,
+            alloc,
+            window: (a, d),
+            period_steps: p,
+            instances: n,
+        };
+        self.apply(&r, 1.0);
+        self.reservations.push(r);
+        Ok(id)
     }
 }

@@ -27,8 +27,8 @@ use crate::protocol::Response;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    lower_bounds, plan_to_yarn, requests_from_decisions, AgendaParams, Capacity, Method, Plan,
-    Recurrence, ReservationRequest,
+    lower_bounds, optimize_batch, optimize_plan, plan_to_yarn, requests_from_decisions,
+    AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
 };
 use skyplan_engine::export::plan_csv;
 use skyplan_engine::slo::{DecisionKind, SloDecision};
@@ -213,6 +213,7 @@ impl AgendaHost {
                 None => ctx.refuse("There is no plan yet."),
             },
             AgendaRequest::Move { id, start } => self.move_to(&ctx, id, start).await,
+            AgendaRequest::Optimize { locked } => self.optimize(&ctx, &locked).await,
             AgendaRequest::Undo => self.step_back(&ctx, true).await,
             AgendaRequest::Redo => self.step_back(&ctx, false).await,
             AgendaRequest::Compare => self.compare(&ctx),
@@ -556,6 +557,42 @@ impl AgendaHost {
         }
     }
 
+    /// Re-places the unlocked reservations together (the batch optimizer);
+    /// undoable as one change.
+    async fn optimize(&mut self, ctx: &Ctx<'_>, locked: &[u32]) {
+        let before = self.agenda.clone();
+        let Some(plan) = self.agenda.plan.as_ref() else {
+            ctx.refuse("There is no plan to optimize yet.");
+            return;
+        };
+        let out = match optimize_plan(plan, locked, &OptimizeParams::default()) {
+            Ok(out) => out,
+            Err(e) => {
+                ctx.refuse(format!("Optimize: {e}."));
+                return;
+            }
+        };
+        let r = &out.report;
+        let outcome = Outcome {
+            summary: format!(
+                "Optimized: peak {:.3} (was {:.3}), at most {:.1} % above the optimum; {} of {} reservations moved, {} locked.",
+                r.peak,
+                r.start_peak,
+                r.gap * 100.0,
+                r.moved,
+                r.unlocked,
+                r.locked
+            ),
+            problems: Vec::new(),
+        };
+        self.agenda.plan = Some(out.plan);
+        let change = Change::Replaced {
+            label: "optimization".into(),
+            agenda: Box::new(before),
+        };
+        self.changed(ctx, change, outcome).await;
+    }
+
     /// Undo (`back`) or redo the last change.
     async fn step_back(&mut self, ctx: &Ctx<'_>, back: bool) {
         let (from, word) = if back {
@@ -630,8 +667,26 @@ impl AgendaHost {
         let capacity = plan.capacity().to_vec();
         let mut rows = Vec::new();
         let bound = lower_bounds(plan, &requests, LP_MAX_VARS);
-        for method in crate::parts::agenda::protocol::METHODS {
+        let mut optimized_gap = None;
+        for method in crate::parts::agenda::protocol::COMPARED {
             let t = now_ms();
+            if method == Method::Optimized {
+                let Ok(empty) = Plan::new(plan.params().clone(), capacity.clone()) else {
+                    continue;
+                };
+                if let Ok(out) = optimize_batch(&empty, &requests, &OptimizeParams::default()) {
+                    let peak = out.report.peak;
+                    optimized_gap = Some(out.report.gap);
+                    rows.push(CompareRow {
+                        method,
+                        placed: requests.len(),
+                        peak,
+                        ratio: (bound.best > 0.0).then(|| peak / bound.best),
+                        millis: now_ms() - t,
+                    });
+                }
+                continue;
+            }
             let Ok(mut fresh) = Plan::new(plan.params().clone(), capacity.clone()) else {
                 continue;
             };
@@ -653,6 +708,7 @@ impl AgendaHost {
             requests: requests.len(),
             rows,
             bound,
+            optimized_gap,
         }));
     }
 

@@ -191,6 +191,17 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                     >
                         "↷ Redo"
                     </button>
+                    <button
+                        class="button small"
+                        data-testid="optimize"
+                        title="Re-place every reservation together to lower the peak (undoable)"
+                        disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
+                        on:click=move |_| {
+                            studio.agenda.agenda_change(AgendaRequest::Optimize { locked: Vec::new() })
+                        }
+                    >
+                        "Optimize"
+                    </button>
                 </div>
             </header>
             <div class="agenda-figures">
@@ -842,6 +853,10 @@ fn CompareCard() -> impl IntoView {
                         "Bound = best of area {:.3}, single request {:.3}, LP relaxation {lp}.",
                         c.bound.area, c.bound.single,
                     )}
+                    {c.optimized_gap.map(|g| format!(
+                        " Optimized (batch): at most {:.1} % above the optimum (certified).",
+                        g * 100.0
+                    ))}
                 </p>
             }
         })

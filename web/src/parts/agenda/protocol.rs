@@ -73,6 +73,13 @@ pub enum AgendaRequest {
         /// New first step of its first instance.
         start: usize,
     },
+    /// Re-place every reservation not in `locked` together to minimize the
+    /// peak (the engine's batch optimizer); locked ones stay. Undoable; the
+    /// outcome says "peak P, at most G % above the optimum".
+    Optimize {
+        /// Reservations that must not move.
+        locked: Vec<u32>,
+    },
     /// Take back the last change (capacity, admission, one-off, removal, move).
     Undo,
     /// Apply again the last change taken back.
@@ -257,6 +264,9 @@ pub struct CompareView {
     pub rows: Vec<CompareRow>,
     /// Lower bounds on the peak for all the requests.
     pub bound: LowerBounds,
+    /// The batch optimizer's certified gap on the same requests (its row is
+    /// the `Optimized` one), when it placed them all.
+    pub optimized_gap: Option<f64>,
 }
 
 /// One method's result.
@@ -280,6 +290,7 @@ pub fn method_label(method: Method) -> &'static str {
         Method::LowCost => "LowCost",
         Method::Greedy => "Greedy (YARN)",
         Method::EarliestFirst => "Earliest first",
+        Method::Optimized => "Optimized (batch)",
     }
 }
 
@@ -289,11 +300,21 @@ pub fn method_value(method: Method) -> &'static str {
         Method::LowCost => "low-cost",
         Method::Greedy => "greedy",
         Method::EarliestFirst => "earliest-first",
+        Method::Optimized => "optimized",
     }
 }
 
 /// Every method, in the order the panel lists them.
 pub const METHODS: [Method; 3] = [Method::LowCost, Method::Greedy, Method::EarliestFirst];
+
+/// The rows of the comparison table: the admission methods, then the
+/// batch optimizer on the same requests.
+pub const COMPARED: [Method; 4] = [
+    Method::LowCost,
+    Method::Greedy,
+    Method::EarliestFirst,
+    Method::Optimized,
+];
 
 /// The method of a `<select>` value.
 pub fn method_of(value: &str) -> Option<Method> {

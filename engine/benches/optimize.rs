@@ -1,0 +1,87 @@
+//! Batch optimizer benchmarks (issue 16): ten seeded batches of 40 rigid
+//! one-offs against HiGHS's optima recorded by
+//! `tests/data/optimize_highs.py` (LowCost's peak, ours, the ratio to the
+//! optimum, our time and HiGHS's), and the 1,000-request agenda benchmark
+//! optimized next to LowCost.
+
+use skyplan_engine::agenda::{
+    optimize_batch, AgendaParams, Capacity, Method, OptimizeParams, Plan,
+};
+use skyplan_engine::bench_data::{agenda_requests, rigid_batch};
+use std::time::Instant;
+
+fn main() {
+    let doc: serde_json::Value =
+        serde_json::from_str(include_str!("../tests/data/optimize_highs.json")).expect("json");
+    let cap = vec![Capacity {
+        cores: 10_000.0,
+        memory_mb: 10_000.0 * 1024.0,
+    }];
+    let params = AgendaParams {
+        period_secs: 14_400,
+        ..AgendaParams::default()
+    };
+    println!("| seed | optimum | LowCost | optimized | / optimum | bound | gap | ms | HiGHS s |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let (mut sum, mut worst, mut times) = (0.0, 0.0f64, Vec::new());
+    let bench = doc["bench"].as_array().expect("bench");
+    for b in bench {
+        let seed = b["seed"].as_u64().expect("seed");
+        let opt = b["optimum_containers"].as_f64().expect("opt");
+        let reqs = rigid_batch(40, seed);
+        let plan = Plan::new(params.clone(), cap.clone()).expect("plan");
+        let t = Instant::now();
+        let out = optimize_batch(&plan, &reqs, &OptimizeParams::default()).expect("optimize");
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        times.push(ms);
+        let r = out.report;
+        let ratio = r.peak * 10_000.0 / opt;
+        sum += ratio;
+        worst = worst.max(ratio);
+        println!(
+            "| {seed} | {opt:.0} | {:.0} | {:.0} | {ratio:.3} | {:.0} ({:?}) | {:.1} % | {ms:.0} | {} |",
+            r.start_peak * 10_000.0,
+            r.peak * 10_000.0,
+            r.lower_bound * 10_000.0,
+            r.bound,
+            r.gap * 100.0,
+            b["highs_secs"]
+        );
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "\nmean ratio {:.3}, worst {:.3}; time per batch median {:.0} ms, max {:.0} ms",
+        sum / bench.len() as f64,
+        worst,
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+
+    let requests = agenda_requests(1000, 7);
+    let capacity = vec![Capacity {
+        cores: 4000.0,
+        memory_mb: 4000.0 * 4096.0,
+    }];
+    let mut low = Plan::new(AgendaParams::default(), capacity.clone()).expect("plan");
+    let t = Instant::now();
+    for r in &requests {
+        let _ = low.admit(r.clone(), Method::LowCost);
+    }
+    let low_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let empty = Plan::new(AgendaParams::default(), capacity).expect("plan");
+    let t = Instant::now();
+    let out = optimize_batch(&empty, &requests, &OptimizeParams::default()).expect("optimize");
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    let r = out.report;
+    println!("\n| 1,000 requests | peak | bound | gap | ms |");
+    println!("| --- | --- | --- | --- | --- |");
+    println!("| LowCost | {:.4} | | | {low_ms:.0} |", low.peak());
+    println!(
+        "| optimized | {:.4} | {:.4} ({:?}) | {:.1} % | {ms:.0} |",
+        r.peak,
+        r.lower_bound,
+        r.bound,
+        r.gap * 100.0
+    );
+    println!("moves {}", r.moves);
+}
