@@ -393,7 +393,12 @@ test('selecting a job draws its chart on the canvas', { timeout: 120_000 }, asyn
 
 test('forecasting the NAB series: rolling one-step bands and the coverage/width table, from the worker', { timeout: 180_000 }, async () => {
   const nab = await page.$$eval('[data-testid=chart-select] option', (os) =>
-    os.filter((o) => o.value.startsWith('series:') && o.textContent.includes('24ae8d')).map((o) => o.value),
+    // The uploaded file's series, not the demo tenant `nab-24ae8d` made from it.
+    os
+      .filter(
+        (o) => o.value.startsWith('series:') && o.textContent.includes('24ae8d') && !o.textContent.includes('nab-24ae8d'),
+      )
+      .map((o) => o.value),
   );
   assert.equal(nab.length, 1, 'the NAB series is offered');
   await drawn(nab[0]);
@@ -876,14 +881,16 @@ test('Agenda: admit signed-off jobs, drag with live preview, snap back, undo/red
   assert.ok(adhoc.start >= 13 * 60 && adhoc.start + adhoc.len <= 17 * 60, 'the one-off within 13:00–17:00');
   assert.equal(adhoc.len, 60);
 
-  // LowCost against the baselines and the lower bound.
+  // LowCost against the baselines, the batch optimizer and the lower bound.
   await page.click('[data-testid=compare-run]');
   const table = page.locator('[data-testid=compare-table]');
   await table.waitFor();
   const rows = await page.$$eval('[data-testid=compare-row]', (rs) =>
     rs.map((r) => ({ method: r.dataset.method, cells: [...r.cells].map((c) => c.textContent.trim()) })),
   );
-  assert.deepEqual(rows.map((r) => r.method), ['low-cost', 'greedy', 'earliest-first']);
+  assert.deepEqual(rows.map((r) => r.method), ['low-cost', 'greedy', 'earliest-first', 'optimized']);
+  const peakOf = (m) => Number(rows.find((r) => r.method === m).cells[2]);
+  assert.ok(peakOf('optimized') <= peakOf('low-cost') + 1e-9, 'the optimizer never does worse than LowCost');
   const bound = Number((await page.locator('[data-testid=compare-bound] td').nth(2).textContent()).trim());
   for (const r of rows) assert.ok(Number(r.cells[2]) >= bound - 1e-9, `${r.method} peak ≥ bound`);
   await page.evaluate(() => window.scrollTo(0, 0));
