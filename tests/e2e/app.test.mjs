@@ -1451,6 +1451,11 @@ test('Agenda: optimize re-places the plan, the peak falls or stays, the gap is s
     );
   const before = await starts();
   const peakBefore = Number(await agendaPeak());
+  // Lock the first reservation: Optimize must leave it where it is.
+  const lockedRow = page.locator('[data-testid=agenda-row]').first();
+  const lockedName = await lockedRow.getAttribute('data-name');
+  const lockedStart = await lockedRow.getAttribute('data-start');
+  await lockedRow.locator('[data-testid=agenda-lock]').check();
   await page.waitForFunction(() => !document.querySelector('[data-testid=optimize]')?.disabled);
   await page.click('[data-testid=optimize]');
   const outcome = page.locator('[data-testid=agenda-outcome]');
@@ -1464,6 +1469,11 @@ test('Agenda: optimize re-places the plan, the peak falls or stays, the gap is s
   assert.ok(peakAfter <= peakBefore + 1e-3, `the peak falls or stays: ${peakBefore} → ${peakAfter}`);
   assert.ok(Math.abs(Number(m[1]) - peakAfter) < 1e-3, 'the outcome and the figure agree');
   assert.ok(Number(m[3]) >= 0, 'a gap');
+  assert.equal(
+    await page.locator(`[data-testid=agenda-row][data-name="${lockedName}"]`).getAttribute('data-start'),
+    lockedStart,
+    `the locked ${lockedName} stays where it was`,
+  );
   await screenshot('agenda-optimized');
 
   await page.click('[data-testid=undo]');

@@ -73,6 +73,9 @@ pub struct AgendaDesk {
     pub latency: RwSignal<Option<f64>>,
     /// The YARN queue of the YARN export.
     pub queue: RwSignal<String>,
+    /// Reservations the planner locked: "Optimize" leaves them where they
+    /// are (ids; the engine keeps ids across optimization and undo).
+    pub locked: RwSignal<std::collections::BTreeSet<u32>>,
     /// The preview in flight: `(id, start, asked at)`.
     in_flight: StoredValue<Option<(u32, usize, f64)>>,
     /// The position wanted while one is in flight.
@@ -80,6 +83,28 @@ pub struct AgendaDesk {
 }
 
 impl AgendaDesk {
+    /// Locks or unlocks reservation `id` for "Optimize".
+    pub fn toggle_lock(self, id: u32, lock: bool) {
+        self.locked.update(|l| {
+            if lock {
+                l.insert(id);
+            } else {
+                l.remove(&id);
+            }
+        });
+    }
+
+    /// The locked reservations still in the plan.
+    pub fn locked_ids(self) -> Vec<u32> {
+        let present: std::collections::BTreeSet<u32> = self.view.with_untracked(|v| {
+            v.as_ref()
+                .map(|v| v.reservations.iter().map(|r| r.id).collect())
+                .unwrap_or_default()
+        });
+        self.locked
+            .with_untracked(|l| l.intersection(&present).copied().collect())
+    }
+
     /// Nothing known yet; LowCost selected.
     pub fn new(page: Page) -> AgendaDesk {
         AgendaDesk {
@@ -95,6 +120,7 @@ impl AgendaDesk {
             busy: RwSignal::new(false),
             latency: RwSignal::new(None),
             queue: RwSignal::new("default".into()),
+            locked: RwSignal::new(std::collections::BTreeSet::new()),
             in_flight: StoredValue::new(None),
             wanted: StoredValue::new(None),
         }
@@ -222,6 +248,12 @@ impl AgendaDesk {
                 agenda.busy.set(false);
                 // A new plan ends any drag (a dropped one has landed).
                 agenda.drag.set(None);
+                // Locks of reservations no longer planned go with them.
+                let present: std::collections::BTreeSet<u32> =
+                    view.reservations.iter().map(|r| r.id).collect();
+                if agenda.locked.with_untracked(|l| !l.is_subset(&present)) {
+                    agenda.locked.update(|l| l.retain(|id| present.contains(id)));
+                }
                 agenda.view.set(Some(*view));
             }
             AgendaResponse::Preview { id, start, preview } => {

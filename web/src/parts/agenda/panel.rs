@@ -194,10 +194,11 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                     <button
                         class="button small"
                         data-testid="optimize"
-                        title="Re-place every reservation together to lower the peak (undoable)"
+                        title="Re-place every unlocked reservation together to lower the peak (undoable)"
                         disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
                         on:click=move |_| {
-                            studio.agenda.agenda_change(AgendaRequest::Optimize { locked: Vec::new() })
+                            let locked = studio.agenda.locked_ids();
+                            studio.agenda.agenda_change(AgendaRequest::Optimize { locked })
                         }
                     >
                         "Optimize"
@@ -479,6 +480,17 @@ fn ReservationsCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) 
                                 <td class="num">{trimmed(r.peak_containers, 1)}</td>
                                 <td>{method_label(r.method)}</td>
                                 <td>
+                                    <label class="check" title="Locked: Optimize leaves it where it is">
+                                        <input
+                                            type="checkbox"
+                                            data-testid="agenda-lock"
+                                            prop:checked=move || desk.locked.with(|l| l.contains(&id))
+                                            on:change=move |ev| desk.toggle_lock(id, event_target_checked(&ev))
+                                        />
+                                        " lock"
+                                    </label>
+                                </td>
+                                <td>
                                     <button
                                         class="button ghost small"
                                         data-testid="agenda-remove"
@@ -513,6 +525,7 @@ fn ReservationsCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) 
                             <th>"Reserved"</th>
                             <th class="num">"Peak containers"</th>
                             <th>"Method"</th>
+                            <th>"Optimize"</th>
                             <th></th>
                         </tr>
                     </thead>
@@ -520,7 +533,7 @@ fn ReservationsCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) 
                         {rows}
                         <Show when=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))>
                             <tr>
-                                <td class="empty" colspan="7">"No reservations."</td>
+                                <td class="empty" colspan="8">"No reservations."</td>
                             </tr>
                         </Show>
                     </tbody>
