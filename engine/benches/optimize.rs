@@ -10,7 +10,28 @@ use skyplan_engine::agenda::{
 use skyplan_engine::bench_data::{agenda_requests, rigid_batch};
 use std::time::Instant;
 
+/// `--node-limit N` and `--ip-max-vars N` override the optimizer's
+/// defaults (to measure what the integer program's budget buys);
+/// `--skip-large` leaves out the 1,000-request run.
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .map(|v| v.parse::<u64>().expect("a number"))
+    };
+    let mut opt_params = OptimizeParams::default();
+    if let Some(n) = arg("--node-limit") {
+        opt_params.ip_node_limit = n;
+    }
+    if let Some(n) = arg("--ip-max-vars") {
+        opt_params.ip_max_vars = n as usize;
+    }
+    println!(
+        "integer program: at most {} variables, {} nodes",
+        opt_params.ip_max_vars, opt_params.ip_node_limit
+    );
     let doc: serde_json::Value =
         serde_json::from_str(include_str!("../tests/data/optimize_highs.json")).expect("json");
     let cap = vec![Capacity {
@@ -31,7 +52,7 @@ fn main() {
         let reqs = rigid_batch(40, seed);
         let plan = Plan::new(params.clone(), cap.clone()).expect("plan");
         let t = Instant::now();
-        let out = optimize_batch(&plan, &reqs, &OptimizeParams::default()).expect("optimize");
+        let out = optimize_batch(&plan, &reqs, &opt_params).expect("optimize");
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         times.push(ms);
         let r = out.report;
@@ -57,6 +78,9 @@ fn main() {
         times[times.len() - 1]
     );
 
+    if args.iter().any(|a| a == "--skip-large") {
+        return;
+    }
     let requests = agenda_requests(1000, 7);
     let capacity = vec![Capacity {
         cores: 4000.0,
@@ -70,7 +94,7 @@ fn main() {
     let low_ms = t.elapsed().as_secs_f64() * 1000.0;
     let empty = Plan::new(AgendaParams::default(), capacity).expect("plan");
     let t = Instant::now();
-    let out = optimize_batch(&empty, &requests, &OptimizeParams::default()).expect("optimize");
+    let out = optimize_batch(&empty, &requests, &opt_params).expect("optimize");
     let ms = t.elapsed().as_secs_f64() * 1000.0;
     let r = out.report;
     println!("\n| 1,000 requests | peak | bound | gap | ms |");

@@ -1470,6 +1470,11 @@ test('Agenda: optimize re-places the plan, the peak falls or stays, the gap is s
   assert.ok(Math.abs(Number(m[1]) - peakAfter) < 1e-3, 'the outcome and the figure agree');
   assert.ok(Number(m[3]) >= 0, 'a gap');
   assert.equal(
+    await page.locator('[data-testid=optimize-progress]').count(),
+    0,
+    'the progress bar goes when the optimized plan arrives',
+  );
+  assert.equal(
     await page.locator(`[data-testid=agenda-row][data-name="${lockedName}"]`).getAttribute('data-start'),
     lockedStart,
     `the locked ${lockedName} stays where it was`,

@@ -33,7 +33,8 @@ pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use from_slo::requests_from_decisions;
 pub use optimize::{
-    optimize_batch, optimize_plan, BoundKind, OptimizeError, OptimizeParams, OptimizeReport,
+    optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
+    BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,
     Optimized,
 };
 pub use params::AgendaParams;

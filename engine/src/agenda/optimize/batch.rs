@@ -7,7 +7,9 @@
 
 use super::bound::{certify, relaxation};
 use super::item::{Board, Item, Rigid};
-use super::params::{BoundKind, OptimizeError, OptimizeParams, OptimizeReport};
+use super::params::{
+    BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,
+};
 use super::search::Search;
 use crate::agenda::placement::Rejection;
 use crate::agenda::plan::{Method, Plan, Reservation};
@@ -60,7 +62,19 @@ pub fn optimize_plan(
     locked: &[u32],
     params: &OptimizeParams,
 ) -> Result<Optimized, OptimizeError> {
+    optimize_plan_with_progress(plan, locked, params, &mut |_| {})
+}
+
+/// [`optimize_plan`], reporting its stages and moves to `progress` (the
+/// studio's worker forwards them to a progress bar).
+pub fn optimize_plan_with_progress(
+    plan: &Plan,
+    locked: &[u32],
+    params: &OptimizeParams,
+    progress: &mut dyn FnMut(OptimizeProgress),
+) -> Result<Optimized, OptimizeError> {
     params.validate()?;
+    tell(progress, params, OptimizeStage::Start, 0);
     if let Some(&id) = locked.iter().find(|&&id| plan.reservation(id).is_none()) {
         return Err(OptimizeError::NoSuchReservation(id));
     }
@@ -77,7 +91,7 @@ pub fn optimize_plan(
     let start_peak = plan.peak();
     let before: Vec<(usize, Vec<f64>)> = items.iter().map(|i| (i.start, i.alloc.clone())).collect();
     let search = Search::new(board, items, plan.params(), params.seed);
-    let (search, report) = finish(search, params, step, start_peak)?;
+    let (search, report) = finish(search, params, step, start_peak, progress)?;
     let mut out = plan.clone();
     for item in &search.items {
         out.remove(item.id.expect("from the plan"));
@@ -117,7 +131,18 @@ pub fn optimize_batch(
     requests: &[ReservationRequest],
     params: &OptimizeParams,
 ) -> Result<Optimized, OptimizeError> {
+    optimize_batch_with_progress(plan, requests, params, &mut |_| {})
+}
+
+/// [`optimize_batch`], reporting its stages and moves to `progress`.
+pub fn optimize_batch_with_progress(
+    plan: &Plan,
+    requests: &[ReservationRequest],
+    params: &OptimizeParams,
+    progress: &mut dyn FnMut(OptimizeProgress),
+) -> Result<Optimized, OptimizeError> {
     params.validate()?;
+    tell(progress, params, OptimizeStage::Start, 0);
     let step = plan.params().step_secs as f64;
     let mut blank = Vec::with_capacity(requests.len());
     for req in requests {
@@ -198,7 +223,7 @@ pub fn optimize_batch(
     } else {
         first
     };
-    let (search, report) = match finish(search, params, step, start_peak) {
+    let (search, report) = match finish(search, params, step, start_peak, progress) {
         Err(OptimizeError::Infeasible { name, reason }) => {
             // Prefer naming a request LowCost itself could not place.
             let named = requests
@@ -240,15 +265,33 @@ fn infeasible(req: &ReservationRequest, rej: Option<Rejection>) -> OptimizeError
     }
 }
 
+fn tell(
+    progress: &mut dyn FnMut(OptimizeProgress),
+    params: &OptimizeParams,
+    stage: OptimizeStage,
+    moves: usize,
+) {
+    progress(OptimizeProgress {
+        stage,
+        moves,
+        max_moves: params.max_moves,
+    });
+}
+
 /// The bound, the search down to it, the integer program, and the report.
 fn finish<'a>(
     mut search: Search<'a>,
     params: &OptimizeParams,
     step: f64,
     start_peak: f64,
+    progress: &mut dyn FnMut(OptimizeProgress),
 ) -> Result<(Search<'a>, OptimizeReport), OptimizeError> {
+    tell(progress, params, OptimizeStage::Bound, 0);
     let mut bound = relaxation(&search.board, &search.items, step, params);
-    search.run(params, bound.value);
+    tell(progress, params, OptimizeStage::Search, 0);
+    search.run(params, bound.value, &mut |moves| {
+        tell(progress, params, OptimizeStage::Search, moves)
+    });
     let peak = search.board.peak();
     if peak > 1.0 + 1e-9 {
         let t = (0..search.board.steps)
@@ -273,6 +316,12 @@ fn finish<'a>(
             ),
         });
     }
+    tell(
+        progress,
+        params,
+        OptimizeStage::IntegerProgram,
+        search.moves,
+    );
     certify(&search.board, &search.items, step, params, peak, &mut bound);
     if let Some((_, placed)) = bound.better.take() {
         for (k, (start, alloc)) in placed.into_iter().enumerate() {
@@ -296,6 +345,7 @@ fn finish<'a>(
     } else {
         0.0
     };
+    tell(progress, params, OptimizeStage::Done, search.moves);
     let report = OptimizeReport {
         peak,
         start_peak,

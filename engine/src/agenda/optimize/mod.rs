@@ -21,8 +21,13 @@ mod item;
 mod params;
 mod search;
 
-pub use batch::{optimize_batch, optimize_plan, Optimized};
-pub use params::{BoundKind, OptimizeError, OptimizeParams, OptimizeReport};
+pub use batch::{
+    optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
+    Optimized,
+};
+pub use params::{
+    BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,
+};
 
 #[cfg(test)]
 mod tests;

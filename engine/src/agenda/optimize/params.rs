@@ -23,7 +23,11 @@ pub struct OptimizeParams {
     /// Largest exact integer program (binary variables) run by branch and
     /// bound, when every request has a fixed shape; 0 never runs it.
     pub ip_max_vars: usize,
-    /// Branch-and-bound nodes the integer program may use.
+    /// Branch-and-bound nodes the integer program may use. 20: on the
+    /// ten 40-request benchmark batches 80 nodes never changed a peak and
+    /// tightened three bounds by at most 4 containers, at 2–4× the time
+    /// (the worst batch went over the browser's 1 s goal); see
+    /// BENCHMARKS.md.
     pub ip_node_limit: u64,
     /// Seed of the search's random choices.
     pub seed: u64,
@@ -37,7 +41,7 @@ impl Default for OptimizeParams {
             noise: 0.1,
             lp_max_vars: 4_000,
             ip_max_vars: 1_500,
-            ip_node_limit: 80,
+            ip_node_limit: 20,
             seed: 1,
         }
     }
@@ -103,6 +107,51 @@ pub struct OptimizeReport {
     pub moved: usize,
     /// Improvement moves made.
     pub moves: usize,
+}
+
+/// What the optimizer is doing, for a progress bar: the stages in order,
+/// and the moves made while searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OptimizeStage {
+    /// Building the starting plans (LowCost, largest first).
+    Start,
+    /// Solving the LP relaxation for the lower bound.
+    Bound,
+    /// Improvement moves towards the bound.
+    Search,
+    /// The integer program (small plans of fixed-shape requests).
+    IntegerProgram,
+    /// Finished.
+    Done,
+}
+
+/// One progress report of the optimizer.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptimizeProgress {
+    /// The stage reached.
+    pub stage: OptimizeStage,
+    /// Improvement moves made so far.
+    pub moves: usize,
+    /// The most moves the search may make ([`OptimizeParams::max_moves`]).
+    pub max_moves: usize,
+}
+
+impl OptimizeProgress {
+    /// A share of the run in `[0, 1]` for a bar. The stages' shares are
+    /// rough (the search usually stops at the bound long before its move
+    /// budget, and the bar then jumps ahead); the stage name says the rest.
+    pub fn fraction(&self) -> f64 {
+        match self.stage {
+            OptimizeStage::Start => 0.0,
+            OptimizeStage::Bound => 0.1,
+            OptimizeStage::Search => {
+                0.3 + 0.5 * (self.moves as f64 / self.max_moves.max(1) as f64).min(1.0)
+            }
+            OptimizeStage::IntegerProgram => 0.85,
+            OptimizeStage::Done => 1.0,
+        }
+    }
 }
 
 /// Why a batch could not be optimized.

@@ -16,6 +16,9 @@ use crate::agenda::request::Capacity;
 use crate::agenda::view::View;
 use crate::fixtures::Rng;
 
+/// Moves between two progress reports of the search.
+const PROGRESS_EVERY: usize = 256;
+
 /// How good a position is for one request: the change in violations of
 /// the target (steps above it, plus their relative excess), then the change
 /// in the sum of squared costs (flatter is better).
@@ -331,7 +334,7 @@ impl<'a> Search<'a> {
     /// total runs out, or the peak meets `floor` (a lower bound). Starts by
     /// bringing every step within capacity if the board is over it; keeps
     /// the best board met.
-    pub fn run(&mut self, params: &OptimizeParams, floor: f64) {
+    pub fn run(&mut self, params: &OptimizeParams, floor: f64, progress: &mut dyn FnMut(usize)) {
         let mut best = self.snapshot();
         let mut peak = self.board.peak();
         self.sq_tol = 1e-15 * peak.min(1.0).powi(2);
@@ -353,7 +356,12 @@ impl<'a> Search<'a> {
                         break;
                     }
                     Step::Stuck => break,
-                    Step::Moved => used += 1,
+                    Step::Moved => {
+                        used += 1;
+                        if self.moves.is_multiple_of(PROGRESS_EVERY) {
+                            progress(self.moves);
+                        }
+                    }
                 }
             }
             if !reached {

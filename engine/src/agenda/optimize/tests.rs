@@ -196,3 +196,41 @@ fn settings_are_checked() {
         Err(OptimizeError::Request(_))
     ));
 }
+
+#[test]
+fn progress_goes_through_the_stages_in_order_and_ends_done() {
+    let reqs = batch();
+    let mut seen: Vec<OptimizeProgress> = Vec::new();
+    let quiet = optimize_batch(&plan(12, 20.0), &reqs, &OptimizeParams::default()).unwrap();
+    let loud = optimize_batch_with_progress(
+        &plan(12, 20.0),
+        &reqs,
+        &OptimizeParams::default(),
+        &mut |p| seen.push(p),
+    )
+    .unwrap();
+    // Reporting changes nothing.
+    assert_eq!(quiet, loud);
+    let stages: Vec<OptimizeStage> = seen.iter().map(|p| p.stage).collect();
+    assert_eq!(stages.first(), Some(&OptimizeStage::Start));
+    assert_eq!(stages.last(), Some(&OptimizeStage::Done));
+    for w in seen.windows(2) {
+        assert!(
+            w[1].fraction() >= w[0].fraction(),
+            "the bar never goes back: {w:?}"
+        );
+    }
+    assert_eq!(seen.last().unwrap().fraction(), 1.0);
+    assert_eq!(seen.last().unwrap().moves, loud.report.moves);
+
+    // The same for a plan re-placed with one reservation locked.
+    let placed = quiet.plan;
+    let lock = placed.reservations()[0].id;
+    let mut stages = Vec::new();
+    optimize_plan_with_progress(&placed, &[lock], &OptimizeParams::default(), &mut |p| {
+        stages.push(p.stage)
+    })
+    .unwrap();
+    assert_eq!(stages.first(), Some(&OptimizeStage::Start));
+    assert_eq!(stages.last(), Some(&OptimizeStage::Done));
+}

@@ -16,7 +16,7 @@ use crate::protocol::now_ms;
 use crate::protocol::Request;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
-use skyplan_engine::agenda::{Capacity, Method, MovePreview};
+use skyplan_engine::agenda::{Capacity, Method, MovePreview, OptimizeProgress};
 
 /// A reservation being dragged.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +73,8 @@ pub struct AgendaDesk {
     pub latency: RwSignal<Option<f64>>,
     /// The YARN queue of the YARN export.
     pub queue: RwSignal<String>,
+    /// The running optimization's last progress report, if one runs.
+    pub optimizing: RwSignal<Option<OptimizeProgress>>,
     /// Reservations the planner locked: "Optimize" leaves them where they
     /// are (ids; the engine keeps ids across optimization and undo).
     pub locked: RwSignal<std::collections::BTreeSet<u32>>,
@@ -120,6 +122,7 @@ impl AgendaDesk {
             busy: RwSignal::new(false),
             latency: RwSignal::new(None),
             queue: RwSignal::new("default".into()),
+            optimizing: RwSignal::new(None),
             locked: RwSignal::new(std::collections::BTreeSet::new()),
             in_flight: StoredValue::new(None),
             wanted: StoredValue::new(None),
@@ -246,13 +249,16 @@ impl AgendaDesk {
         match response {
             AgendaResponse::Plan(view) => {
                 agenda.busy.set(false);
+                agenda.optimizing.set(None);
                 // A new plan ends any drag (a dropped one has landed).
                 agenda.drag.set(None);
                 // Locks of reservations no longer planned go with them.
                 let present: std::collections::BTreeSet<u32> =
                     view.reservations.iter().map(|r| r.id).collect();
                 if agenda.locked.with_untracked(|l| !l.is_subset(&present)) {
-                    agenda.locked.update(|l| l.retain(|id| present.contains(id)));
+                    agenda
+                        .locked
+                        .update(|l| l.retain(|id| present.contains(id)));
                 }
                 agenda.view.set(Some(*view));
             }
@@ -298,8 +304,10 @@ impl AgendaDesk {
                     None => format!("Snapped back: {reason}"),
                 }));
             }
+            AgendaResponse::Progress(p) => agenda.optimizing.set(Some(p)),
             AgendaResponse::Refused { message } => {
                 agenda.busy.set(false);
+                agenda.optimizing.set(None);
                 agenda.comparing.set(false);
                 agenda.error.set(Some(message));
             }

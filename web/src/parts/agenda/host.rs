@@ -27,8 +27,9 @@ use crate::protocol::Response;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    lower_bounds, optimize_batch, optimize_plan, plan_to_yarn, requests_from_decisions,
-    AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
+    lower_bounds, optimize_batch, optimize_plan_with_progress, plan_to_yarn,
+    requests_from_decisions, AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence,
+    ReservationRequest,
 };
 use skyplan_engine::export::plan_csv;
 use skyplan_engine::slo::{DecisionKind, SloDecision};
@@ -565,7 +566,13 @@ impl AgendaHost {
             ctx.refuse("There is no plan to optimize yet.");
             return;
         };
-        let out = match optimize_plan(plan, locked, &OptimizeParams::default()) {
+        let mut progress = |p| ctx.send(AgendaResponse::Progress(p));
+        let out = match optimize_plan_with_progress(
+            plan,
+            locked,
+            &OptimizeParams::default(),
+            &mut progress,
+        ) {
             Ok(out) => out,
             Err(e) => {
                 ctx.refuse(format!("Optimize: {e}."));

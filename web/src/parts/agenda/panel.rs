@@ -32,7 +32,7 @@ use crate::protocol::now_ms;
 use crate::state::Studio;
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
-use skyplan_engine::agenda::Capacity;
+use skyplan_engine::agenda::{Capacity, OptimizeProgress, OptimizeStage};
 use skyplan_engine::time::{format_duration, format_timestamp};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, HtmlElement, KeyboardEvent};
@@ -205,6 +205,22 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                     </button>
                 </div>
             </header>
+            <Show when=move || desk.optimizing.with(|p| p.is_some())>
+                <div class="progress" data-testid="optimize-progress">
+                    <div class="progress-label">
+                        <span class="progress-name">{move || desk.optimizing.get().map(stage_label)}</span>
+                    </div>
+                    <div class="progress-track" role="progressbar" aria-valuemin="0" aria-valuemax="100">
+                        <div
+                            class="progress-fill"
+                            style=move || {
+                                let pct = desk.optimizing.get().map_or(0.0, |p| p.fraction() * 100.0);
+                                format!("width: {pct:.1}%")
+                            }
+                        ></div>
+                    </div>
+                </div>
+            </Show>
             <div class="agenda-figures">
                 <div class="figure" class:live=move || live().is_some()>
                     <span class="figure-label">
@@ -974,6 +990,21 @@ fn ExportCard() -> impl IntoView {
                 "CSV: one row per run of equal steps of each instance (UTC). YARN: submissions for the ReservationSystem REST API."
             </p>
         </section>
+    }
+}
+
+/// What the optimizer is doing, in words, for its progress bar.
+fn stage_label(p: OptimizeProgress) -> String {
+    match p.stage {
+        OptimizeStage::Start => "Optimizing: starting plans…".into(),
+        OptimizeStage::Bound => "Optimizing: lower bound (LP relaxation)…".into(),
+        OptimizeStage::Search => format!(
+            "Optimizing: search, {} of at most {} moves…",
+            count(p.moves),
+            count(p.max_moves)
+        ),
+        OptimizeStage::IntegerProgram => "Optimizing: certifying (integer program)…".into(),
+        OptimizeStage::Done => "Optimized.".into(),
     }
 }
 

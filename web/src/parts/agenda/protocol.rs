@@ -7,7 +7,7 @@
 //! seconds from the origin.
 
 use serde::{Deserialize, Serialize};
-use skyplan_engine::agenda::{Capacity, LowerBounds, Method, MovePreview};
+use skyplan_engine::agenda::{Capacity, LowerBounds, Method, MovePreview, OptimizeProgress};
 use skyplan_engine::Timestamp;
 
 /// What the Agenda panel asks of the worker.
@@ -158,6 +158,8 @@ pub enum AgendaResponse {
     },
     /// The plan's requests placed by each method, with lower bounds.
     Compare(CompareView),
+    /// Where a running optimization is (its stage and moves).
+    Progress(OptimizeProgress),
     /// The plan written out.
     Exported {
         /// Format of `text`.
