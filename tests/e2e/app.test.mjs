@@ -1469,6 +1469,7 @@ test('Agenda: optimize re-places the plan, the peak falls or stays, the gap is s
   assert.ok(peakAfter <= peakBefore + 1e-3, `the peak falls or stays: ${peakBefore} → ${peakAfter}`);
   assert.ok(Math.abs(Number(m[1]) - peakAfter) < 1e-3, 'the outcome and the figure agree');
   assert.ok(Number(m[3]) >= 0, 'a gap');
+  assert.match(text, /reservations moved, 1 locked\./, `the optimizer was told of the lock: ${text}`);
   assert.equal(
     await page.locator('[data-testid=optimize-progress]').count(),
     0,
