@@ -365,6 +365,50 @@ mod tests {
     }
 
     #[test]
+    fn coalesce_keeps_the_latest_shaping_run_grid_and_timelines() {
+        use crate::parts::shaping::protocol::{ShapingRequest, ShapingSettings};
+        let run = |ticket| {
+            Request::Shaping(ShapingRequest::Run {
+                ticket,
+                settings: ShapingSettings::default(),
+            })
+        };
+        let grid = |ticket| {
+            Request::Shaping(ShapingRequest::Grid {
+                ticket,
+                settings: ShapingSettings::default(),
+                apps: 10,
+                target_failed_pct: 1.0,
+            })
+        };
+        let timelines = |app| {
+            Request::Shaping(ShapingRequest::Timelines {
+                ticket: 1,
+                app,
+                host: 0,
+            })
+        };
+        let left = coalesced(vec![
+            run(1),
+            timelines(3),
+            grid(1),
+            Request::Shaping(ShapingRequest::ExportRun),
+            run(2),
+            timelines(4),
+            grid(2),
+        ]);
+        assert_eq!(
+            left,
+            vec![
+                Request::Shaping(ShapingRequest::ExportRun),
+                run(2),
+                timelines(4),
+                grid(2)
+            ]
+        );
+    }
+
+    #[test]
     fn coalesce_leaves_a_single_request_alone() {
         let mut queue: VecDeque<(Request, ())> = [(fit(9, "a"), ())].into_iter().collect();
         coalesce(&mut queue);
