@@ -1580,6 +1580,7 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   await drawnKey('shaping-boxes');
   assert.ok((await ink(page.locator('canvas[data-testid=shaping-boxes]'))) > 3_000, 'box plots drawn');
   console.log(`# BENCH-SHAPING-PANEL compare policies: ${await page.locator('[data-testid=shaping-compare-status]').textContent()}`);
+  await screenshot('shaping-policies');
 
   // Exports: per-application outcomes (both runs) and the timelines as PNG.
   const csv = await download('shaping-export-run');

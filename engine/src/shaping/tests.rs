@@ -603,7 +603,8 @@ fn alibaba_containers_become_core_components() {
 
 #[test]
 fn forecasts_kept_reproduce_the_simulation_and_another_app_s_timelines() {
-    let p = small_params();
+    let mut p = small_params();
+    p.workload.apps = 60;
     let w = generate_for(&p).expect("workload");
     let f = prepare_forecasts(&w, &p, &mut |_| {});
     let r = simulate(&w, &p, |_, _| {}).expect("simulate");

@@ -99,7 +99,8 @@ impl AppAxes {
         AppAxes {
             x0: (x0 - pad).max(0.0),
             x1: x1 + pad,
-            y_max: if y_max > 0.0 { y_max * 1.18 } else { 1.0 },
+            // Headroom for the legend above the lines.
+            y_max: if y_max > 0.0 { y_max * 1.6 } else { 1.0 },
         }
     }
 }
@@ -134,7 +135,7 @@ fn key_line(ctx: &mut Ctx<'_>, colour: RGBColor, label: String) -> Result<(), Dr
 pub struct AppPlot {
     /// The timeline.
     pub timeline: AppTimeline,
-    /// "baseline" or the shaped run's policy.
+    /// "reservation" (the baseline) or the shaped run's policy.
     pub run: String,
     /// Memory or CPU.
     pub shown: Shown,
@@ -164,9 +165,8 @@ impl Plot for AppPlot {
             count(EventKind::Fail),
         );
         let caption = format!(
-            "{} — {}: {} resized, {} preempted, {} failed",
+            "{}: {} resizes, {} preempted, {} failed",
             self.run,
-            tl.app,
             resized,
             preempted + lost,
             failed
@@ -298,7 +298,7 @@ impl Plot for AppPlot {
 pub struct HostPlot {
     /// The timeline.
     pub timeline: HostTimeline,
-    /// "baseline" or the shaped run's policy.
+    /// "reservation" (the baseline) or the shaped run's policy.
     pub run: String,
     /// Memory or CPU.
     pub shown: Shown,
@@ -338,7 +338,8 @@ impl Plot for HostPlot {
             Shown::Mem => (p.alloc_mem, p.used_mem),
             Shown::Cpu => (p.alloc_cpu, p.used_cpu),
         };
-        let y_max = cap.max(1e-9) * 1.15;
+        // Headroom for the legend above the capacity.
+        let y_max = cap.max(1e-9) * 1.45;
         let x1 = self.x1;
         let (alloc, used) = tl.points.iter().fold((0.0, 0.0), |(a, u), p| {
             let (pa, pu) = pick(p);
@@ -350,7 +351,7 @@ impl Plot for HostPlot {
             0.0
         };
         let caption = format!(
-            "{} — host {}: {} % of the allocation unused",
+            "{}: host {}, {} % of the allocation unused",
             self.run,
             tl.host,
             (slack * 10.0).round() / 10.0

@@ -408,9 +408,9 @@ fn TimelinesCard() -> impl IntoView {
                         tl.baseline_app.clone()
                     },
                     run: if shaped {
-                        format!("shaped ({})", policy())
+                        policy()
                     } else {
-                        "baseline".to_owned()
+                        "reservation".to_owned()
                     },
                     shown,
                     axes,
@@ -432,9 +432,9 @@ fn TimelinesCard() -> impl IntoView {
                         tl.baseline_host.clone()
                     },
                     run: if shaped {
-                        format!("shaped ({})", policy())
+                        policy()
                     } else {
-                        "baseline".to_owned()
+                        "reservation".to_owned()
                     },
                     shown,
                     x1: HostPlot::end(&tl.baseline_host, &tl.shaped_host),
