@@ -570,7 +570,7 @@ impl Metric {
         }
     }
 
-    /// The colour of the best end of the scale.
+    /// The colour of the scale's high end.
     fn colour(self) -> RGBColor {
         match self {
             Metric::Ratio => RGBColor(22, 163, 74),
@@ -616,11 +616,17 @@ impl Plot for HeatPlot {
             .filter(|c| c.predictor == predictor)
             .collect();
         let vals: Vec<f64> = cells.iter().map(|c| self.metric.of(c)).collect();
+        // The colour scale: the ratio on a log scale (K1 = 0 can be tens of
+        // times the rest), the percentages as they are.
+        let scale = |v: f64| match self.metric {
+            Metric::Ratio => v.max(1e-9).ln(),
+            _ => v,
+        };
         let (lo, hi) = vals
             .iter()
             .filter(|v| v.is_finite())
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-                (lo.min(v), hi.max(v))
+                (lo.min(scale(v)), hi.max(scale(v)))
             });
         let rec = self
             .report
@@ -646,26 +652,21 @@ impl Plot for HeatPlot {
         let muted = TextStyle::from((FONT, px.f(11.5)).into_font())
             .color(&MUTED)
             .pos(Pos::new(HPos::Center, VPos::Center));
-        let best = self.metric.colour();
+        let high = self.metric.colour();
         for (idx, c) in cells.iter().enumerate() {
             let (i, j) = (idx % nx, idx / nx);
             let v = vals[idx];
             let t = if hi > lo && v.is_finite() {
-                (v - lo) / (hi - lo)
+                (scale(v) - lo) / (hi - lo)
             } else {
                 0.5
             };
-            // Darker = better: higher ratio, lower slack or failures.
-            let t = if self.metric == Metric::Ratio {
-                t
-            } else {
-                1.0 - t
-            };
-            let t = 0.1 + 0.75 * t;
+            // Darker = more (of a gain, slack or failures).
+            let t = 0.08 + 0.77 * t;
             let colour = RGBColor(
-                (255.0 - t * (255.0 - f64::from(best.0))) as u8,
-                (255.0 - t * (255.0 - f64::from(best.1))) as u8,
-                (255.0 - t * (255.0 - f64::from(best.2))) as u8,
+                (255.0 - t * (255.0 - f64::from(high.0))) as u8,
+                (255.0 - t * (255.0 - f64::from(high.1))) as u8,
+                (255.0 - t * (255.0 - f64::from(high.2))) as u8,
             );
             let (x, y) = (i as f64, j as f64);
             ctx.draw_series(std::iter::once(Rectangle::new(
