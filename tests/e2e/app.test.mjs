@@ -1557,8 +1557,10 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   );
   assert.equal(options.length, 400, 'one option per application');
   const other = options.filter((o) => o.value !== current && o.label.includes('elastic')).at(-40);
+  const picked = Date.now();
   await page.selectOption('[data-testid=shaping-app]', other.value);
   key = await drawnKey('shaping-app-shaped', key);
+  console.log(`# BENCH-SHAPING-PANEL another application's timelines (two runs on the kept forecasts, page round trip): ${Date.now() - picked} ms`);
   assert.equal(key, `${ticket}:${other.value}:true:Mem`, 'the shaped chart shows the picked application');
   await page.waitForFunction(
     (v) => document.querySelector('canvas[data-testid=shaping-app-baseline][data-drawn="true"]')?.dataset.key.split(':')[1] === v,
