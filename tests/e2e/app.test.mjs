@@ -1671,6 +1671,20 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   if (/^Recommended/.test(await page.locator('[data-testid=shaping-recommended]').textContent())) {
     assert.ok(failed <= 1, `the recommended cell meets the 1 % target (${failed} %)`);
   }
+  // Another target: the recommendation is read off the same grid again.
+  await typeInto('shaping-target', '20');
+  await page.click('[data-testid=shaping-retarget]');
+  await page.waitForFunction(() =>
+    /≤ 20 % failures/.test(document.querySelector('[data-testid=shaping-recommended]')?.textContent),
+  );
+  await waitForCount(page.locator('[data-testid=shaping-grid-cell][data-recommended="true"]'), 1, 'recommended cells');
+  const loose = Number(await page.locator('[data-testid=shaping-grid-cell][data-recommended="true"] td').nth(4).textContent());
+  assert.ok(loose <= 20, `the recommended cell meets 20 % (${loose} %)`);
+  await typeInto('shaping-target', '1');
+  await page.click('[data-testid=shaping-retarget]');
+  await page.waitForFunction(() =>
+    /1 % failures/.test(document.querySelector('[data-testid=shaping-recommended]')?.textContent),
+  );
   const gridCsv = await download('shaping-export-grid');
   const gridLines = gridCsv.bytes.toString().trim().split('\n');
   assert.equal(gridLines.length, 25, 'a row per cell');
