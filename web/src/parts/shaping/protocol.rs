@@ -13,7 +13,7 @@ use skyplan_engine::shaping::{
 /// loaded machine and shows a small effect (1.8×: its 14 h of arrivals give
 /// the baseline's queue little time to grow). 400 applications on a fifth
 /// of the cluster ([`DEFAULT_HOSTS`]) at the paper's arrival rate per host
-/// cover about 28 h of arrivals: the same effects — reservations queue,
+/// cover about 31 h of arrivals: the same effects — reservations queue,
 /// shaping cuts the slack and turnaround (≈ 2.3×) at the price of
 /// preemptions and failures — in less time (BENCHMARKS.md, "Dynamic
 /// resource shaping").
