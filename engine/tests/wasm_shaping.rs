@@ -1,11 +1,14 @@
 //! Resource shaping in a real browser (`wasm-pack test --headless --chrome
 //! engine`): a small generated workload simulated with the oracle at K1 =
 //! 100 % reproduces the baseline, and with the GP it runs through, with
-//! allocations within capacity and a timeline for the panel.
+//! allocations within capacity and a timeline for the panel; the studio's
+//! re-run on kept forecasts gives another application's timelines as a
+//! simulation told to record it does.
 #![cfg(target_arch = "wasm32")]
 
 use skyplan_engine::shaping::{
-    generate_for, simulate, EventKind, GeneratorParams, Params, Predictor,
+    generate_for, prepare_forecasts, simulate, simulate_with, timelines, EventKind,
+    GeneratorParams, Params, Predictor,
 };
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -48,4 +51,25 @@ fn shaping_gp_run_in_wasm() {
     let tl = r.shaped.app_timeline.expect("timeline");
     assert!(!tl.points.is_empty());
     assert!(tl.events.iter().any(|e| e.kind == EventKind::Start));
+}
+
+#[wasm_bindgen_test]
+fn shaping_timelines_on_kept_forecasts_in_wasm() {
+    let p = small();
+    let w = generate_for(&p).expect("workload");
+    let f = prepare_forecasts(&w, &p, &mut |_| {});
+    let other = (0..w.applications.len())
+        .rev()
+        .find(|&i| !w.applications[i].is_rigid())
+        .expect("an elastic application");
+    let told = Params {
+        timeline_app: Some(w.applications[other].name.clone()),
+        timeline_host: 2,
+        ..p.clone()
+    };
+    let r = simulate_with(&w, &told, &f, |_, _| {}).expect("simulate");
+    let t = timelines(&w, &p, &f, other, 2).expect("timelines");
+    assert_eq!(Some(&t.shaped_app), r.shaped.app_timeline.as_ref());
+    assert_eq!(Some(&t.baseline_app), r.baseline.app_timeline.as_ref());
+    assert_eq!(t.shaped_host, r.shaped.host_timeline);
 }

@@ -4,6 +4,7 @@ use crate::nav::Panel;
 use crate::parts::agenda::panel::AgendaPanel;
 use crate::parts::harvest::panel::HarvestPanel;
 use crate::parts::pricing::panel::PricingPanel;
+use crate::parts::shaping::panel::ShapingPanel;
 use crate::parts::slos::panel::SlosPanel;
 use crate::parts::traces::panel::TracesPanel;
 use crate::parts::tuning::panel::TuningPanel;
@@ -57,6 +58,7 @@ pub fn App() -> impl IntoView {
                 Panel::Agenda => view! { <AgendaPanel/> }.into_any(),
                 Panel::Pricing => view! { <PricingPanel/> }.into_any(),
                 Panel::Harvest => view! { <HarvestPanel/> }.into_any(),
+                Panel::Shaping => view! { <ShapingPanel/> }.into_any(),
                 Panel::Tuning => view! { <TuningPanel/> }.into_any(),
             }}
         </main>

@@ -10,6 +10,8 @@ use crate::parts::harvest::host::HarvestHost;
 use crate::parts::harvest::protocol::HarvestRequest;
 use crate::parts::pricing::host::PricingHost;
 use crate::parts::pricing::protocol::PricingRequest;
+use crate::parts::shaping::host::ShapingHost;
+use crate::parts::shaping::protocol::ShapingRequest;
 use crate::parts::slos::host as slos;
 use crate::parts::slos::protocol::SlosRequest;
 use crate::parts::traces::host::{self as traces, Loaded, TracesHost};
@@ -42,6 +44,8 @@ pub struct Host {
     tuning: TuningHost,
     /// The Harvest panel's tenants file and classification.
     harvest: HarvestHost,
+    /// The Shaping panel's workload file, last run and grid.
+    shaping: ShapingHost,
 }
 
 impl Host {
@@ -56,6 +60,7 @@ impl Host {
             pricing: PricingHost::new(),
             tuning: TuningHost::new(),
             harvest: HarvestHost::new(),
+            shaping: ShapingHost::new(),
         }
     }
 
@@ -197,6 +202,7 @@ impl Host {
                     .await;
             }
             Request::Tuning(request) => self.tuning.handle(&self.workspace, request, &*self.outbox),
+            Request::Shaping(request) => self.shaping.handle(request, &*self.outbox),
         }
     }
 }
@@ -234,6 +240,7 @@ impl Host {
             .await;
         self.tuning.reset();
         self.harvest.reset(store, &*self.outbox).await;
+        self.shaping.reset(&*self.outbox);
     }
 }
 
@@ -245,6 +252,7 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
     let mut later: HashSet<String> = HashSet::new();
     let (mut quote_later, mut simulate_later, mut forecast_later) = (false, false, false);
     let (mut tune_later, mut harvest_later, mut harvest_sim_later) = (false, false, false);
+    let (mut shape_later, mut shape_grid_later, mut timelines_later) = (false, false, false);
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
@@ -265,6 +273,15 @@ pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
             }
             Request::Harvest(HarvestRequest::Simulate { .. }) => {
                 !std::mem::replace(&mut harvest_sim_later, true)
+            }
+            Request::Shaping(ShapingRequest::Run { .. }) => {
+                !std::mem::replace(&mut shape_later, true)
+            }
+            Request::Shaping(ShapingRequest::Grid { .. }) => {
+                !std::mem::replace(&mut shape_grid_later, true)
+            }
+            Request::Shaping(ShapingRequest::Timelines { .. }) => {
+                !std::mem::replace(&mut timelines_later, true)
             }
             _ => true,
         })
@@ -343,6 +360,50 @@ mod tests {
                 Request::Pricing(PricingRequest::Clear),
                 fit(3, "a"),
                 quote(4)
+            ]
+        );
+    }
+
+    #[test]
+    fn coalesce_keeps_the_latest_shaping_run_grid_and_timelines() {
+        use crate::parts::shaping::protocol::{ShapingRequest, ShapingSettings};
+        let run = |ticket| {
+            Request::Shaping(ShapingRequest::Run {
+                ticket,
+                settings: ShapingSettings::default(),
+            })
+        };
+        let grid = |ticket| {
+            Request::Shaping(ShapingRequest::Grid {
+                ticket,
+                settings: ShapingSettings::default(),
+                apps: 10,
+                target_failed_pct: 1.0,
+            })
+        };
+        let timelines = |app| {
+            Request::Shaping(ShapingRequest::Timelines {
+                ticket: 1,
+                app,
+                host: 0,
+            })
+        };
+        let left = coalesced(vec![
+            run(1),
+            timelines(3),
+            grid(1),
+            Request::Shaping(ShapingRequest::ExportRun),
+            run(2),
+            timelines(4),
+            grid(2),
+        ]);
+        assert_eq!(
+            left,
+            vec![
+                Request::Shaping(ShapingRequest::ExportRun),
+                run(2),
+                timelines(4),
+                grid(2)
             ]
         );
     }

@@ -16,18 +16,22 @@ pub enum Panel {
     /// Harvesting spare cycles: tenants, patterns, classes, capacity,
     /// class selection, the scheduling simulation.
     Harvest,
+    /// Dynamic resource shaping: baseline vs shaped runs, timelines,
+    /// policies, the K1 × K2 heat maps.
+    Shaping,
     /// Scheduler configuration tuning: queues, candidates, schedule, split.
     Tuning,
 }
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 6] = [
+    pub const ALL: [Panel; 7] = [
         Panel::Traces,
         Panel::Slos,
         Panel::Agenda,
         Panel::Pricing,
         Panel::Harvest,
+        Panel::Shaping,
         Panel::Tuning,
     ];
 
@@ -39,6 +43,7 @@ impl Panel {
             Panel::Agenda => "Agenda",
             Panel::Pricing => "Pricing",
             Panel::Harvest => "Harvest",
+            Panel::Shaping => "Shaping",
             Panel::Tuning => "Tuning",
         }
     }
@@ -51,6 +56,7 @@ impl Panel {
             Panel::Agenda => "nav-agenda",
             Panel::Pricing => "nav-pricing",
             Panel::Harvest => "nav-harvest",
+            Panel::Shaping => "nav-shaping",
             Panel::Tuning => "nav-tuning",
         }
     }

@@ -14,6 +14,7 @@ use crate::parts::agenda::protocol::{AgendaRequest, AgendaResponse};
 use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
 use crate::parts::harvest::protocol::{HarvestRequest, HarvestResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
+use crate::parts::shaping::protocol::{ShapingRequest, ShapingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
 use crate::parts::tuning::protocol::{TuningRequest, TuningResponse};
@@ -45,6 +46,8 @@ pub enum Request {
     Tuning(TuningRequest),
     /// The Harvest panel's tenants, classes, selection and simulation.
     Harvest(HarvestRequest),
+    /// The Shaping panel's runs, timelines, policies and grid.
+    Shaping(ShapingRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -75,6 +78,8 @@ pub enum Response {
     Tuning(TuningResponse),
     /// An answer to a [`Request::Harvest`].
     Harvest(HarvestResponse),
+    /// An answer to a [`Request::Shaping`].
+    Shaping(ShapingResponse),
 }
 
 /// Builds the object to post: `{ msg, file? }`.

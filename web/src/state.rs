@@ -7,6 +7,7 @@ use crate::parts::agenda::desk::AgendaDesk;
 use crate::parts::forecast::desk::ForecastDesk;
 use crate::parts::harvest::desk::HarvestDesk;
 use crate::parts::pricing::desk::PricingDesk;
+use crate::parts::shaping::desk::ShapingDesk;
 use crate::parts::slos::desk::SloDesk;
 use crate::parts::traces::desk::TracesDesk;
 use crate::parts::tuning::desk::TuningDesk;
@@ -33,6 +34,8 @@ pub struct Studio {
     pub tuning: TuningDesk,
     /// The Harvest panel's state.
     pub harvest: HarvestDesk,
+    /// The Shaping panel's state.
+    pub shaping: ShapingDesk,
 }
 
 impl Studio {
@@ -49,6 +52,7 @@ impl Studio {
             forecast: ForecastDesk::new(page),
             tuning: TuningDesk::new(page),
             harvest: HarvestDesk::new(page),
+            shaping: ShapingDesk::new(page),
         }
     }
 
@@ -73,6 +77,7 @@ impl Studio {
             Response::Forecast(response) => self.forecast.apply(response),
             Response::Tuning(response) => self.tuning.apply(response),
             Response::Harvest(response) => self.harvest.apply(response),
+            Response::Shaping(response) => self.shaping.apply(response),
         }
     }
 

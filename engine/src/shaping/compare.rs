@@ -6,8 +6,9 @@ use super::error::ShapingError;
 use super::metrics::{BoxStats, RunSummary};
 use super::model::Workload;
 use super::params::{Params, Policy};
+use super::predictor::AppForecast;
 use super::run::{run, RunSetup};
-use super::simulate::{pick_timeline_app, prepare_forecasts};
+use super::simulate::{forecasts_for, pick_timeline_app, prepare_forecasts};
 use serde::{Deserialize, Serialize};
 
 /// One policy's box.
@@ -43,9 +44,28 @@ pub fn compare_policies(
     let hosts = params.cluster();
     w.validate(&hosts)?;
     let forecasts = prepare_forecasts(w, params, &mut |_| {});
-    let timeline_app = pick_timeline_app(w, params)?;
     let total = Policy::ALL.len() + 1;
     progress(1, total);
+    compare_policies_with(w, params, &forecasts, |d, _| progress(d + 1, total))
+}
+
+/// [`compare_policies`] on forecasts already computed by
+/// [`prepare_forecasts`] (`params.predictor`'s; empty for the oracle), as
+/// the studio keeps them after a simulation; `progress(done, total)` counts
+/// runs.
+pub fn compare_policies_with(
+    w: &Workload,
+    params: &Params,
+    forecasts: &[AppForecast],
+    mut progress: impl FnMut(usize, usize),
+) -> Result<PolicyComparison, ShapingError> {
+    params.validate()?;
+    let hosts = params.cluster();
+    w.validate(&hosts)?;
+    let mut none = Vec::new();
+    let forecasts = forecasts_for(w, forecasts, &mut none)?;
+    let timeline_app = pick_timeline_app(w, params)?;
+    let total = Policy::ALL.len();
     let mut policies = Vec::new();
     for (k, policy) in Policy::ALL.into_iter().enumerate() {
         let r = run(
@@ -57,7 +77,7 @@ pub fn compare_policies(
                 predictor: params.predictor,
                 k1: params.k1,
                 k2: params.k2,
-                forecasts: &forecasts,
+                forecasts,
                 timeline_app,
                 verify: false,
             },
@@ -70,7 +90,7 @@ pub fn compare_policies(
             slack_cpu: r.slack_cpu,
             slack_mem: r.slack_mem,
         });
-        progress(k + 2, total);
+        progress(k + 1, total);
     }
     Ok(PolicyComparison { policies })
 }

@@ -21,6 +21,8 @@
 //! - [`metrics`], [`timeline`]: what a run measured and the studio's
 //!   timelines;
 //! - [`simulate`]: baseline and shaped run side by side;
+//! - [`rerun`]: another application's or host's timelines, re-run on the
+//!   forecasts kept;
 //! - [`compare`]: Figure 2, the three policies as box plots;
 //! - [`grid`]: Figure 3, the K1 × K2 heat maps; [`recommend`]: the best
 //!   cell for a target failure rate.
@@ -38,6 +40,7 @@ pub mod params;
 pub mod pessimistic;
 pub mod predictor;
 pub mod recommend;
+pub mod rerun;
 pub mod run;
 pub mod scheduler;
 pub mod simulate;
@@ -46,7 +49,7 @@ mod tests;
 pub mod timeline;
 
 pub use buffer::Spread;
-pub use compare::{compare_policies, PolicyBox, PolicyComparison};
+pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
 pub use generator::{generate, GeneratorParams, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
@@ -56,9 +59,14 @@ pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
 pub use params::{Params, Policy, Predictor};
 pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
+pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};
+pub use rerun::{timelines, Timelines};
 pub use run::RunReport;
-pub use simulate::{simulate, simulate_verified, ShapingReport, WorkloadSummary};
+pub use simulate::{
+    pick_timeline_app, prepare_forecasts, simulate, simulate_verified, simulate_with,
+    ShapingReport, WorkloadSummary,
+};
 pub use timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent};
 
 /// Generates the workload `params.workload` describes, for `params`'

@@ -160,12 +160,60 @@ pub fn simulate(
         n
     };
     let total = fc + 2 * n;
-    let timeline_app = pick_timeline_app(w, params)?;
+    // Checked before the (long) forecasting, as before.
+    pick_timeline_app(w, params)?;
     let forecasts = if fc > 0 {
         prepare_forecasts(w, params, &mut |d| progress(d, total))
     } else {
         vec![AppForecast::default(); n]
     };
+    simulate_with(w, params, &forecasts, |d, _| progress(fc + d, total))
+}
+
+/// The forecasts `simulate_with` runs on: `forecasts` when it has one per
+/// application, the oracle's (none) when it is empty.
+pub(crate) fn forecasts_for<'a>(
+    w: &Workload,
+    forecasts: &'a [AppForecast],
+    none: &'a mut Vec<AppForecast>,
+) -> Result<&'a [AppForecast], ShapingError> {
+    let n = w.applications.len();
+    if forecasts.is_empty() {
+        *none = vec![AppForecast::default(); n];
+        return Ok(none);
+    }
+    if forecasts.len() != n {
+        return Err(ShapingError::param(
+            "forecasts",
+            format!(
+                "has {} entries for {n} applications (computed for another workload?)",
+                forecasts.len()
+            ),
+        ));
+    }
+    Ok(forecasts)
+}
+
+/// [`simulate`] on forecasts already computed by [`prepare_forecasts`]
+/// (`params.predictor`'s; empty for the oracle): the studio forecasts once
+/// (with its own progress), keeps the forecasts and re-runs for other
+/// timelines ([`super::rerun::timelines`]) or policies. The same report as
+/// [`simulate`]; `progress(done, total)` counts completed applications of
+/// both runs.
+pub fn simulate_with(
+    w: &Workload,
+    params: &Params,
+    forecasts: &[AppForecast],
+    mut progress: impl FnMut(usize, usize),
+) -> Result<ShapingReport, ShapingError> {
+    params.validate()?;
+    let hosts = params.cluster();
+    w.validate(&hosts)?;
+    let mut none = Vec::new();
+    let forecasts = forecasts_for(w, forecasts, &mut none)?;
+    let n = w.applications.len();
+    let total = 2 * n;
+    let timeline_app = pick_timeline_app(w, params)?;
     let setup = |policy: Policy| RunSetup {
         workload: w,
         hosts: &hosts,
@@ -174,14 +222,12 @@ pub fn simulate(
         predictor: params.predictor,
         k1: params.k1,
         k2: params.k2,
-        forecasts: &forecasts,
+        forecasts,
         timeline_app,
         verify: false,
     };
-    let baseline = run(&setup(Policy::Reservation), &mut |d| {
-        progress(fc + d, total)
-    });
-    let shaped = run(&setup(params.policy), &mut |d| progress(fc + n + d, total));
+    let baseline = run(&setup(Policy::Reservation), &mut |d| progress(d, total));
+    let shaped = run(&setup(params.policy), &mut |d| progress(n + d, total));
     let speedup = if shaped.summary.mean_turnaround_s > 0.0 {
         baseline.summary.mean_turnaround_s / shaped.summary.mean_turnaround_s
     } else {

@@ -600,3 +600,62 @@ fn alibaba_containers_become_core_components() {
     assert!((a.usage.cpu[0] - 0.4).abs() < 1e-6);
     assert!((a.usage.cpu[1] - 0.6).abs() < 1e-6);
 }
+
+#[test]
+fn forecasts_kept_reproduce_the_simulation_and_another_app_s_timelines() {
+    let mut p = small_params();
+    p.workload.apps = 60;
+    let w = generate_for(&p).expect("workload");
+    let f = prepare_forecasts(&w, &p, &mut |_| {});
+    let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+    assert_eq!(simulate_with(&w, &p, &f, |_, _| {}).expect("again"), r);
+    // The recorded application and host, re-run: the same timelines.
+    let picked = pick_timeline_app(&w, &p).expect("pick").expect("an app");
+    let t = timelines(&w, &p, &f, picked, p.timeline_host).expect("timelines");
+    assert_eq!(Some(&t.baseline_app), r.baseline.app_timeline.as_ref());
+    assert_eq!(Some(&t.shaped_app), r.shaped.app_timeline.as_ref());
+    assert_eq!(t.baseline_host, r.baseline.host_timeline);
+    assert_eq!(t.shaped_host, r.shaped.host_timeline);
+    // Another application and host: what a simulation told to record them
+    // records, and the runs themselves unchanged.
+    let other = (0..w.applications.len())
+        .rev()
+        .find(|&i| i != picked && !w.applications[i].is_rigid())
+        .expect("another elastic application");
+    let name = w.applications[other].name.clone();
+    let q = Params {
+        timeline_app: Some(name.clone()),
+        timeline_host: 3,
+        ..p.clone()
+    };
+    let r2 = simulate_with(&w, &q, &f, |_, _| {}).expect("told to record");
+    let t2 = timelines(&w, &p, &f, other, 3).expect("timelines");
+    assert_eq!(t2.shaped_app.app, name);
+    assert!(!t2.shaped_app.points.is_empty());
+    assert_ne!(t2.shaped_app, t.shaped_app);
+    assert_eq!(Some(&t2.baseline_app), r2.baseline.app_timeline.as_ref());
+    assert_eq!(Some(&t2.shaped_app), r2.shaped.app_timeline.as_ref());
+    assert_eq!(t2.shaped_host, r2.shaped.host_timeline);
+    assert_eq!(t2.shaped_host.host, 3);
+    assert_eq!(r2.shaped.summary, r.shaped.summary);
+    assert_eq!(r2.baseline.apps, r.baseline.apps);
+    // The policies compared on the kept forecasts: as compare_policies.
+    assert_eq!(
+        compare_policies_with(&w, &p, &f, |_, _| {}).expect("with"),
+        compare_policies(&w, &p, |_, _| {}).expect("compare")
+    );
+    // Refused: an application or host out of range, forecasts of another
+    // workload.
+    assert!(matches!(
+        timelines(&w, &p, &f, w.applications.len(), 0),
+        Err(ShapingError::Param { ref name, .. }) if name == "app"
+    ));
+    assert!(matches!(
+        timelines(&w, &p, &f, 0, p.hosts),
+        Err(ShapingError::Param { ref name, .. }) if name == "timeline_host"
+    ));
+    assert!(matches!(
+        simulate_with(&w, &p, &f[1..], |_, _| {}),
+        Err(ShapingError::Param { ref name, .. }) if name == "forecasts"
+    ));
+}

@@ -1,0 +1,12 @@
+//! The Shaping part: dynamic resource shaping (the resource-shaping paper,
+//! §III-B, §IV) on a generated workload or one read from files — the
+//! reservation baseline against the shaped run, an application's and a
+//! host's timelines side by side, Figure 2's policies as box plots, the
+//! K1 × K2 heat maps with the recommended cell, and exports.
+
+pub mod charts;
+pub mod desk;
+pub mod host;
+pub mod panel;
+pub mod protocol;
+pub mod views;

@@ -1,0 +1,274 @@
+//! The Shaping part's messages. Carried by
+//! [`crate::protocol::Request::Shaping`] and
+//! [`crate::protocol::Response::Shaping`].
+
+use serde::{Deserialize, Serialize};
+use skyplan_engine::shaping::{
+    GeneratorParams, GridReport, Params, PolicyComparison, ShapingReport, Timelines,
+    WorkloadSummary,
+};
+
+/// The panel's default application count. The engine's default (1,000
+/// applications on 250 hosts) took 5.4 s with GP in headless Chrome on a
+/// loaded machine and shows a small effect (1.8×: its 14 h of arrivals give
+/// the baseline's queue little time to grow). 400 applications on a fifth
+/// of the cluster ([`DEFAULT_HOSTS`]) at the paper's arrival rate per host
+/// cover about 31 h of arrivals: the same effects — reservations queue,
+/// shaping cuts the slack and turnaround (≈ 2.3×) at the price of
+/// preemptions and failures — in less time (BENCHMARKS.md, "Dynamic
+/// resource shaping").
+pub const DEFAULT_APPS: usize = 400;
+/// The panel's default hosts (32 cores × 128 GB each, as §IV-A's).
+pub const DEFAULT_HOSTS: usize = 50;
+/// The panel's default grid workload: one seed of 300 applications on the
+/// same hosts, so the 24 cells (25 runs and one forecasting pass) stay
+/// within ~30 s in the browser.
+pub const DEFAULT_GRID_APPS: usize = 300;
+
+/// Where the simulated workload comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkloadSource {
+    /// The §IV-like generator (`params.workload`).
+    Generated,
+    /// The workload read from files in the panel (applications CSV + usage
+    /// CSV, a workload JSON, or Alibaba v2018 container tables).
+    Files,
+}
+
+/// A run's settings: the engine's [`Params`] and where the workload comes
+/// from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapingSettings {
+    /// Where the workload comes from.
+    pub source: WorkloadSource,
+    /// Cluster, policy, forecaster, K1, K2, grace; the generator's settings.
+    pub params: Params,
+}
+
+impl Default for ShapingSettings {
+    fn default() -> Self {
+        ShapingSettings {
+            source: WorkloadSource::Generated,
+            params: Params {
+                workload: GeneratorParams {
+                    apps: DEFAULT_APPS,
+                    ..GeneratorParams::default()
+                },
+                hosts: DEFAULT_HOSTS,
+                ..Params::default()
+            },
+        }
+    }
+}
+
+/// A file read in the panel, sent to the worker as text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadFile {
+    /// File name, for messages.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// What the Shaping panel asks of the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op")]
+pub enum ShapingRequest {
+    /// Read a workload from files (answered by [`ShapingResponse::Loaded`]
+    /// or [`ShapingResponse::ReadFailed`]; a refused file leaves the
+    /// workload read before in place).
+    ReadWorkload {
+        /// The files: an applications CSV with its usage CSV, a workload
+        /// JSON, or Alibaba `container_meta` with `container_usage`.
+        files: Vec<WorkloadFile>,
+        /// The cluster the workload is checked against (and, for Alibaba,
+        /// whose host memory converts the normalized requests).
+        params: Params,
+    },
+    /// Forget the workload read from files.
+    ForgetWorkload,
+    /// The baseline and the shaped run (answered by
+    /// [`ShapingResponse::Progress`], then [`ShapingResponse::Ready`] or
+    /// [`ShapingResponse::Failed`]).
+    Run {
+        /// The panel's ticket, echoed; stale answers are dropped.
+        ticket: u32,
+        /// Settings.
+        settings: ShapingSettings,
+    },
+    /// Application `app`'s and host `host`'s timelines in the last run
+    /// (answered by [`ShapingResponse::Timelines`]).
+    Timelines {
+        /// The run's ticket.
+        ticket: u32,
+        /// Application index in the workload.
+        app: usize,
+        /// Host index.
+        host: usize,
+    },
+    /// Figure 2: the three policies on the last run's workload, forecasts
+    /// and settings (answered by [`ShapingResponse::Compared`]).
+    Compare {
+        /// The run's ticket.
+        ticket: u32,
+    },
+    /// Figure 3: the K1 × K2 grid for the settings' forecaster, one
+    /// workload (answered by [`ShapingResponse::GridProgress`], then
+    /// [`ShapingResponse::GridReady`] or [`ShapingResponse::Failed`]).
+    Grid {
+        /// The grid's ticket (its own series).
+        ticket: u32,
+        /// Settings (the generated workload's application count replaced
+        /// by `apps`).
+        settings: ShapingSettings,
+        /// Applications of the generated grid workload.
+        apps: usize,
+        /// The failure rate the recommendation must meet (% of
+        /// applications).
+        target_failed_pct: f64,
+    },
+    /// The last grid's recommendation for another target (answered by
+    /// [`ShapingResponse::GridReady`]).
+    Retarget {
+        /// The grid's ticket.
+        ticket: u32,
+        /// The target (% of applications failing at least once).
+        target_failed_pct: f64,
+    },
+    /// The last run's per-application outcomes as CSV (answered by
+    /// [`ShapingResponse::Csv`]).
+    ExportRun,
+    /// The last grid as CSV.
+    ExportGrid,
+}
+
+/// Which piece of work a progress report counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Forecasting the applications' usage.
+    Forecast,
+    /// The baseline and the shaped run (completed applications).
+    Simulate,
+    /// The three policies (runs).
+    Compare,
+    /// The grid (runs).
+    Grid,
+}
+
+/// One application, for the timeline picker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AppChoice {
+    /// Its name.
+    pub name: String,
+    /// Has elastic components.
+    pub elastic: bool,
+    /// Components in all.
+    pub components: usize,
+    /// Submission (s).
+    pub arrival_s: f64,
+    /// Runtime (s).
+    pub runtime_s: f64,
+}
+
+/// A run's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapingView {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// Where the workload came from, in words.
+    pub source: String,
+    /// The report (its two recorded timelines moved to `timelines`).
+    pub report: ShapingReport,
+    /// The workload's applications, in order.
+    pub apps: Vec<AppChoice>,
+    /// The default application's and host 0's timelines.
+    pub timelines: Option<TimelinesView>,
+    /// Worker time of the forecasts, milliseconds.
+    pub forecast_millis: f64,
+    /// Worker time in all, milliseconds.
+    pub millis: f64,
+}
+
+/// Timelines of one application and one host.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelinesView {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// The timelines.
+    pub timelines: Timelines,
+}
+
+/// The grid's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridView {
+    /// The grid's ticket.
+    pub ticket: u32,
+    /// Where the workload came from, in words.
+    pub source: String,
+    /// The report (one forecaster, one workload).
+    pub report: GridReport,
+    /// Worker time, milliseconds.
+    pub millis: f64,
+}
+
+/// What the worker tells the Shaping panel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op")]
+pub enum ShapingResponse {
+    /// The workload read from files (`None`: none, or forgotten).
+    Loaded {
+        /// File names, joined.
+        name: Option<String>,
+        /// The workload in numbers.
+        summary: Option<WorkloadSummary>,
+    },
+    /// Files refused, with every located reason; what was loaded stays.
+    ReadFailed {
+        /// The reasons, `file:line:col: why`.
+        message: String,
+    },
+    /// Work done so far.
+    Progress {
+        /// The run's (or grid's) ticket.
+        ticket: u32,
+        /// What is counted.
+        stage: Stage,
+        /// Done.
+        done: usize,
+        /// In all.
+        total: usize,
+    },
+    /// A run's results.
+    Ready(Box<ShapingView>),
+    /// Another application's or host's timelines.
+    Timelines(Box<TimelinesView>),
+    /// The three policies.
+    Compared {
+        /// The run's ticket.
+        ticket: u32,
+        /// Baseline, optimistic, pessimistic.
+        comparison: PolicyComparison,
+        /// Worker time, milliseconds.
+        millis: f64,
+    },
+    /// The grid.
+    GridReady(Box<GridView>),
+    /// The engine refused a run, a comparison or a grid.
+    Failed {
+        /// What was refused.
+        stage: Stage,
+        /// Its ticket.
+        ticket: u32,
+        /// Why.
+        message: String,
+    },
+    /// An export, to save.
+    Csv {
+        /// Suggested file name.
+        name: String,
+        /// The file.
+        text: String,
+    },
+}
