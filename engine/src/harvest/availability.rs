@@ -210,17 +210,18 @@ fn failed_share(
             }
         }
         let aware: &[bool] = if policy == Policy::Stock { &[] } else { &now };
-        let w = match placer.random_writer(aware, &mut rng) {
-            Some(w) => w,
-            // Every server with room is busy: the write waits for a
-            // slot with an idle one; it is placed blind to busy state.
-            None => placer
-                .random_writer(&[], &mut rng)
-                .ok_or(HarvestError::ClusterFull {
-                    needed: (blocks * r) as u64,
-                    capacity: cluster.capacity(),
+        let w =
+            match placer.random_writer(aware, &mut rng) {
+                Some(w) => w,
+                // Every server with room is busy: the write waits for a
+                // slot with an idle one; it is placed blind to busy state.
+                None => placer.random_writer(&[], &mut rng).ok_or_else(|| {
+                    HarvestError::ClusterFull {
+                        needed: (blocks * r) as u64,
+                        capacity: cluster.capacity(),
+                    }
                 })?,
-        };
+            };
         let placed = placer.place(policy, b as u64, w, aware, &mut rng, &mut out);
         if placed.is_err() {
             placer.place(policy, b as u64, w, &[], &mut rng, &mut out)?;

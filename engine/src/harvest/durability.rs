@@ -1,21 +1,26 @@
 //! The durability simulation of Figure 15: B blocks written at the start
 //! (placed by HDFS-H and by stock HDFS), then a year of reimages. A
-//! reimage destroys every replica on the server; its lost replicas are
-//! re-created at [`DurabilityParams::recreate_per_hour`] blocks per hour
-//! (§5.2), the k-th one k / rate hours after the reimage, back on the same
-//! server (so the placement's diversity is kept); a server reimaged again
-//! while recovering starts over. A block is lost when all its replicas
-//! are down at once (no live replica is left to copy from).
+//! reimage destroys every replica on the server. Each destroyed replica is
+//! copied from a live replica of its block, at
+//! [`DurabilityParams::recreate_per_hour`] blocks per hour per source
+//! server (§5.2: HDFS spreads re-replication over the servers holding the
+//! surviving replicas; each works through its copies one after the other,
+//! and the NameNode picks the live replica whose server is free first).
+//! The copy keeps the replica's server, so the placement's diversity is
+//! what is measured; a replica destroyed again while being re-created
+//! starts over. A block is lost when a reimage leaves it no live replica.
+//! (A copy queued at a source that is itself reimaged before the copy
+//! starts is not cancelled — the block is still lost if nothing is left.)
 //!
-//! Event-driven and compact: replicas are a flat `Vec<u32>` of servers
-//! (B × R), a server → replica index (CSR, B × R `u32` + offsets), each
-//! replica's re-creation time as `u32` seconds, and a bit per block —
-//! about 12 bytes per replica plus a bit per block. Each reimage touches
+//! Event-driven and compact: the replicas' servers and re-creation times
+//! side by side (B × R × 2 `u32`), a server → replica index (CSR, B × R
+//! `u32` + offsets), each server's copy queue end, and a bit per block —
+//! 12 bytes per replica beside the placement's 4. Each reimage touches
 //! only the replicas of its server.
 
 use super::error::HarvestError;
 use super::grid_cells::{build_grid, Grid};
-use super::placement_run::{place_blocks, Placement};
+use super::placement_run::{place_only, Placement};
 use super::reimage_year::reimage_year;
 use super::reimages::ReimageHistory;
 use super::simulate::MinAvgMax;
@@ -103,10 +108,11 @@ pub struct DurabilityReport {
     pub paper: DurabilityPaper,
 }
 
-/// Bytes the arrays of one run take for `blocks` × `r` on `servers`.
+/// Bytes the arrays of one run take for `blocks` × `r` on `servers`
+/// (the placement's servers, the replay's state and index).
 pub fn durability_memory(blocks: usize, r: usize, servers: usize) -> u64 {
     let replicas = (blocks * r) as u64;
-    replicas * 12 + (servers as u64 + 1) * 4 + blocks.div_ceil(64) as u64 * 8
+    replicas * 16 + (servers as u64 + 1) * 8 + blocks.div_ceil(64) as u64 * 8
 }
 
 /// Replays `year` (`(seconds, server)` in time order) over `placement` and
@@ -120,7 +126,7 @@ pub fn lost_blocks(
     let r = placement.replication;
     let reps = &placement.replicas;
     let blocks = placement.blocks();
-    // Server → its replicas (CSR).
+    // Server → its replicas (CSR), in block order.
     let mut offsets = vec![0u32; servers + 1];
     for &s in reps {
         offsets[s as usize + 1] += 1;
@@ -135,30 +141,57 @@ pub fn lost_blocks(
         fill[s as usize] += 1;
     }
     drop(fill);
-    let mut down_until = vec![0u32; reps.len()];
+    // Each replica's server and the time it is back (0: up), side by side
+    // so a block's replicas share a cache line.
+    let mut state: Vec<[u32; 2]> = reps.iter().map(|&s| [s, 0]).collect();
+    let mut source_free = vec![0u32; servers];
     let mut lost = vec![0u64; blocks.div_ceil(64)];
     let (mut n_lost, mut destroyed) = (0u64, 0u64);
-    let secs_per = 3600.0 / recreate_per_hour;
+    let per = (3600.0 / recreate_per_hour)
+        .ceil()
+        .clamp(1.0, f64::from(u32::MAX)) as u32;
+    // Replicas are taken in batches: first every block's replicas are
+    // copied out (independent loads, so the memory system overlaps their
+    // cache misses), then the batch is processed. A server holds at most
+    // one replica of a block, so a batch's copies stay current.
+    const BATCH: usize = 32;
+    let mut buf = vec![[0u32; 2]; BATCH * r];
     for &(t, s) in year {
         let (a, b) = (
             offsets[s as usize] as usize,
             offsets[s as usize + 1] as usize,
         );
-        let mut k = 0u64;
-        for &j in &index[a..b] {
-            let j = j as usize;
-            let blk = j / r;
-            if lost[blk / 64] >> (blk % 64) & 1 == 1 {
-                continue;
+        for chunk in index[a..b].chunks(BATCH) {
+            for (k, &j) in chunk.iter().enumerate() {
+                let first = j as usize / r * r;
+                for q in 0..r {
+                    buf[k * r + q] = state[first + q];
+                }
             }
-            k += 1;
-            destroyed += 1;
-            let back = f64::from(t) + (k as f64 * secs_per).ceil();
-            down_until[j] = back.min(f64::from(u32::MAX)) as u32;
-            let first = blk * r;
-            if down_until[first..first + r].iter().all(|&d| d > t) {
-                lost[blk / 64] |= 1 << (blk % 64);
-                n_lost += 1;
+            for (k, &j) in chunk.iter().enumerate() {
+                let j = j as usize;
+                let blk = j / r;
+                if lost[blk / 64] >> (blk % 64) & 1 == 1 {
+                    continue;
+                }
+                destroyed += 1;
+                let own = j - blk * r;
+                // The live replica whose server is free first copies it.
+                let (mut src, mut free_at) = (u32::MAX, u32::MAX);
+                for (q, &[srv, back]) in buf[k * r..(k + 1) * r].iter().enumerate() {
+                    if q != own && back <= t && source_free[srv as usize] < free_at {
+                        src = srv;
+                        free_at = source_free[srv as usize];
+                    }
+                }
+                if src == u32::MAX {
+                    lost[blk / 64] |= 1 << (blk % 64);
+                    n_lost += 1;
+                    continue;
+                }
+                let done = free_at.max(t).saturating_add(per);
+                source_free[src as usize] = done;
+                state[j][1] = done;
             }
         }
     }
@@ -212,7 +245,7 @@ pub fn simulate_durability(
         let year = reimage_year(history, p.source, p.days, seed);
         for (ri, &r) in p.replications.iter().enumerate() {
             for (pi, &policy) in policies.iter().enumerate() {
-                let (placement, report) = place_blocks(&cluster, &grid, policy, p.blocks, r, seed)?;
+                let (placement, relaxed) = place_only(&cluster, &grid, policy, p.blocks, r, seed)?;
                 let (lost, destroyed) =
                     lost_blocks(&placement, cluster.servers(), &year, p.recreate_per_hour);
                 results[ri * policies.len() + pi].runs.push(DurabilityRun {
@@ -221,7 +254,7 @@ pub fn simulate_durability(
                     lost_percent: 100.0 * lost as f64 / p.blocks as f64,
                     reimages: year.len() as u64,
                     replicas_destroyed: destroyed,
-                    relaxed: report.relaxed,
+                    relaxed,
                 });
                 done += 1;
                 progress(done, total);

@@ -92,7 +92,9 @@ pub use grid_cells::{build_grid, Grid, GridCell};
 pub use placement::{
     BlockTrace, CellCheck, CellVerdict, Placer, ReplicaStep, TenantCheck, TenantVerdict,
 };
-pub use placement_run::{check_diversity, place_blocks, Diversity, PlaceReport, Placement};
+pub use placement_run::{
+    check_diversity, place_blocks, place_only, Diversity, PlaceReport, Placement,
+};
 pub use reimage_stats::{
     cdf, history_span, month_groups, reimage_stats, resolve_event, CdfPoint, ReimageStats,
     TenantReimages,

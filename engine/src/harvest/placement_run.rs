@@ -111,7 +111,7 @@ pub fn place_blocks(
     for (b, out) in replicas.chunks_exact_mut(replication).enumerate() {
         let w = placer
             .random_writer(&[], &mut rng)
-            .ok_or(HarvestError::ClusterFull {
+            .ok_or_else(|| HarvestError::ClusterFull {
                 needed,
                 capacity: cluster.capacity(),
             })?;
@@ -173,6 +173,44 @@ pub fn place_blocks(
         max_server_fill,
     };
     Ok((placement, report))
+}
+
+/// Places `blocks` blocks as [`place_blocks`] does, without the report:
+/// the placement and the blocks relaxed.
+pub fn place_only(
+    cluster: &Cluster,
+    grid: &Grid,
+    policy: Policy,
+    blocks: usize,
+    replication: usize,
+    seed: u64,
+) -> Result<(Placement, u64), HarvestError> {
+    let needed = blocks as u64 * replication as u64;
+    if needed > cluster.capacity() {
+        return Err(HarvestError::ClusterFull {
+            needed,
+            capacity: cluster.capacity(),
+        });
+    }
+    let mut placer = Placer::new(cluster, grid);
+    let mut rng = Rng::new(seed ^ 0x504c_4143);
+    let mut replicas = vec![0u32; blocks * replication];
+    for (b, out) in replicas.chunks_exact_mut(replication.max(1)).enumerate() {
+        let w = placer
+            .random_writer(&[], &mut rng)
+            .ok_or_else(|| HarvestError::ClusterFull {
+                needed,
+                capacity: cluster.capacity(),
+            })?;
+        placer.place(policy, b as u64, w, &[], &mut rng, out)?;
+    }
+    Ok((
+        Placement {
+            replication,
+            replicas,
+        },
+        placer.relaxed,
+    ))
 }
 
 /// Counts the blocks of `p` breaking each of Algorithm 2's rules (and the

@@ -512,29 +512,50 @@ fn a_burst_on_one_tenant_loses_no_algorithm_2_block() {
 
 #[test]
 fn recreation_races_by_hand() {
-    // One block on servers 0 and 1 (R = 2); 30 blocks/h → 120 s each.
+    // One block on servers 0 and 1 (R = 2); 30 blocks/h → 120 s a copy.
     let p = Placement {
         replication: 2,
         replicas: vec![0, 1],
     };
     assert_eq!(lost_blocks(&p, 2, &[(0, 0), (100, 1)], 30.0).0, 1);
     assert_eq!(lost_blocks(&p, 2, &[(0, 0), (120, 1)], 30.0).0, 0);
-    // Two blocks on server 0: the second comes back at 240 s.
+    // Two blocks on 0 with their copies on 1 and 2: both copied at once
+    // (two sources), back at 120 s.
     let p = Placement {
         replication: 2,
         replicas: vec![0, 1, 0, 2],
     };
-    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (200, 2)], 30.0), (1, 3));
-    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (200, 1)], 30.0), (0, 3));
+    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (100, 2)], 30.0), (1, 3));
+    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (200, 2)], 30.0), (0, 3));
+    // Two blocks on 0 and 1: server 1 copies one, then the other (240 s).
+    let p = Placement {
+        replication: 2,
+        replicas: vec![0, 1, 0, 1],
+    };
+    assert_eq!(lost_blocks(&p, 2, &[(0, 0), (200, 1)], 30.0), (1, 4));
+    assert_eq!(lost_blocks(&p, 2, &[(0, 0), (240, 1)], 30.0), (0, 4));
+    // R = 3: the source free first copies; a reimage of the other source
+    // does not lose the block.
+    let p = Placement {
+        replication: 3,
+        replicas: vec![0, 1, 2],
+    };
+    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (10, 1), (20, 2)], 30.0).0, 1);
+    assert_eq!(lost_blocks(&p, 3, &[(0, 0), (10, 1), (130, 2)], 30.0).0, 0);
 }
 
 #[test]
 fn durability_simulation_runs_and_h_loses_less() {
     let (_, sts, h) = small_dc();
+    // Racks of 10 inside tenants of 20: a tenant spans two racks, so
+    // stock's writer and remote-rack pair can all sit in one tenant.
     let p = DurabilityParams {
         blocks: 20_000,
         runs: 2,
-        placement: params(3),
+        placement: PlacementParams {
+            rack_size: 10,
+            ..params(3)
+        },
         ..DurabilityParams::default()
     };
     let mut calls = 0;
