@@ -116,8 +116,8 @@ STORAGE (reimages, place, simulate-durability, simulate-availability;
     --policy P          place: hdfs-h, stock or pt (default hdfs-h)
     --writer SERVER     place: explain one block written at SERVER
     --span-days D       days of reimages simulated (default 365)
-    --recreate-per-hour X  lost replicas re-created per hour per server
-                        (default 30)
+    --recreate-per-hour X  lost replicas each source server re-creates
+                        per hour (default 30)
     --replay            replay the history instead of generating a year
                         from each tenant's rates
     --availability-blocks N  blocks of simulate-availability (default 20000)

@@ -105,8 +105,8 @@ pub struct DurabilityParams {
     pub replications: Vec<usize>,
     /// Days simulated (default 365: "one year of reimages").
     pub days: f64,
-    /// Lost replicas re-created per hour per reimaged server (default 30,
-    /// §5.2's rate in HDFS).
+    /// Lost replicas each source server (one holding a live replica)
+    /// re-creates per hour (default 30, §5.2's rate in HDFS).
     pub recreate_per_hour: f64,
     /// Seeded runs (default 5; run r uses seed + r).
     pub runs: usize,

@@ -293,8 +293,8 @@ fn invariants(r: usize) {
     for &s in &p.replicas {
         held[s as usize] += 1;
     }
-    for s in 0..c.servers() {
-        assert_eq!(held[s] + placer.free()[s], c.room[s]);
+    for ((h, f), room) in held.iter().zip(placer.free()).zip(&c.room) {
+        assert_eq!(h + f, *room);
     }
     // Every cell got replicas (random cells, not a fixed order).
     let mut per_cell = [0u64; 9];
