@@ -173,6 +173,7 @@ impl HarvestHost {
             HarvestRequest::Storage(request) => self.storage(*request, store, post).await,
             HarvestRequest::Classify { ticket, settings } => {
                 self.post_file(post);
+                self.post_reimages_file(post);
                 let t0 = now_ms();
                 let tenants = self.tenants.as_ref().map(|t| t.2.as_slice());
                 match classify_view(workspace, tenants, ticket, &settings) {

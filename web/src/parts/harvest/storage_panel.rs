@@ -12,7 +12,8 @@
 //! `data-col`, `data-tenants`, `data-space`, `data-used`),
 //! `storage-balance`, `storage-cdfs` (canvas), `storage-writer-tenant`,
 //! `storage-writer-server`, `storage-policy`, `storage-place`,
-//! `storage-replica` (`data-replica`, `data-cell`, `data-tenant`),
+//! `storage-replica` (`data-replica`, `data-cell`, `data-tenant`,
+//! `data-relaxed`),
 //! `storage-cell-verdict` (`data-cell`, `data-verdict`),
 //! `storage-place-error`, `storage-durability-run`,
 //! `storage-durability-status` (`data-running`), `storage-durability`
@@ -352,6 +353,7 @@ fn Explorer() -> impl IntoView {
                             data-replica=s.replica.to_string()
                             data-cell=s.cell.map_or(String::new(), |c| c.to_string())
                             data-tenant=s.tenant.clone()
+                            data-relaxed=s.relaxed.to_string()
                         >
                             <strong>{format!("Replica {}: {}", s.replica, s.server_name)}</strong>
                             {format!(
