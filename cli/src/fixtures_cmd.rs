@@ -26,7 +26,9 @@ its fitted skyline, as 'skyplan plan' reads a studio export) and queue.csv
 (five history jobs admitted to a pricing queue as the Pricing panel admits
 them), tenants.csv and tenant_utilization.csv (a datacenter of primary
 tenants with the harvesting paper's §3 mix, plus the NAB EC2 CPU series
-re-dated onto the same grid as tenants `nab-…`, for 'skyplan harvest').
+re-dated onto the same grid as tenants `nab-…`, for 'skyplan harvest'),
+and reimages.csv (the year of disk reimages before the first day, for
+every tenant of tenants.csv: heavy-tailed rates and correlated bursts).
 The defaults give the committed demo workspace, fixtures/demo.
 
 OPTIONS:
@@ -68,8 +70,10 @@ fn demo_tenants(
     nab: &str,
     start: Timestamp,
     seed: u64,
-) -> Result<(String, String), Failure> {
-    use skyplan_engine::fixtures::{datacenter, nab_tenant, DatacenterParams};
+) -> Result<(String, String, String), Failure> {
+    use skyplan_engine::fixtures::{
+        datacenter, nab_tenant, reimage_history, DatacenterParams, ReimageFixtureParams,
+    };
     use skyplan_engine::harvest::TenantInfo;
     let p = DatacenterParams {
         seed,
@@ -99,11 +103,23 @@ fn demo_tenants(
             servers: 10,
             server_names: Vec::new(),
             cores_per_server: 12.0,
+            storage_gb_per_server: skyplan_engine::harvest::DEFAULT_STORAGE_GB,
         });
     }
+    // A year of reimages before the demo's first day, for all tenants.
+    let (y, m, _) = skyplan_engine::time::civil_from_days(start.div_euclid(86_400));
+    let reimages = reimage_history(
+        &dc.tenants,
+        &ReimageFixtureParams {
+            seed,
+            start: skyplan_engine::time::days_from_civil(y - 1, m, 1) * 86_400,
+            ..ReimageFixtureParams::default()
+        },
+    );
     Ok((
         skyplan_engine::harvest::write_tenants_csv(&dc.tenants),
         skyplan_engine::export::utilization_long_csv(&dc.series),
+        skyplan_engine::harvest::write_reimages_csv(&reimages),
     ))
 }
 
@@ -185,7 +201,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let history = skyplan_engine::export::job_history_csv(&history);
     let decisions = skyplan_engine::export::decisions_csv(&decisions);
     let queue = skyplan_engine::export::queue_csv(&queue);
-    let (tenants_csv, tenant_utilization) = demo_tenants(tenants, &nab, params.start, params.seed)?;
+    let (tenants_csv, tenant_utilization, reimages_csv) =
+        demo_tenants(tenants, &nab, params.start, params.seed)?;
     std::fs::create_dir_all(&out).map_err(|e| Failure::input(format!("{}: {e}", out.display())))?;
     for (name, content) in [
         ("runs.csv", &files.runs_csv),
@@ -196,6 +213,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         ("queue.csv", &queue),
         ("tenants.csv", &tenants_csv),
         ("tenant_utilization.csv", &tenant_utilization),
+        ("reimages.csv", &reimages_csv),
     ] {
         let path = out.join(name);
         std::fs::write(&path, content)

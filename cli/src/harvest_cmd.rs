@@ -4,6 +4,7 @@
 //! and the §6 scheduling simulation (`simulate-scheduling`).
 
 use crate::common::Failure;
+use crate::harvest_storage::{StorageArgs, FLAGS as STORAGE_FLAGS};
 use crate::import_cmd::import_loaded;
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::harvest::{
@@ -25,6 +26,10 @@ USAGE:
                            --history H.csv | --batch-task B.csv) [--json]
     skyplan harvest capacity FILE... [TENANTS] [--percentile P] [--json]
     skyplan harvest simulate-scheduling FILE... [TENANTS] [JOBS] [SIM] [--json]
+    skyplan harvest reimages FILE... --tenants T --reimages R [--json]
+    skyplan harvest place FILE... --tenants T --reimages R [STORAGE] [--json]
+    skyplan harvest simulate-durability FILE... --tenants T --reimages R [STORAGE]
+    skyplan harvest simulate-availability FILE... --tenants T --reimages R [STORAGE]
 
 FILE... are utilization series (any format 'skyplan import' reads); a
 series named tenant/server belongs to that tenant. classify prints each
@@ -34,6 +39,13 @@ for each job on the classes at their latest utilization (type,
 concurrency, every class's headroom and probability); capacity prints the
 containers each class can hand to batch work per hour of day (mean and a
 low percentile); simulate-scheduling compares YARN-PT and YARN-H.
+reimages prints each tenant's reimages per server per month, its
+month-to-month thirds and group changes (Figures 4–6); place puts N
+blocks by Algorithm 2 (or stock HDFS) on the reimage × peak grid and
+checks diversity and space, or explains one block (--writer);
+simulate-durability replays a year of reimages over HDFS-H and stock
+(Figure 15); simulate-availability counts accesses failing because every
+replica is on a busy server, against utilization (Figure 16).
 
 TENANTS:
     --tenants FILE      tenants CSV: tenant,environment,machine_function,
@@ -88,6 +100,32 @@ SIM:
     --interarrival S    mean job inter-arrival, seconds (default 300)
     --batch-load X      offered batch work, share of all cores (default 0.15)
     --duration-scale X  multiplier of task lengths (default 4)
+
+STORAGE (reimages, place, simulate-durability, simulate-availability;
+         --tenants and --reimages are required):
+    --reimages FILE     reimages CSV: timestamp,server or
+                        timestamp,tenant,servers (servers: a count, or
+                        names joined by ;)
+    --blocks N          blocks placed / simulated (default 100000); the
+                        paper's Figure 15: 4000000
+    --replication R     replicas per block for place (default 3)
+    --replications L    replication levels simulated (default 3,4)
+    --grid N            rows and columns of Algorithm 2's grid (default 3)
+    --block-mb MB       block size (default 128)
+    --rack-size N       servers per rack for stock HDFS (default 40)
+    --policy P          place: hdfs-h, stock or pt (default hdfs-h)
+    --writer SERVER     place: explain one block written at SERVER
+    --span-days D       days of reimages simulated (default 365)
+    --recreate-per-hour X  lost replicas each source server re-creates
+                        per hour (default 30)
+    --replay            replay the history instead of generating a year
+                        from each tenant's rates
+    --availability-blocks N  blocks of simulate-availability (default 20000)
+    --util-levels L     target average utilizations, percent (default
+                        10,20,30,40,50,60)
+    --reserve-threshold P  a server is busy above P percent CPU (default 66)
+    (--runs, --scaling, --seed and --peak-percentile apply too)
+
     --json              print the whole result as JSON
     -h, --help          print this help
 ";
@@ -111,6 +149,7 @@ struct Args {
     swim: Option<String>,
     tpcds: Option<usize>,
     sim: SimParams,
+    storage: StorageArgs,
     json: bool,
 }
 
@@ -210,6 +249,10 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 a.sim.duration_scale = parse_f64("--duration-scale", &val(parser)?)?
             }
             Long("json") => a.json = true,
+            Long(f) if STORAGE_FLAGS.contains(&f) => {
+                let f = f.to_owned();
+                a.storage.take(&f, &mut || val(parser))?;
+            }
             _ => return Err(arg.unexpected().into()),
         }
     }
@@ -372,11 +415,31 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             });
             Ok(())
         }
+        "reimages" | "place" | "simulate-durability" | "simulate-availability" => {
+            let set = set()?;
+            let infos = match &a.tenants {
+                Some(p) => Some(input(read_tenants_csv(p, &read(p)?))?),
+                None => None,
+            };
+            crate::harvest_storage::run(
+                &a.sub,
+                &a.storage,
+                infos.as_deref(),
+                &set,
+                a.sim.seed,
+                a.sim.runs,
+                a.sim.scaling,
+                a.classify.peak_percentile,
+                a.json,
+            )
+        }
         "" => Err(Failure::usage(
-            "harvest needs a subcommand: classify, select, capacity or simulate-scheduling",
+            "harvest needs a subcommand: classify, select, capacity, simulate-scheduling, \
+             reimages, place, simulate-durability or simulate-availability",
         )),
         other => Err(Failure::usage(format!(
-            "unknown harvest subcommand `{other}` (classify, select, capacity, simulate-scheduling)"
+            "unknown harvest subcommand `{other}` (classify, select, capacity, simulate-scheduling, \
+             reimages, place, simulate-durability, simulate-availability)"
         ))),
     }
 }

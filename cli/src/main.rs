@@ -14,6 +14,7 @@ mod estimate_cmd;
 mod fixtures_cmd;
 mod forecast_cmd;
 mod harvest_cmd;
+mod harvest_storage;
 mod import_cmd;
 mod plan_cmd;
 mod quote_cmd;

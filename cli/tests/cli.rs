@@ -103,6 +103,7 @@ fn fixtures_reproduce_the_committed_demo() {
         "queue.csv",
         "tenants.csv",
         "tenant_utilization.csv",
+        "reimages.csv",
     ] {
         let a = std::fs::read(dir.join(name)).unwrap();
         let b = std::fs::read(format!(
@@ -1492,6 +1493,152 @@ fn harvest_help_shows_the_engines_defaults() {
     ] {
         option_text(&h, opt);
     }
+}
+
+#[test]
+fn harvest_help_shows_the_storage_defaults() {
+    use skyplan_engine::harvest::{AvailabilityParams, DurabilityParams, PlacementParams};
+    let h = skyplan(&["help", "harvest"]).1;
+    let p = PlacementParams::default();
+    let d = DurabilityParams::default();
+    let a = AvailabilityParams::default();
+    let join = |v: &[String]| v.join(",");
+    let reps: Vec<String> = d.replications.iter().map(|r| r.to_string()).collect();
+    let levels: Vec<String> = a.levels.iter().map(|l| l.to_string()).collect();
+    assert_eq!(d.replications, a.replications);
+    assert_eq!(d.runs, a.runs);
+    for (opt, v) in [
+        ("--blocks", d.blocks.to_string()),
+        ("--replication", p.replication.to_string()),
+        ("--replications", join(&reps)),
+        ("--grid", p.grid.to_string()),
+        ("--block-mb", p.block_mb.to_string()),
+        ("--rack-size", p.rack_size.to_string()),
+        ("--policy", "hdfs-h".into()),
+        ("--span-days", d.days.to_string()),
+        ("--recreate-per-hour", d.recreate_per_hour.to_string()),
+        ("--availability-blocks", a.blocks.to_string()),
+        ("--util-levels", join(&levels)),
+        ("--reserve-threshold", a.reserve_threshold.to_string()),
+        ("--runs", d.runs.to_string()),
+        ("--seed", p.seed.to_string()),
+    ] {
+        assert_eq!(default_of(&h, opt), v, "harvest {opt}");
+    }
+    for opt in ["--reimages", "--writer", "--replay"] {
+        option_text(&h, opt);
+    }
+}
+
+const REIMAGES: &str = "fixtures/demo/reimages.csv";
+
+fn storage_args<'a>(sub: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "harvest",
+        sub,
+        "fixtures/demo/tenant_utilization.csv",
+        "--tenants",
+        "fixtures/demo/tenants.csv",
+        "--reimages",
+        REIMAGES,
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+#[test]
+fn harvest_reimages_and_place_on_the_demo() {
+    let (code, out, err) = skyplan(&storage_args("reimages", &["--json"]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["months"].as_array().unwrap().len(), 12);
+    assert!(v["servers_at_most_monthly"].as_f64().unwrap() >= 0.9);
+    let (code, out, err) = skyplan(&storage_args("place", &["--blocks", "5000", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["report"]["blocks"], 5000);
+    assert_eq!(v["report"]["diversity"]["environment_repeats"], 0);
+    assert_eq!(v["report"]["diversity"]["over_room_servers"], 0);
+    assert_eq!(v["grid"]["cells"].as_array().unwrap().len(), 9);
+    let (code, out, err) = skyplan(&storage_args(
+        "place",
+        &["--writer", "nab-24ae8d/s3", "--replication", "4"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("replica 1: nab-24ae8d/s3"), "{out}");
+    assert!(out.contains("replica 4:"), "{out}");
+    assert!(out.contains("RowUsed"), "{out}");
+    let (code, _, err) = skyplan(&storage_args("place", &["--blocks", "900000000"]));
+    assert_eq!(code, 1);
+    assert!(err.contains("the cluster is full"), "{err}");
+    let (code, _, err) = skyplan(&storage_args("place", &["--writer", "nobody/s1"]));
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown server `nobody/s1`"), "{err}");
+}
+
+#[test]
+fn harvest_refuses_bad_reimages_with_their_location() {
+    let bad = temp_file(
+        "bad_reimages.csv",
+        "timestamp,server\n2026-01-01 00:00,ads-frontend-01/s1\n2026-01-02,ghost/s1\n",
+    );
+    let mut args = storage_args("reimages", &[]);
+    args[6] = bad.as_str();
+    let (code, _, err) = skyplan(&args);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad_reimages.csv:3:12: unknown server `ghost/s1`"),
+        "{err}"
+    );
+    let empty = temp_file("empty_reimages.csv", "timestamp,server\n");
+    let mut args = storage_args("place", &[]);
+    args[6] = empty.as_str();
+    let (code, _, err) = skyplan(&args);
+    assert_eq!(code, 1);
+    assert!(err.contains("empty_reimages.csv:1:1: no reimage"), "{err}");
+    let (code, _, err) = skyplan(&[
+        "harvest",
+        "place",
+        "fixtures/demo/tenant_utilization.csv",
+        "--tenants",
+        "fixtures/demo/tenants.csv",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--reimages"), "{err}");
+}
+
+#[test]
+fn harvest_simulates_durability_and_availability() {
+    let (code, out, err) = skyplan(&storage_args(
+        "simulate-durability",
+        &["--blocks", "5000", "--runs", "1", "--json"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    assert_eq!(results[0]["policy"], "HDFS-H");
+    assert_eq!(results[1]["policy"], "HDFS-Stock");
+    assert!(v["paper"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("Figure 15"));
+    let (code, out, err) = skyplan(&storage_args(
+        "simulate-availability",
+        &[
+            "--availability-blocks",
+            "2000",
+            "--runs",
+            "1",
+            "--util-levels",
+            "10,60",
+            "--replications",
+            "3",
+        ],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("H fail%"), "{out}");
+    assert!(out.contains("Figure 16"), "{out}");
 }
 
 const TENANTS: &str = "fixtures/demo/tenants.csv";

@@ -1010,3 +1010,80 @@ pub fn measure_shaping_grid(
         report,
     ))
 }
+
+/// The storage benchmark's datacenter: tenants of 10–60 servers summing
+/// to `servers`, two tenants per environment, 400 GB per server (3,200
+/// 128 MB replicas: 4 M blocks × 4 use half), the fixture's heavy-tailed
+/// reimage year ([`crate::fixtures::reimage_history`]) and random peaks.
+/// Returns the tenants (as placement and durability take them) and the
+/// history.
+pub fn storage_datacenter(
+    servers: usize,
+    seed: u64,
+) -> (
+    Vec<crate::harvest::StorageTenant>,
+    crate::harvest::ReimageHistory,
+) {
+    let mut rng = crate::fixtures::Rng::new(seed);
+    let mut infos = Vec::new();
+    let mut left = servers;
+    while left > 0 {
+        let i = infos.len();
+        let k = (rng.int(10, 60) as usize).min(left);
+        left -= k;
+        infos.push(crate::harvest::TenantInfo {
+            name: format!("tenant-{i:04}"),
+            environment: format!("env-{:04}", i / 2),
+            machine_function: "service".into(),
+            servers: k,
+            server_names: Vec::new(),
+            cores_per_server: 12.0,
+            storage_gb_per_server: 400.0,
+        });
+    }
+    let h = crate::fixtures::reimage_history(
+        &infos,
+        &crate::fixtures::ReimageFixtureParams {
+            seed,
+            ..Default::default()
+        },
+    );
+    let stats = crate::harvest::reimage_stats(&h, seed).expect("a non-empty history");
+    let tenants = infos
+        .iter()
+        .zip(&stats.tenants)
+        .map(|(t, r)| crate::harvest::StorageTenant {
+            name: t.name.clone(),
+            environment: t.environment.clone(),
+            servers: t.servers as u32,
+            server_names: Vec::new(),
+            storage_gb_per_server: t.storage_gb_per_server,
+            reimage_rate: r.average,
+            peak: rng.uniform(10.0, 100.0),
+        })
+        .collect();
+    (tenants, h)
+}
+
+/// Placement of `blocks` blocks of `r` replicas by `policy` on `tenants`
+/// (grid and cluster built first, not timed): milliseconds, median of
+/// `reps`, and the blocks relaxed.
+pub fn measure_placement(
+    tenants: &[crate::harvest::StorageTenant],
+    policy: crate::harvest::Policy,
+    blocks: usize,
+    r: usize,
+    reps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> (f64, u64) {
+    let p = crate::harvest::PlacementParams::default();
+    let cluster = crate::harvest::Cluster::new(tenants, &p).expect("valid tenants");
+    let grid = crate::harvest::build_grid(&cluster, p.grid);
+    let mut relaxed = 0;
+    let ms = median_ms(reps, now_ms, &mut || {
+        let (_, rep) = crate::harvest::place_blocks(&cluster, &grid, policy, blocks, r, 7)
+            .expect("room for the blocks");
+        relaxed = rep.relaxed;
+    });
+    (ms, relaxed)
+}

@@ -37,3 +37,10 @@ pub const DEMO_DECISIONS: (&str, &str) = (
     "demo/decisions.csv",
     include_str!("../../fixtures/demo/decisions.csv"),
 );
+
+/// The demo's reimages file (the Harvest panel's storage view): the year of
+/// disk reimages before the demo for the tenants of [`DEMO_TENANTS`].
+pub const DEMO_REIMAGES: (&str, &str) = (
+    "demo/reimages.csv",
+    include_str!("../../fixtures/demo/reimages.csv"),
+);

@@ -2,7 +2,7 @@
 //! and storage, and hands each [`Request`] to its part's host, one at a
 //! time. Adding a part adds one field and one arm of [`Host::handle`].
 
-use crate::demo::{DEMO_DECISIONS, DEMO_TENANTS};
+use crate::demo::{DEMO_DECISIONS, DEMO_REIMAGES, DEMO_TENANTS};
 use crate::parts::agenda::host::AgendaHost;
 use crate::parts::forecast::host as forecast;
 use crate::parts::forecast::protocol::ForecastRequest;
@@ -224,7 +224,7 @@ impl Host {
         self.agenda.seed(workspace, store, &post).await;
         self.pricing.seed(workspace, store, &post).await;
         self.harvest
-            .seed(DEMO_TENANTS.0, DEMO_TENANTS.1, store, &*self.outbox)
+            .seed(DEMO_TENANTS, DEMO_REIMAGES, store, &*self.outbox)
             .await;
     }
 

@@ -270,6 +270,7 @@ pub fn tenants_from_machines(
                 servers: ms.len(),
                 server_names: ms.iter().map(|m| m.machine_id.clone()).collect(),
                 cores_per_server: if cores > 0.0 { cores } else { default_cores },
+                storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
             }
         })
         .collect()

@@ -56,6 +56,27 @@ pub enum HarvestError {
         /// What is wrong.
         why: String,
     },
+    /// The blocks' replicas do not fit in the space the servers offer.
+    #[error(
+        "the cluster is full: {needed} replicas are needed, the servers offer room for {capacity}"
+    )]
+    ClusterFull {
+        /// Replicas needed (blocks × R).
+        needed: u64,
+        /// Replicas the servers can hold.
+        capacity: u64,
+    },
+    /// A replica has nowhere to go (no server with room in an unused
+    /// environment, or the writer is full).
+    #[error("block {block}, replica {replica}: {why}")]
+    Unplaceable {
+        /// 0-based block.
+        block: u64,
+        /// 1-based replica.
+        replica: usize,
+        /// What is missing.
+        why: String,
+    },
 }
 
 impl From<Vec<ParseError>> for HarvestError {

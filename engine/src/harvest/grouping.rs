@@ -210,6 +210,7 @@ pub fn group_series(
                 servers: a.series,
                 server_names: a.servers,
                 cores_per_server: DEFAULT_CORES,
+                storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
             },
         };
         out.push(Tenant {

@@ -10,24 +10,45 @@
 //! evidence), `kmeans`, `classify` (the clustering service); `dag` (job
 //! DAGs and their concurrency), `select` (Algorithm 1); `capacity`;
 //! `scaling`, `fenwick`, `workload` and `simulate` (§6).
+//!
+//! The storage half (§3's reimages, §4.2, §5.2, §6's Figures 15–16):
+//! `reimages` (the reimages CSV, the server numbering), `reimage_stats`
+//! (Figures 4–6), `reimage_year` (a simulated year); `storage_params`,
+//! `storage_tenant` (tenants with space, reimage rate and peak; the
+//! cluster), `grid_cells` (Algorithm 2's n × n classes), `placement`
+//! (Algorithm 2 and stock HDFS, one block at a time, explained on
+//! demand), `placement_run` (many blocks, the diversity checks),
+//! `durability` (Figure 15) and `availability` (Figure 16).
 
 pub mod alibaba_machines;
+pub mod availability;
 pub mod capacity;
 pub mod classify;
 pub mod dag;
+pub mod durability;
 pub mod error;
 pub mod fenwick;
+pub mod grid_cells;
 pub mod grouping;
 pub mod kmeans;
 pub mod pattern;
+pub mod placement;
+pub mod placement_run;
+pub mod reimage_stats;
+pub mod reimage_year;
+pub mod reimages;
 pub mod scaling;
 pub mod select;
 pub mod simulate;
 pub mod spectrum;
+pub mod storage_params;
+pub mod storage_tenant;
 pub mod tenant;
 pub mod tenants_csv;
 pub mod workload;
 
+#[cfg(test)]
+mod storage_tests;
 #[cfg(test)]
 mod tests;
 
@@ -56,9 +77,37 @@ pub use simulate::{
     simulate, LevelResult, MinAvgMax, PaperFigures, RunResult, SimParams, SimReport, System,
     SystemResult,
 };
-pub use tenant::{Tenant, TenantInfo, TenantSet};
+pub use tenant::{Tenant, TenantInfo, TenantSet, DEFAULT_STORAGE_GB};
 pub use tenants_csv::{read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS};
 pub use workload::tpcds_like;
+
+pub use availability::{
+    simulate_availability, AvailabilityLevel, AvailabilityPoint, AvailabilityReport,
+};
+pub use durability::{
+    durability_memory, lost_blocks, simulate_durability, DurabilityPaper, DurabilityReport,
+    DurabilityResult, DurabilityRun, Reduction,
+};
+pub use grid_cells::{build_grid, Grid, GridCell};
+pub use placement::{
+    BlockTrace, CellCheck, CellVerdict, Placer, ReplicaStep, TenantCheck, TenantVerdict,
+};
+pub use placement_run::{
+    check_diversity, place_blocks, place_only, Diversity, PlaceReport, Placement,
+};
+pub use reimage_stats::{
+    cdf, history_span, month_groups, reimage_stats, resolve_event, CdfPoint, ReimageStats,
+    TenantReimages,
+};
+pub use reimage_year::reimage_year;
+pub use reimages::{
+    read_reimages_csv, write_reimages_csv, ReimageEvent, ReimageHistory, ServerLayout,
+    REIMAGE_COLUMNS,
+};
+pub use storage_params::{
+    AvailabilityParams, DurabilityParams, PlacementParams, Policy, ReimageSource,
+};
+pub use storage_tenant::{storage_tenants, Cluster, StorageTenant};
 
 /// Mean of `v` (0 when empty).
 pub(crate) fn stats_mean(v: &[f64]) -> f64 {

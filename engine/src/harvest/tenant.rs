@@ -26,6 +26,19 @@ pub struct TenantInfo {
     pub server_names: Vec<String>,
     /// Cores of each server.
     pub cores_per_server: f64,
+    /// Storage each server offers for harvesting, GB (§4.2: the primary
+    /// tenant declares it; default [`DEFAULT_STORAGE_GB`] when a tenants
+    /// file leaves it out).
+    #[serde(default = "default_storage_gb")]
+    pub storage_gb_per_server: f64,
+}
+
+/// Storage per server when a tenants file does not say (1 TB: the paper
+/// gives no figure; a harvestable share of a production server's disks).
+pub const DEFAULT_STORAGE_GB: f64 = 1024.0;
+
+fn default_storage_gb() -> f64 {
+    DEFAULT_STORAGE_GB
 }
 
 /// A primary tenant with its average server's CPU utilization.

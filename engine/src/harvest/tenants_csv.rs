@@ -1,31 +1,33 @@
 //! The tenants CSV and the server → tenant mapping file.
 //!
 //! **Tenants CSV** (header required, columns in any order, `#` comments):
-//! `tenant,environment,machine_function,servers[,cores_per_server][,server_names]`
+//! `tenant,environment,machine_function,servers[,cores_per_server][,server_names][,storage_gb_per_server]`
 //! — one primary tenant per line: its name (unique), environment, machine
 //! function, number of servers, cores per server (default 12, the paper's
 //! testbed) and optionally its servers' names separated by `;` (they map
 //! `server`-named utilization series and Alibaba machine ids to the
-//! tenant; at most `servers` of them). Columns the storage half adds later
-//! go into [`TENANT_COLUMNS`].
+//! tenant; at most `servers` of them) and the storage each server offers
+//! for harvesting in GB (default [`DEFAULT_STORAGE_GB`]; files without the
+//! column still parse).
 //!
 //! **Mapping file**: `server,tenant` — assigns servers (or Alibaba
 //! `machine_id`s) to tenants, for traces whose series are named by server.
 
 use super::error::HarvestError;
-use super::tenant::TenantInfo;
+use super::tenant::{TenantInfo, DEFAULT_STORAGE_GB};
 use crate::import::fields::{column_of, count, number, read_rows, FieldError};
 use crate::import::ParseError;
 use std::collections::{BTreeMap, HashSet};
 
 /// Known columns of the tenants CSV, in their documented order.
-pub const TENANT_COLUMNS: [&str; 6] = [
+pub const TENANT_COLUMNS: [&str; 7] = [
     "tenant",
     "environment",
     "machine_function",
     "servers",
     "cores_per_server",
     "server_names",
+    "storage_gb_per_server",
 ];
 
 /// Required columns of the tenants CSV.
@@ -105,6 +107,19 @@ pub fn read_tenants_csv(file: &str, text: &str) -> Result<Vec<TenantInfo>, Harve
                     ));
                 }
             }
+            let storage = match get(6) {
+                Some(f) if !f.text.trim().is_empty() => {
+                    let v = number(line, f, "storage_gb_per_server")?;
+                    if v < 0.0 {
+                        return Err(FieldError::at(
+                            column_of(line, f.offset),
+                            "storage_gb_per_server must not be negative",
+                        ));
+                    }
+                    v
+                }
+                _ => DEFAULT_STORAGE_GB,
+            };
             let environment = text(1);
             let machine_function = text(2);
             for (k, v) in [(1, &environment), (2, &machine_function)] {
@@ -122,6 +137,7 @@ pub fn read_tenants_csv(file: &str, text: &str) -> Result<Vec<TenantInfo>, Harve
                 servers,
                 server_names,
                 cores_per_server: cores,
+                storage_gb_per_server: storage,
             })
         },
     )?;
@@ -192,13 +208,14 @@ pub fn write_tenants_csv(tenants: &[TenantInfo]) -> String {
     for t in tenants {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{}",
             t.name,
             t.environment,
             t.machine_function,
             t.servers,
             t.cores_per_server,
-            t.server_names.join(";")
+            t.server_names.join(";"),
+            t.storage_gb_per_server
         );
     }
     out

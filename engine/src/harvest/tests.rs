@@ -590,6 +590,7 @@ fn yarn_h_is_never_worse_when_classes_are_separable() {
             servers: 10,
             server_names: vec![],
             cores_per_server: 12.0,
+            storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
         });
     }
     for i in 0..4 {
@@ -605,6 +606,7 @@ fn yarn_h_is_never_worse_when_classes_are_separable() {
             servers: 10,
             server_names: vec![],
             cores_per_server: 12.0,
+            storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
         });
     }
     let (set, _) = group_series(&all, Some(&tenants), None, &GroupParams::default()).unwrap();

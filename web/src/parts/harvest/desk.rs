@@ -7,6 +7,7 @@ use super::protocol::{
     HarvestRequest, HarvestResponse, HarvestSettings, HarvestView, JobSource, JobSpec,
     SelectionView, SimSettings, SimView, SpectrumView,
 };
+use super::storage_desk::StorageDesk;
 use crate::page::Page;
 use crate::protocol::Request;
 use leptos::prelude::*;
@@ -240,6 +241,8 @@ pub struct HarvestDesk {
     pub sim_progress: RwSignal<(usize, usize)>,
     /// Its last refusal.
     pub sim_error: RwSignal<Option<String>>,
+    /// The storage view.
+    pub storage: StorageDesk,
     ticket: StoredValue<u32>,
     sim_ticket: StoredValue<u32>,
 }
@@ -267,6 +270,7 @@ impl HarvestDesk {
             simulating: RwSignal::new(false),
             sim_progress: RwSignal::new((0, 0)),
             sim_error: RwSignal::new(None),
+            storage: StorageDesk::new(page),
             ticket: StoredValue::new(0),
             sim_ticket: StoredValue::new(0),
         }
@@ -386,6 +390,7 @@ impl HarvestDesk {
                     self.pick_tenant(name);
                 }
                 self.select_job();
+                self.storage.refresh();
             }
             HarvestResponse::Spectrum(view) if view.ticket == latest => {
                 self.spectrum.set(Some(*view));
@@ -402,6 +407,7 @@ impl HarvestDesk {
                 self.simulating.set(false);
                 self.sim.set(Some(*view));
             }
+            HarvestResponse::Storage(r) => self.storage.apply(*r),
             HarvestResponse::Failed {
                 what,
                 ticket,

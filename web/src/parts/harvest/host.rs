@@ -1,6 +1,7 @@
-//! The Harvest part in the worker: the tenants file (kept in the `meta`
-//! record `harvest`), the last classification (for spectra, selections and
-//! the simulation) and timing.
+//! The Harvest part in the worker: the tenants file and the reimages file
+//! (kept in the `meta` record `harvest`), the last classification (for
+//! spectra, selections, the simulation and the storage view, whose
+//! requests `storage_host` answers) and timing.
 
 use super::protocol::{HarvestRequest, HarvestResponse, SimView};
 use super::views::{classify_view, selection_view, sim_jobs, simulate_view, Classified};
@@ -15,11 +16,14 @@ const META_KEY: &str = "harvest";
 /// The record's version.
 const SAVED_VERSION: u32 = 1;
 
-/// What survives a reload: the tenants file.
+/// What survives a reload: the tenants file and the reimages file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Saved {
     version: u32,
     tenants: Option<(String, String)>,
+    /// Absent in records saved before the storage view.
+    #[serde(default)]
+    reimages: Option<(String, String)>,
 }
 
 impl crate::store::MetaRecord for Saved {
@@ -35,9 +39,12 @@ impl crate::store::MetaRecord for Saved {
 #[derive(Default)]
 pub struct HarvestHost {
     /// The tenants file: name, text and its tenants.
-    tenants: Option<(String, String, Vec<TenantInfo>)>,
+    pub(super) tenants: Option<(String, String, Vec<TenantInfo>)>,
+    /// The reimages file: name and text (read against the tenants file
+    /// when used).
+    pub(super) reimages: Option<(String, String)>,
     /// The last classification.
-    last: Option<Classified>,
+    pub(super) last: Option<Classified>,
     restored: bool,
 }
 
@@ -63,7 +70,7 @@ impl HarvestHost {
     }
 
     /// Reads the saved tenants file once.
-    async fn restore(&mut self, store: Option<&Store>, post: &dyn Fn(&Response)) {
+    pub(super) async fn restore(&mut self, store: Option<&Store>, post: &dyn Fn(&Response)) {
         if self.restored {
             return;
         }
@@ -74,9 +81,13 @@ impl HarvestHost {
         match store.read_record::<Saved>().await {
             Ok(Some(Saved {
                 tenants: Some((name, text)),
+                reimages,
                 ..
             })) => match read_tenants_csv(&name, &text) {
-                Ok(list) => self.tenants = Some((name, text, list)),
+                Ok(list) => {
+                    self.tenants = Some((name, text, list));
+                    self.reimages = reimages;
+                }
                 Err(e) => Self::failed(post, "tenants", 0, e.to_string()),
             },
             Ok(_) => {}
@@ -84,11 +95,12 @@ impl HarvestHost {
         }
     }
 
-    async fn save(&self, store: Option<&Store>, post: &dyn Fn(&Response)) {
+    pub(super) async fn save(&self, store: Option<&Store>, post: &dyn Fn(&Response)) {
         if let Some(store) = store {
             let record = Saved {
                 version: SAVED_VERSION,
                 tenants: self.tenants.as_ref().map(|t| (t.0.clone(), t.1.clone())),
+                reimages: self.reimages.clone(),
             };
             if let Err(message) = store.write_record(&record).await {
                 post(&Response::Notice { message });
@@ -96,35 +108,41 @@ impl HarvestHost {
         }
     }
 
-    /// The demo's tenants file, unless one is in use.
+    /// The demo's tenants file and reimages file, unless a tenants file
+    /// is in use (its reimages file, if any, stays too).
     pub async fn seed(
         &mut self,
-        name: &str,
-        text: &str,
+        (name, text): (&str, &str),
+        (reimages_name, reimages_text): (&str, &str),
         store: Option<&Store>,
         post: &dyn Fn(&Response),
     ) {
         self.restore(store, post).await;
         if self.tenants.is_some() {
+            self.post_reimages_file(post);
             return;
         }
         match read_tenants_csv(name, text) {
             Ok(list) => {
                 self.tenants = Some((name.to_owned(), text.to_owned(), list));
+                self.reimages = Some((reimages_name.to_owned(), reimages_text.to_owned()));
                 self.save(store, post).await;
             }
             Err(e) => Self::failed(post, "tenants", 0, e.to_string()),
         }
         self.post_file(post);
+        self.post_reimages_file(post);
     }
 
     /// "Clear": the tenants file and the classification go.
     pub async fn reset(&mut self, store: Option<&Store>, post: &dyn Fn(&Response)) {
         self.restored = true;
         self.tenants = None;
+        self.reimages = None;
         self.last = None;
         self.save(store, post).await;
         self.post_file(post);
+        self.post_reimages_file(post);
     }
 
     /// Answers one request of the Harvest panel.
@@ -150,9 +168,12 @@ impl HarvestHost {
                 self.tenants = None;
                 self.save(store, post).await;
                 self.post_file(post);
+                self.post_reimages_file(post);
             }
+            HarvestRequest::Storage(request) => self.storage(*request, store, post).await,
             HarvestRequest::Classify { ticket, settings } => {
                 self.post_file(post);
+                self.post_reimages_file(post);
                 let t0 = now_ms();
                 let tenants = self.tenants.as_ref().map(|t| t.2.as_slice());
                 match classify_view(workspace, tenants, ticket, &settings) {

@@ -19,11 +19,13 @@
 //! `data-outcome`), `harvest-option-row` (`data-id`, `data-probability`),
 //! `harvest-select-error`, `harvest-sim-run`, `harvest-sim-status`
 //! (`data-running`), `harvest-sim-source`, `harvest-sim`, `harvest-sim-row`
-//! (`data-level`, `data-improvement`), `harvest-sim-error`.
+//! (`data-level`, `data-improvement`), `harvest-sim-error`; the storage
+//! view's are listed in `storage_panel`.
 
 use super::charts::{CapacityPlot, ClassDaysPlot, SeriesPlot, SimPlot, SpectrumPlot};
 use super::desk::{ClassifyForm, SelectForm, SimForm, SortBy};
 use super::protocol::JobSource;
+use super::storage_panel::StorageCard;
 use crate::state::Studio;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
@@ -149,6 +151,7 @@ pub fn HarvestPanel() -> impl IntoView {
                 </aside>
             </div>
             <SimulationCard/>
+            <StorageCard/>
         </div>
     }
 }

@@ -2,6 +2,7 @@
 //! [`crate::protocol::Request::Harvest`] and
 //! [`crate::protocol::Response::Harvest`].
 
+use super::storage_protocol::{StorageRequest, StorageResponse};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::harvest::{
     CapacityMatrix, JobType, KChoice, Pattern, Scaling, Selection, SimReport, TenantRow,
@@ -134,6 +135,8 @@ pub enum HarvestRequest {
         /// Settings.
         settings: SimSettings,
     },
+    /// The storage view's requests (§3's reimages, §4.2, §6).
+    Storage(Box<StorageRequest>),
 }
 
 /// What the worker tells the Harvest panel.
@@ -164,6 +167,8 @@ pub enum HarvestResponse {
     },
     /// The simulation's results.
     Simulated(Box<SimView>),
+    /// The storage view's answers.
+    Storage(Box<StorageResponse>),
     /// Something was refused; `what` says which part of the panel.
     Failed {
         /// `classify`, `tenants`, `spectrum`, `select` or `simulate`.

@@ -1,0 +1,142 @@
+//! Harvested storage natively: Algorithm 2 and stock HDFS placing 4 M
+//! blocks on 10,000 servers (the paper: 2.55 ms per block for HDFS-H,
+//! 0.81 ms for stock, clustering included), and the durability simulation
+//! of Figure 15 — one year, 4 M blocks, R = 3 and 4, five runs — with its
+//! time, its arrays' size and the process's peak memory, plus the panel's
+//! default run and the availability curves of Figure 16.
+//!
+//! `cargo bench -p skyplan-engine --bench storage [-- --quick]` prints
+//! markdown tables (`--quick`: 400 k blocks, one run).
+
+use skyplan_engine::bench_data::{harvest_set, measure_placement, storage_datacenter};
+use skyplan_engine::harvest::{
+    durability_memory, simulate_availability, simulate_durability, AvailabilityParams,
+    DurabilityParams, Policy, StorageTenant,
+};
+use std::time::Instant;
+
+/// Peak resident memory of this process, MiB (Linux `VmHWM`).
+fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let start = Instant::now();
+    let mut now = || start.elapsed().as_secs_f64() * 1000.0;
+    let blocks = if quick { 400_000 } else { 4_000_000 };
+
+    let (tenants, history) = storage_datacenter(10_000, 7);
+    println!(
+        "datacenter: {} tenants, 10,000 servers, {} server reimages in 12 months",
+        tenants.len(),
+        history.server_reimages()
+    );
+    println!();
+    println!("| placement | policy | servers | blocks | R | total (ms, median of 3) | µs per block | relaxed |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for policy in [Policy::HdfsH, Policy::Stock] {
+        for r in [3usize, 4] {
+            let (ms, relaxed) = measure_placement(&tenants, policy, blocks, r, 3, &mut now);
+            println!(
+                "| native | {} | 10,000 | {blocks} | {r} | {ms:.0} | {:.3} | {relaxed} |",
+                policy.name(),
+                ms * 1000.0 / blocks as f64
+            );
+        }
+    }
+
+    println!();
+    println!("| durability | blocks | runs | R | HDFS-H lost % (min–max) | stock lost % (min–max) | stock / H | time (s) | arrays (MiB) | peak RSS (MiB) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let paper = DurabilityParams {
+        blocks,
+        runs: if quick { 1 } else { 5 },
+        ..DurabilityParams::default()
+    };
+    durability_row(&tenants, &history, &paper, &mut now);
+    let (small, small_h) = storage_datacenter(2_000, 8);
+    durability_row(&small, &small_h, &DurabilityParams::default(), &mut now);
+
+    println!();
+    println!("| availability | servers | blocks | runs | levels | time (s) |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let set = harvest_set(small.len(), 30, 120, None, 11);
+    // The storage tenants take the set's tenant names, in order.
+    let renamed: Vec<StorageTenant> = small
+        .iter()
+        .zip(&set.tenants)
+        .map(|(s, t)| StorageTenant {
+            name: t.info.name.clone(),
+            ..s.clone()
+        })
+        .collect();
+    let p = AvailabilityParams::default();
+    let t0 = now();
+    let r = simulate_availability(&renamed, &set, &p, &mut |_, _| {}).expect("availability");
+    println!(
+        "| native | 2,000 | {} | {} | {} | {:.1} |",
+        p.blocks,
+        p.runs,
+        p.levels.len(),
+        (now() - t0) / 1000.0
+    );
+    println!();
+    println!("| level % | utilization % | R | HDFS-Stock failed % | HDFS-PT failed % | HDFS-H failed % |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for l in &r.levels {
+        for k in 0..l.points.len() / 3 {
+            let pts = &l.points[k * 3..k * 3 + 3];
+            println!(
+                "| {:.0} | {:.1} | {} | {:.3} | {:.3} | {:.3} |",
+                l.level,
+                l.utilization,
+                pts[0].replication,
+                pts[0].failed_percent.avg,
+                pts[1].failed_percent.avg,
+                pts[2].failed_percent.avg
+            );
+        }
+    }
+}
+
+fn durability_row(
+    tenants: &[StorageTenant],
+    history: &skyplan_engine::harvest::ReimageHistory,
+    p: &DurabilityParams,
+    now: &mut dyn FnMut() -> f64,
+) {
+    let servers: u32 = tenants.iter().map(|t| t.servers).sum();
+    let t0 = now();
+    let r = simulate_durability(tenants, history, p, &mut |_, _| {}).expect("durability");
+    let secs = (now() - t0) / 1000.0;
+    for (k, red) in r.reduction.iter().enumerate() {
+        let (h, s) = (&r.results[2 * k], &r.results[2 * k + 1]);
+        println!(
+            "| native, {servers} servers | {} | {} | {} | {:.5} ({:.5}–{:.5}) | {:.5} ({:.5}–{:.5}) | {} | {secs:.1} | {:.0} | {:.0} |",
+            p.blocks,
+            p.runs,
+            red.replication,
+            h.lost_percent.avg,
+            h.lost_percent.min,
+            h.lost_percent.max,
+            s.lost_percent.avg,
+            s.lost_percent.min,
+            s.lost_percent.max,
+            red.factor.map_or_else(
+                || if red.h_lossless { "H lost none".into() } else { "—".into() },
+                |f| format!("{f:.0}×")
+            ),
+            durability_memory(p.blocks, red.replication, servers as usize) as f64 / 1048576.0,
+            peak_rss_mib()
+        );
+    }
+}

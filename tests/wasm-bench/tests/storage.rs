@@ -1,0 +1,49 @@
+//! Harvested storage in headless Chrome: the work of
+//! `engine/benches/storage.rs` (same generated datacenter from
+//! `bench_data`), timed with `performance.now()`, printed as
+//! `BENCH-STORAGE wasm …` lines: Algorithm 2 and stock HDFS placing 4 M
+//! blocks on 10,000 servers (goal: under 10 s), and the panel's default
+//! durability run (100,000 blocks, R = 3 and 4, five runs; goal: under
+//! 5 s). Run with `cd tests/wasm-bench && wasm-pack test --release
+//! --headless --chrome --chromedriver /usr/bin/chromedriver . --test
+//! storage -- --nocapture`.
+#![cfg(target_arch = "wasm32")]
+
+use skyplan_engine::bench_data::{measure_placement, storage_datacenter};
+use skyplan_engine::harvest::{simulate_durability, DurabilityParams, Policy};
+use skyplan_wasm_bench::performance_now;
+use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn storage_place_and_durability() {
+    let mut now = performance_now;
+    let (tenants, _) = storage_datacenter(10_000, 7);
+    let blocks = 4_000_000;
+    for policy in [Policy::HdfsH, Policy::Stock] {
+        for r in [3usize, 4] {
+            let (ms, relaxed) = measure_placement(&tenants, policy, blocks, r, 1, &mut now);
+            console_log!(
+                "BENCH-STORAGE wasm | {} | 10,000 | {blocks} | {r} | {ms:.0} | {:.3} | {relaxed} |",
+                policy.name(),
+                ms * 1000.0 / blocks as f64
+            );
+        }
+    }
+    let (small, history) = storage_datacenter(2_000, 8);
+    let p = DurabilityParams::default();
+    let t0 = now();
+    let r = simulate_durability(&small, &history, &p, &mut |_, _| {}).expect("durability");
+    let secs = (now() - t0) / 1000.0;
+    for (k, red) in r.reduction.iter().enumerate() {
+        console_log!(
+            "BENCH-STORAGE wasm | durability 2,000 servers | {} blocks | {} runs | R = {} | H {:.5} % | stock {:.5} % | {secs:.1} s |",
+            p.blocks,
+            p.runs,
+            red.replication,
+            r.results[2 * k].lost_percent.avg,
+            r.results[2 * k + 1].lost_percent.avg
+        );
+    }
+}

@@ -1,0 +1,633 @@
+//! The Harvest panel's storage view (§3's reimages, §4.2, §6): the reimages
+//! file, the n × n grid of reimage frequency × peak CPU drawn cell by cell
+//! with its tenants, room and the fill run's use; the reimage CDFs
+//! (Figures 4–6); the placement explorer (one block from a chosen writer,
+//! every cell's and the drawn cell's tenants' verdicts); and Figure 15's
+//! durability bars and Figure 16's availability curves, run in the worker
+//! with progress.
+//!
+//! Test ids: `storage-card`, `storage-reimages-file`,
+//! `storage-reimages-input`, `storage-status` (`data-running`),
+//! `storage-error`, `storage-grid`, `storage-cell` (`data-row`,
+//! `data-col`, `data-tenants`, `data-space`, `data-used`),
+//! `storage-balance`, `storage-cdfs` (canvas), `storage-writer-tenant`,
+//! `storage-writer-server`, `storage-policy`, `storage-place`,
+//! `storage-replica` (`data-replica`, `data-cell`, `data-tenant`,
+//! `data-relaxed`),
+//! `storage-cell-verdict` (`data-cell`, `data-verdict`),
+//! `storage-place-error`, `storage-durability-run`,
+//! `storage-durability-status` (`data-running`), `storage-durability`
+//! (canvas), `storage-durability-row` (`data-policy`, `data-r`,
+//! `data-lost`), `storage-availability-run`, `storage-availability-status`
+//! (`data-running`), `storage-availability` (canvas),
+//! `storage-availability-row` (`data-level`, `data-r`, `data-h`,
+//! `data-stock`), `storage-sim-error`.
+
+use super::storage_charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
+use super::storage_desk::{SimSlot, StorageForm};
+use crate::state::Studio;
+use crate::widgets::field::{text_field, Field};
+use crate::widgets::format::{count, trimmed};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+use skyplan_engine::harvest::{CellVerdict, Policy, TenantVerdict};
+use web_sys::HtmlInputElement;
+
+const FIELDS: [Field<StorageForm>; 7] = [
+    (
+        "Grid n",
+        "storage-grid-n",
+        |f| f.grid.clone(),
+        |f, v| f.grid = v,
+    ),
+    (
+        "Replicas R",
+        "storage-replication",
+        |f| f.replication.clone(),
+        |f, v| f.replication = v,
+    ),
+    (
+        "Blocks (fill, durability)",
+        "storage-blocks",
+        |f| f.blocks.clone(),
+        |f, v| f.blocks = v,
+    ),
+    (
+        "Runs",
+        "storage-runs",
+        |f| f.runs.clone(),
+        |f, v| f.runs = v,
+    ),
+    (
+        "Blocks (availability)",
+        "storage-availability-blocks",
+        |f| f.availability_blocks.clone(),
+        |f, v| f.availability_blocks = v,
+    ),
+    (
+        "Levels (%)",
+        "storage-levels",
+        |f| f.levels.clone(),
+        |f, v| f.levels = v,
+    ),
+    (
+        "Seed",
+        "storage-seed",
+        |f| f.seed.clone(),
+        |f, v| f.seed = v,
+    ),
+];
+
+fn cell_verdict(v: CellVerdict) -> &'static str {
+    match v {
+        CellVerdict::Candidate => "candidate",
+        CellVerdict::RowUsed => "row used",
+        CellVerdict::ColumnUsed => "column used",
+        CellVerdict::Full => "full",
+        CellVerdict::NoEligibleTenant => "no eligible tenant",
+    }
+}
+
+fn tenant_verdict(v: TenantVerdict) -> &'static str {
+    match v {
+        TenantVerdict::Eligible => "eligible",
+        TenantVerdict::EnvironmentUsed => "environment used",
+        TenantVerdict::Full => "full",
+        TenantVerdict::Busy => "busy",
+    }
+}
+
+fn sim_status<T: Send + Sync + 'static>(
+    slot: SimSlot<T>,
+    done: impl Fn(&T) -> String + Send + Sync + 'static,
+) -> impl Fn() -> String + Send + Sync + 'static {
+    move || {
+        if slot.running.get() {
+            let (d, t) = slot.progress.get();
+            return format!("running in the worker… {d} / {t}");
+        }
+        slot.view
+            .with(|v| v.as_ref().map(&done))
+            .unwrap_or_default()
+    }
+}
+
+/// The storage view.
+#[component]
+pub fn StorageCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.storage;
+    let status = move || {
+        if desk.loading.get() {
+            return "placing…".to_owned();
+        }
+        desk.view.with(|v| match v {
+            Some(v) => format!(
+                "{} tenants, {} × {} grid, {} blocks placed in {} ms",
+                v.tenants.len(),
+                v.grid.n,
+                v.grid.n,
+                count(v.fill.blocks as usize),
+                trimmed(v.millis, 0)
+            ),
+            None => "idle".to_owned(),
+        })
+    };
+    let cdfs = Signal::derive(move || desk.view.get().map(|view| ReimageCdfPlot { view }));
+    view! {
+        <section class="card storage-card" data-testid="storage-card">
+            <header class="card-head">
+                <h2>"Harvested storage: replica placement (§4.2)"</h2>
+                <span
+                    class="card-note"
+                    data-testid="storage-status"
+                    data-running=move || desk.loading.get().to_string()
+                >
+                    {status}
+                </span>
+            </header>
+            <p class="card-text">
+                "Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
+            </p>
+            <p class="hint" data-testid="storage-reimages-file">
+                {move || match desk.reimages_file.get() {
+                    Some((name, n)) => format!("Reimages file: {name} ({} server reimages)", count(n as usize)),
+                    None => "No reimages file: read one (timestamp,server or timestamp,tenant,servers).".to_owned(),
+                }}
+            </p>
+            <div class="actions">
+                <label class="button small">
+                    "Read reimages CSV…"
+                    <input
+                        type="file"
+                        accept=".csv,text/csv"
+                        data-testid="storage-reimages-input"
+                        style="display: none"
+                        on:change=move |ev| {
+                            let input: HtmlInputElement = event_target(&ev);
+                            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                desk.import_reimages(file);
+                            }
+                            input.set_value("");
+                        }
+                    />
+                </label>
+                <button class="button small" data-testid="storage-refresh" on:click=move |_| desk.refresh()>
+                    "Place again"
+                </button>
+            </div>
+            <div class="form-grid four">
+                {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+            </div>
+            {move || {
+                desk.error
+                    .get()
+                    .map(|e| view! { <p class="field-error" data-testid="storage-error">{e}</p> })
+            }}
+            <GridView/>
+            <PlotCanvas
+                data=cdfs
+                placeholder=Signal::derive(|| "The reimage CDFs appear with the grid.".to_owned())
+                testid="storage-cdfs"
+            />
+            <Explorer/>
+            <Durability/>
+            <Availability/>
+        </section>
+    }
+}
+
+/// The grid, cell by cell.
+#[component]
+fn GridView() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.storage;
+    let cells = move || {
+        desk.view.with(|v| {
+            let Some(v) = v else {
+                return Vec::new();
+            };
+            let n = v.grid.n;
+            v.grid
+                .cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let used = v.fill.cell_replicas.get(i).copied().unwrap_or(0);
+                    let names = c
+                        .tenants
+                        .iter()
+                        .map(|&t| v.tenants[t as usize].name.clone())
+                        .collect::<Vec<_>>();
+                    let fill = 100.0 * v.fill.cell_fill.get(i).copied().unwrap_or(0.0);
+                    view! {
+                        <div
+                            class="storage-cell"
+                            data-testid="storage-cell"
+                            data-row=c.row.to_string()
+                            data-col=c.col.to_string()
+                            data-tenants=c.tenants.len().to_string()
+                            data-space=c.space.to_string()
+                            data-used=used.to_string()
+                            style=format!("grid-row: {}; grid-column: {};", n - c.row, c.col + 1)
+                        >
+                            <div class="cell-head">
+                                {format!("r{} c{} · {} tenants · {:.2}× ideal", c.row, c.col, c.tenants.len(), c.balance)}
+                            </div>
+                            <div class="cell-bar">
+                                <div class="cell-used" style=format!("width: {:.1}%", fill.min(100.0))></div>
+                            </div>
+                            <div class="cell-note">
+                                {format!(
+                                    "room {} replicas, used {} ({:.1} %) · reimages {:.2}–{:.2} · peak {:.0}–{:.0} %",
+                                    count(c.space as usize),
+                                    count(used as usize),
+                                    fill,
+                                    c.reimage_range[0],
+                                    c.reimage_range[1],
+                                    c.peak_range[0],
+                                    c.peak_range[1]
+                                )}
+                            </div>
+                            <div class="cell-tenants">{names.join(", ")}</div>
+                        </div>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let balance = move || {
+        desk.view.with(|v| {
+            v.as_ref().map(|v| {
+                let d = &v.fill.diversity;
+                format!(
+                    "Imbalance {:.0} % (largest |room − ideal| / ideal). Fill run: {} blocks × {}, {} relaxed the row/column rule (too few tenants in a cell's environments), {} with two replicas in one environment, {} servers over their room; {} tenants and {} environments keep room{}. {:.1} % of servers reimaged at most once a month over {} months (the paper: ≥ 90 %).",
+                    100.0 * v.grid.imbalance,
+                    count(v.fill.blocks as usize),
+                    v.fill.replication,
+                    count(v.fill.relaxed as usize),
+                    d.environment_repeats,
+                    d.over_room_servers,
+                    v.fill.open_tenants,
+                    v.fill.open_environments,
+                    match v.fill.diversity_short_at {
+                        Some(b) => format!(" (fewer than R environments from block {b} on)"),
+                        None => String::new(),
+                    },
+                    100.0 * v.servers_at_most_monthly,
+                    v.months
+                )
+            })
+        })
+    };
+    let n = move || desk.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
+    view! {
+        <div class="storage-axes">
+            <span class="hint">"↑ reimages: frequent (top) → infrequent (bottom); → peak CPU: low → high"</span>
+        </div>
+        <div
+            class="storage-grid"
+            data-testid="storage-grid"
+            style=move || format!("display: grid; grid-template-columns: repeat({}, 1fr); gap: 6px;", n())
+        >
+            {cells}
+        </div>
+        <p class="hint" data-testid="storage-balance">{balance}</p>
+    }
+}
+
+/// One block placed from a chosen writer, explained.
+#[component]
+fn Explorer() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.storage;
+    let tenants = move || {
+        desk.view.with(|v| {
+            v.as_ref()
+                .map(|v| {
+                    v.tenants
+                        .iter()
+                        .filter(|t| t.cell.is_some())
+                        .map(|t| (t.name.clone(), t.servers))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let steps = move || {
+        desk.placed.with(|p| {
+            let Some(p) = p else {
+                return Vec::new();
+            };
+            let n = desk.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
+            let cell_name = move |c: usize| format!("r{}c{}", c / n, c % n);
+            p.trace
+                .steps
+                .iter()
+                .map(|s| {
+                    let cells = s
+                        .cells
+                        .iter()
+                        .map(|c| {
+                            view! {
+                                <span
+                                    class="verdict"
+                                    data-testid="storage-cell-verdict"
+                                    data-cell=c.cell.to_string()
+                                    data-verdict=cell_verdict(c.verdict)
+                                >
+                                    {format!("{}: {}", cell_name(c.cell), cell_verdict(c.verdict))}
+                                </span>
+                            }
+                        })
+                        .collect_view();
+                    let tenants = s
+                        .tenants
+                        .iter()
+                        .map(|t| format!("{} ({})", t.tenant, tenant_verdict(t.verdict)))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    view! {
+                        <li
+                            data-testid="storage-replica"
+                            data-replica=s.replica.to_string()
+                            data-cell=s.cell.map_or(String::new(), |c| c.to_string())
+                            data-tenant=s.tenant.clone()
+                            data-relaxed=s.relaxed.to_string()
+                        >
+                            <strong>{format!("Replica {}: {}", s.replica, s.server_name)}</strong>
+                            {format!(
+                                " — tenant {}, cell {}, rack {}: {}{}{}",
+                                s.tenant,
+                                s.cell.map_or("none".into(), cell_name),
+                                s.rack,
+                                s.rule,
+                                if s.relaxed { " (relaxed)" } else { "" },
+                                if s.forgot { "; rows and columns forgotten" } else { "" }
+                            )}
+                            <div class="verdicts">{cells}</div>
+                            {(!tenants.is_empty()).then(|| view! { <div class="hint">{format!("Tenants of the drawn cell: {tenants}")}</div> })}
+                        </li>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <h3>"Place a block"</h3>
+        <div class="sim-form">
+            <label class="field">
+                <span class="field-label">"Writer's tenant"</span>
+                <select
+                    data-testid="storage-writer-tenant"
+                    on:change=move |ev| desk.writer_tenant.set(event_target_value(&ev))
+                >
+                    {move || {
+                        tenants()
+                            .into_iter()
+                            .map(|(name, servers)| {
+                                let selected = desk.writer_tenant.with(|w| w == &name);
+                                view! {
+                                    <option value=name.clone() selected=selected>
+                                        {format!("{name} ({servers} servers)")}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <label class="field">
+                <span class="field-label">"Server #"</span>
+                <input
+                    type="text"
+                    data-testid="storage-writer-server"
+                    prop:value=move || desk.writer_server.get()
+                    on:input=move |ev| desk.writer_server.set(event_target_value(&ev))
+                />
+            </label>
+            <label class="field">
+                <span class="field-label">"Policy"</span>
+                <select
+                    data-testid="storage-policy"
+                    on:change=move |ev| {
+                        let p = match event_target_value(&ev).as_str() {
+                            "stock" => Policy::Stock,
+                            "pt" => Policy::StockPt,
+                            _ => Policy::HdfsH,
+                        };
+                        desk.policy.set(p);
+                    }
+                >
+                    <option value="h">"HDFS-H (Algorithm 2)"</option>
+                    <option value="stock">"HDFS-Stock"</option>
+                    <option value="pt">"HDFS-PT"</option>
+                </select>
+            </label>
+            <button
+                class="button small primary"
+                data-testid="storage-place"
+                disabled=move || desk.view.with(Option::is_none)
+                on:click=move |_| desk.place()
+            >
+                "Place"
+            </button>
+        </div>
+        {move || {
+            desk.place_error
+                .get()
+                .map(|e| view! { <p class="field-error" data-testid="storage-place-error">{e}</p> })
+        }}
+        <ol class="storage-steps">{steps}</ol>
+    }
+}
+
+/// Figure 15.
+#[component]
+fn Durability() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.storage;
+    let slot = desk.durability;
+    let plot = Signal::derive(move || slot.view.get().map(|view| DurabilityPlot { view }));
+    let status = sim_status(slot, |v| {
+        format!(
+            "{} servers, {} blocks, {:.0} days, {} runs in {:.1} s",
+            count(v.report.servers),
+            count(v.report.blocks),
+            v.report.days,
+            v.report.results.first().map_or(0, |r| r.runs.len()),
+            v.millis / 1000.0
+        )
+    });
+    let rows = move || {
+        slot.view.with(|v| {
+            v.as_ref()
+                .map(|v| {
+                    v.report
+                        .results
+                        .iter()
+                        .map(|r| {
+                            view! {
+                                <tr
+                                    data-testid="storage-durability-row"
+                                    data-policy=r.policy.name()
+                                    data-r=r.replication.to_string()
+                                    data-lost=r.lost_percent.avg.to_string()
+                                >
+                                    <td>{r.policy.name()}</td>
+                                    <td class="num">{r.replication.to_string()}</td>
+                                    <td class="num">
+                                        {format!("{:.5} / {:.5} / {:.5}", r.lost_percent.min, r.lost_percent.avg, r.lost_percent.max)}
+                                    </td>
+                                    <td class="num">{trimmed(r.lost_blocks.avg, 1)}</td>
+                                </tr>
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let paper = move || {
+        slot.view
+            .with(|v| v.as_ref().map(|v| v.report.paper.summary.clone()))
+    };
+    view! {
+        <h3>"Durability: a year of reimages (Figure 15)"</h3>
+        <div class="actions">
+            <button
+                class="button small primary"
+                data-testid="storage-durability-run"
+                disabled=move || slot.running.get() || desk.view.with(Option::is_none)
+                on:click=move |_| desk.run_durability()
+            >
+                "Run"
+            </button>
+            <span
+                class="card-note"
+                data-testid="storage-durability-status"
+                data-running=move || slot.running.get().to_string()
+            >
+                {status}
+            </span>
+        </div>
+        {move || slot.error.get().map(|e| view! { <p class="field-error" data-testid="storage-sim-error">{e}</p> })}
+        <PlotCanvas
+            data=plot
+            placeholder=Signal::derive(|| "Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock.".to_owned())
+            testid="storage-durability"
+        />
+        <table class="data">
+            <thead>
+                <tr>
+                    <th>"Policy"</th>
+                    <th class="num">"R"</th>
+                    <th class="num">"Lost % min / avg / max"</th>
+                    <th class="num">"Lost blocks (avg)"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <p class="hint">{paper}</p>
+    }
+}
+
+/// Figure 16.
+#[component]
+fn Availability() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.storage;
+    let slot = desk.availability;
+    let plot = Signal::derive(move || slot.view.get().map(|view| AvailabilityPlot { view }));
+    let status = sim_status(slot, |v| {
+        format!(
+            "{} servers, {} blocks, {} slots, in {:.1} s",
+            count(v.report.servers),
+            count(v.report.blocks),
+            count(v.report.slots),
+            v.millis / 1000.0
+        )
+    });
+    let rows = move || {
+        slot.view.with(|v| {
+            v.as_ref()
+                .map(|v| {
+                    v.report
+                        .levels
+                        .iter()
+                        .flat_map(|l| {
+                            l.points.chunks(3).map(move |pts| {
+                                let get = |p: Policy| {
+                                    pts.iter()
+                                        .find(|x| x.policy == p)
+                                        .map_or(f64::NAN, |x| x.failed_percent.avg)
+                                };
+                                let r = pts.first().map_or(0, |p| p.replication);
+                                view! {
+                                    <tr
+                                        data-testid="storage-availability-row"
+                                        data-level=l.level.to_string()
+                                        data-r=r.to_string()
+                                        data-h=get(Policy::HdfsH).to_string()
+                                        data-stock=get(Policy::Stock).to_string()
+                                    >
+                                        <td class="num">{trimmed(l.level, 0)}</td>
+                                        <td class="num">{trimmed(l.utilization, 1)}</td>
+                                        <td class="num">{r.to_string()}</td>
+                                        <td class="num">{format!("{:.3}", get(Policy::Stock))}</td>
+                                        <td class="num">{format!("{:.3}", get(Policy::StockPt))}</td>
+                                        <td class="num">{format!("{:.3}", get(Policy::HdfsH))}</td>
+                                    </tr>
+                                }
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let paper = move || {
+        slot.view
+            .with(|v| v.as_ref().map(|v| v.report.paper.clone()))
+    };
+    view! {
+        <h3>"Availability against utilization (Figure 16)"</h3>
+        <div class="actions">
+            <button
+                class="button small primary"
+                data-testid="storage-availability-run"
+                disabled=move || slot.running.get() || desk.view.with(Option::is_none)
+                on:click=move |_| desk.run_availability()
+            >
+                "Run"
+            </button>
+            <span
+                class="card-note"
+                data-testid="storage-availability-status"
+                data-running=move || slot.running.get().to_string()
+            >
+                {status}
+            </span>
+        </div>
+        {move || slot.error.get().map(|e| view! { <p class="field-error" data-testid="storage-sim-error">{e}</p> })}
+        <PlotCanvas
+            data=plot
+            placeholder=Signal::derive(|| "Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy.".to_owned())
+            testid="storage-availability"
+        />
+        <table class="data">
+            <thead>
+                <tr>
+                    <th class="num">"Level %"</th>
+                    <th class="num">"Avg util. %"</th>
+                    <th class="num">"R"</th>
+                    <th class="num">"Stock failed %"</th>
+                    <th class="num">"PT failed %"</th>
+                    <th class="num">"H failed %"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <p class="hint">{paper}</p>
+    }
+}
