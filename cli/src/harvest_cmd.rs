@@ -118,6 +118,8 @@ STORAGE (reimages, place, simulate-durability, simulate-availability;
     --span-days D       days of reimages simulated (default 365)
     --recreate-per-hour X  lost replicas each source server re-creates
                         per hour (default 30)
+    --threads N         simulate-durability: threads for the runs, 0 for
+                        every core; the results do not change (default 0)
     --replay            replay the history instead of generating a year
                         from each tenant's rates
     --availability-blocks N  blocks of simulate-availability (default 20000)

@@ -14,7 +14,7 @@ use skyplan_engine::harvest::{
 use std::fmt::Write as _;
 
 /// The storage flags `harvest_cmd` hands over (without `--`).
-pub const FLAGS: [&str; 15] = [
+pub const FLAGS: [&str; 16] = [
     "reimages",
     "blocks",
     "replication",
@@ -26,6 +26,7 @@ pub const FLAGS: [&str; 15] = [
     "writer",
     "span-days",
     "recreate-per-hour",
+    "threads",
     "replay",
     "availability-blocks",
     "util-levels",
@@ -53,6 +54,8 @@ pub struct StorageArgs {
     pub span_days: Option<f64>,
     /// --recreate-per-hour.
     pub recreate: Option<f64>,
+    /// --threads.
+    pub threads: Option<usize>,
     /// --replay.
     pub replay: bool,
     /// --availability-blocks.
@@ -104,6 +107,7 @@ impl StorageArgs {
             "writer" => self.writer = Some(v()?),
             "span-days" => self.span_days = Some(num("--span-days", &v()?)?),
             "recreate-per-hour" => self.recreate = Some(num("--recreate-per-hour", &v()?)?),
+            "threads" => self.threads = Some(num("--threads", &v()?)?),
             "replay" => self.replay = true,
             "availability-blocks" => {
                 self.availability_blocks = Some(num("--availability-blocks", &v()?)?)
@@ -202,6 +206,9 @@ pub fn run(
             }
             if let Some(x) = a.recreate {
                 p.recreate_per_hour = x;
+            }
+            if let Some(x) = a.threads {
+                p.threads = x;
             }
             if a.replay {
                 p.source = ReimageSource::Replay;

@@ -1517,6 +1517,7 @@ fn harvest_help_shows_the_storage_defaults() {
         ("--policy", "hdfs-h".into()),
         ("--span-days", d.days.to_string()),
         ("--recreate-per-hour", d.recreate_per_hour.to_string()),
+        ("--threads", d.threads.to_string()),
         ("--availability-blocks", a.blocks.to_string()),
         ("--util-levels", join(&levels)),
         ("--reserve-threshold", a.reserve_threshold.to_string()),
@@ -1623,6 +1624,28 @@ fn harvest_simulates_durability_and_availability() {
         .as_str()
         .unwrap()
         .contains("Figure 15"));
+    // The runs are spread over threads; the results do not depend on how
+    // many.
+    let results_on = |threads: &str| {
+        let (code, out, err) = skyplan(&storage_args(
+            "simulate-durability",
+            &[
+                "--blocks",
+                "5000",
+                "--runs",
+                "3",
+                "--threads",
+                threads,
+                "--json",
+            ],
+        ));
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["results"].clone()
+    };
+    let one = results_on("1");
+    assert_eq!(one[0]["runs"].as_array().unwrap().len(), 3);
+    assert_eq!(one, results_on("2"));
     let (code, out, err) = skyplan(&storage_args(
         "simulate-availability",
         &[

@@ -55,16 +55,38 @@ fn main() {
     }
 
     println!();
-    println!("| durability | blocks | runs | R | HDFS-H lost % (min–max) | stock lost % (min–max) | stock / H | time (s) | arrays (MiB) | peak RSS (MiB) |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| durability | blocks | runs | R | threads | HDFS-H lost % (min–max) | stock lost % (min–max) | stock / H | time (s) | arrays (MiB) | peak RSS (MiB) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    // One thread, then two: the same work (the results are asserted
+    // equal), so the second row is the threads' speed-up alone. Peak RSS
+    // is the process's so far, so the two-thread row's includes both.
     let paper = DurabilityParams {
         blocks,
         runs: if quick { 1 } else { 5 },
+        threads: 1,
         ..DurabilityParams::default()
     };
-    durability_row(&tenants, &history, &paper, &mut now);
+    let one = durability_row(&tenants, &history, &paper, &mut now);
+    let two = durability_row(
+        &tenants,
+        &history,
+        &DurabilityParams {
+            threads: 2,
+            ..paper.clone()
+        },
+        &mut now,
+    );
+    assert_eq!(one, two, "the thread count changed the results");
     let (small, small_h) = storage_datacenter(2_000, 8);
-    durability_row(&small, &small_h, &DurabilityParams::default(), &mut now);
+    durability_row(
+        &small,
+        &small_h,
+        &DurabilityParams {
+            threads: 1,
+            ..DurabilityParams::default()
+        },
+        &mut now,
+    );
 
     println!();
     println!("| availability | servers | blocks | runs | levels | time (s) |");
@@ -113,7 +135,7 @@ fn durability_row(
     history: &skyplan_engine::harvest::ReimageHistory,
     p: &DurabilityParams,
     now: &mut dyn FnMut() -> f64,
-) {
+) -> Vec<skyplan_engine::harvest::DurabilityResult> {
     let servers: u32 = tenants.iter().map(|t| t.servers).sum();
     let t0 = now();
     let r = simulate_durability(tenants, history, p, &mut |_, _| {}).expect("durability");
@@ -121,10 +143,11 @@ fn durability_row(
     for (k, red) in r.reduction.iter().enumerate() {
         let (h, s) = (&r.results[2 * k], &r.results[2 * k + 1]);
         println!(
-            "| native, {servers} servers | {} | {} | {} | {:.5} ({:.5}–{:.5}) | {:.5} ({:.5}–{:.5}) | {} | {secs:.1} | {:.0} | {:.0} |",
+            "| native, {servers} servers | {} | {} | {} | {} | {:.5} ({:.5}–{:.5}) | {:.5} ({:.5}–{:.5}) | {} | {secs:.1} | {:.0} | {:.0} |",
             p.blocks,
             p.runs,
             red.replication,
+            p.threads,
             h.lost_percent.avg,
             h.lost_percent.min,
             h.lost_percent.max,
@@ -139,4 +162,5 @@ fn durability_row(
             peak_rss_mib()
         );
     }
+    r.results
 }

@@ -18,6 +18,7 @@ pub mod harvest;
 pub mod import;
 pub mod model;
 pub mod netflow;
+pub mod parallel;
 pub mod pricing;
 pub mod resource_model;
 pub mod shaping;

@@ -1,31 +1,20 @@
 //! The durability simulation of Figure 15: B blocks written at the start
-//! (placed by HDFS-H and by stock HDFS), then a year of reimages. A
-//! reimage destroys every replica on the server. Each destroyed replica is
-//! copied from a live replica of its block, at
+//! (placed by HDFS-H and by stock HDFS), then a year of reimages replayed
+//! over each placement ([`super::replay`]: re-creation at
 //! [`DurabilityParams::recreate_per_hour`] blocks per hour per source
-//! server (§5.2: HDFS spreads re-replication over the servers holding the
-//! surviving replicas; each works through its copies one after the other,
-//! and the NameNode picks the live replica whose server is free first).
-//! The copy keeps the replica's server, so the placement's diversity is
-//! what is measured; a replica destroyed again while being re-created
-//! starts over. A block is lost when a reimage leaves it no live replica.
-//! (A copy queued at a source that is itself reimaged before the copy
-//! starts is not cancelled — the block is still lost if nothing is left.)
-//!
-//! Event-driven and compact: the replicas' servers and re-creation times
-//! side by side (B × R × 2 `u32`), a server → replica index (CSR, B × R
-//! `u32` + offsets), each server's copy queue end, and a bit per block —
-//! 12 bytes per replica beside the placement's 4. Each reimage touches
-//! only the replicas of its server.
+//! server, a block lost when a reimage leaves it no live replica), five
+//! seeded runs, min/avg/max of the lost share.
 
 use super::error::HarvestError;
 use super::grid_cells::{build_grid, Grid};
-use super::placement_run::{place_only, Placement};
+use super::placement_run::place_only;
 use super::reimage_year::reimage_year;
 use super::reimages::ReimageHistory;
+use super::replay::{replay_memory, Replay};
 use super::simulate::MinAvgMax;
 use super::storage_params::{DurabilityParams, Policy, ReimageSource};
 use super::storage_tenant::{Cluster, StorageTenant};
+use crate::parallel::{map_jobs, thread_count};
 use serde::{Deserialize, Serialize};
 
 /// One seeded run of one policy at one replication level.
@@ -102,106 +91,23 @@ pub struct DurabilityReport {
     pub results: Vec<DurabilityResult>,
     /// Per replication level, stock's mean loss over HDFS-H's.
     pub reduction: Vec<Reduction>,
-    /// Memory the largest run's arrays take, bytes.
+    /// Memory the runs' arrays take at most, bytes: the largest run's,
+    /// once per thread (each thread keeps its arrays for its next run).
     pub memory_bytes: u64,
     /// The paper's result.
     pub paper: DurabilityPaper,
 }
 
 /// Bytes the arrays of one run take for `blocks` × `r` on `servers`
-/// (the placement's servers, the replay's state and index).
+/// (the placement's servers, 4 bytes a replica, and the replay's).
 pub fn durability_memory(blocks: usize, r: usize, servers: usize) -> u64 {
-    let replicas = (blocks * r) as u64;
-    replicas * 16 + (servers as u64 + 1) * 8 + blocks.div_ceil(64) as u64 * 8
-}
-
-/// Replays `year` (`(seconds, server)` in time order) over `placement` and
-/// returns the blocks lost and the replicas destroyed.
-pub fn lost_blocks(
-    placement: &Placement,
-    servers: usize,
-    year: &[(u32, u32)],
-    recreate_per_hour: f64,
-) -> (u64, u64) {
-    let r = placement.replication;
-    let reps = &placement.replicas;
-    let blocks = placement.blocks();
-    // Server → its replicas (CSR), in block order.
-    let mut offsets = vec![0u32; servers + 1];
-    for &s in reps {
-        offsets[s as usize + 1] += 1;
-    }
-    for i in 0..servers {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut fill = offsets.clone();
-    let mut index = vec![0u32; reps.len()];
-    for (j, &s) in reps.iter().enumerate() {
-        index[fill[s as usize] as usize] = j as u32;
-        fill[s as usize] += 1;
-    }
-    drop(fill);
-    // Each replica's server and the time it is back (0: up), side by side
-    // so a block's replicas share a cache line.
-    let mut state: Vec<[u32; 2]> = reps.iter().map(|&s| [s, 0]).collect();
-    let mut source_free = vec![0u32; servers];
-    let mut lost = vec![0u64; blocks.div_ceil(64)];
-    let (mut n_lost, mut destroyed) = (0u64, 0u64);
-    let per = (3600.0 / recreate_per_hour)
-        .ceil()
-        .clamp(1.0, f64::from(u32::MAX)) as u32;
-    // Replicas are taken in batches: first every block's replicas are
-    // copied out (independent loads, so the memory system overlaps their
-    // cache misses), then the batch is processed. A server holds at most
-    // one replica of a block, so a batch's copies stay current.
-    const BATCH: usize = 32;
-    let mut buf = vec![[0u32; 2]; BATCH * r];
-    for &(t, s) in year {
-        let (a, b) = (
-            offsets[s as usize] as usize,
-            offsets[s as usize + 1] as usize,
-        );
-        for chunk in index[a..b].chunks(BATCH) {
-            for (k, &j) in chunk.iter().enumerate() {
-                let first = j as usize / r * r;
-                for q in 0..r {
-                    buf[k * r + q] = state[first + q];
-                }
-            }
-            for (k, &j) in chunk.iter().enumerate() {
-                let j = j as usize;
-                let blk = j / r;
-                if lost[blk / 64] >> (blk % 64) & 1 == 1 {
-                    continue;
-                }
-                destroyed += 1;
-                let own = j - blk * r;
-                // The live replica whose server is free first copies it.
-                let (mut src, mut free_at) = (u32::MAX, u32::MAX);
-                for (q, &[srv, back]) in buf[k * r..(k + 1) * r].iter().enumerate() {
-                    if q != own && back <= t && source_free[srv as usize] < free_at {
-                        src = srv;
-                        free_at = source_free[srv as usize];
-                    }
-                }
-                if src == u32::MAX {
-                    lost[blk / 64] |= 1 << (blk % 64);
-                    n_lost += 1;
-                    continue;
-                }
-                let done = free_at.max(t).saturating_add(per);
-                source_free[src as usize] = done;
-                state[j][1] = done;
-            }
-        }
-    }
-    (n_lost, destroyed)
+    (blocks * r) as u64 * 4 + replay_memory(blocks, r, servers)
 }
 
 /// Figure 15: every replication level of `p`, HDFS-H and stock, over
-/// `p.runs` seeded runs. `history` must be read against the same tenants
-/// (same order). `progress(done, total)` is called after each placement
-/// and replay.
+/// `p.runs` seeded runs, on `p.threads` threads. `history` must be read
+/// against the same tenants (same order). `progress(done, total)` is
+/// called after each placement and replay.
 pub fn simulate_durability(
     tenants: &[StorageTenant],
     history: &ReimageHistory,
@@ -226,8 +132,43 @@ pub fn simulate_durability(
     }
     let grid = build_grid(&cluster, p.placement.grid);
     let policies = [Policy::HdfsH, Policy::Stock];
-    let total = p.runs * p.replications.len() * policies.len();
-    let mut done = 0;
+    let years: Vec<Vec<(u32, u32)>> = (0..p.runs)
+        .map(|run| reimage_year(history, p.source, p.days, p.placement.seed + run as u64))
+        .collect();
+    // One job per (run, level, policy); the larger levels first, so two
+    // threads finish together.
+    let mut jobs: Vec<(usize, usize, usize)> = Vec::new();
+    for run in 0..p.runs {
+        for ri in 0..p.replications.len() {
+            for pi in 0..policies.len() {
+                jobs.push((run, ri, pi));
+            }
+        }
+    }
+    jobs.sort_by_key(|&(run, ri, pi)| (std::cmp::Reverse(p.replications[ri]), run, pi));
+    let runs = map_jobs(
+        &jobs,
+        p.threads,
+        Replay::default,
+        |replay, &(run, ri, pi)| -> Result<DurabilityRun, HarvestError> {
+            let seed = p.placement.seed + run as u64;
+            let r = p.replications[ri];
+            let year = &years[run];
+            let (placement, relaxed) =
+                place_only(&cluster, &grid, policies[pi], p.blocks, r, seed)?;
+            let (lost, destroyed) =
+                replay.run(&placement, cluster.servers(), year, p.recreate_per_hour);
+            Ok(DurabilityRun {
+                seed,
+                lost,
+                lost_percent: 100.0 * lost as f64 / p.blocks as f64,
+                reimages: year.len() as u64,
+                replicas_destroyed: destroyed,
+                relaxed,
+            })
+        },
+        progress,
+    );
     let mut results: Vec<DurabilityResult> = Vec::new();
     for &r in &p.replications {
         for &policy in &policies {
@@ -240,25 +181,15 @@ pub fn simulate_durability(
             });
         }
     }
-    for run in 0..p.runs {
-        let seed = p.placement.seed + run as u64;
-        let year = reimage_year(history, p.source, p.days, seed);
-        for (ri, &r) in p.replications.iter().enumerate() {
-            for (pi, &policy) in policies.iter().enumerate() {
-                let (placement, relaxed) = place_only(&cluster, &grid, policy, p.blocks, r, seed)?;
-                let (lost, destroyed) =
-                    lost_blocks(&placement, cluster.servers(), &year, p.recreate_per_hour);
-                results[ri * policies.len() + pi].runs.push(DurabilityRun {
-                    seed,
-                    lost,
-                    lost_percent: 100.0 * lost as f64 / p.blocks as f64,
-                    reimages: year.len() as u64,
-                    replicas_destroyed: destroyed,
-                    relaxed,
-                });
-                done += 1;
-                progress(done, total);
-            }
+    // Back in run order within each (level, policy).
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&k| jobs[k]);
+    let mut runs: Vec<Option<Result<DurabilityRun, HarvestError>>> =
+        runs.into_iter().map(Some).collect();
+    for k in order {
+        let (_, ri, pi) = jobs[k];
+        if let Some(run) = runs[k].take() {
+            results[ri * policies.len() + pi].runs.push(run?);
         }
     }
     for res in &mut results {
@@ -292,7 +223,8 @@ pub fn simulate_durability(
         grid,
         results,
         reduction,
-        memory_bytes: durability_memory(p.blocks, rmax, cluster.servers()),
+        memory_bytes: durability_memory(p.blocks, rmax, cluster.servers())
+            * thread_count(p.threads).min(jobs.len()).max(1) as u64,
         paper: DurabilityPaper {
             summary: "Figure 15 (one year, 4 M blocks, five runs): HDFS-H loses more than two \
                       orders of magnitude fewer blocks than HDFS-Stock at R = 3 (at most 81 \

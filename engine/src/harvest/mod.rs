@@ -37,6 +37,7 @@ pub mod placement_run;
 pub mod reimage_stats;
 pub mod reimage_year;
 pub mod reimages;
+pub mod replay;
 pub mod scaling;
 pub mod select;
 pub mod simulate;
@@ -85,8 +86,8 @@ pub use availability::{
     simulate_availability, AvailabilityLevel, AvailabilityPoint, AvailabilityReport,
 };
 pub use durability::{
-    durability_memory, lost_blocks, simulate_durability, DurabilityPaper, DurabilityReport,
-    DurabilityResult, DurabilityRun, Reduction,
+    durability_memory, simulate_durability, DurabilityPaper, DurabilityReport, DurabilityResult,
+    DurabilityRun, Reduction,
 };
 pub use grid_cells::{build_grid, Grid, GridCell};
 pub use placement::{
@@ -104,6 +105,7 @@ pub use reimages::{
     read_reimages_csv, write_reimages_csv, ReimageEvent, ReimageHistory, ServerLayout,
     REIMAGE_COLUMNS,
 };
+pub use replay::{lost_blocks, replay_memory};
 pub use storage_params::{
     AvailabilityParams, DurabilityParams, PlacementParams, Policy, ReimageSource,
 };

@@ -115,6 +115,10 @@ pub struct DurabilityParams {
     /// Grid, block size, racks and seed of the placement (its
     /// `replication` is replaced by each of `replications`).
     pub placement: PlacementParams,
+    /// Threads for the runs, which are independent (default 0: every core
+    /// natively; the browser always uses one). The results do not depend
+    /// on it.
+    pub threads: usize,
 }
 
 impl DurabilityParams {
@@ -132,6 +136,7 @@ impl Default for DurabilityParams {
             runs: 5,
             source: ReimageSource::Generate,
             placement: PlacementParams::default(),
+            threads: 0,
         }
     }
 }

@@ -622,3 +622,126 @@ fn availability_is_monotone_in_utilization() {
         .windows(2)
         .all(|w| w[0].utilization < w[1].utilization));
 }
+
+/// The replay written the plain way, block-major: every reimage scans every
+/// block, and a block's replicas keep their own back times.
+fn lost_blocks_by_scan(p: &Placement, year: &[(u32, u32)], per_hour: f64) -> (u64, u64) {
+    let r = p.replication;
+    let per = (3600.0 / per_hour).ceil() as u32;
+    let mut back = vec![0u32; p.replicas.len()];
+    let mut lost = vec![false; p.blocks()];
+    let mut free: std::collections::HashMap<u32, u32> = Default::default();
+    let (mut n_lost, mut destroyed) = (0, 0);
+    for &(t, s) in year {
+        for b in 0..p.blocks() {
+            let servers = &p.replicas[b * r..(b + 1) * r];
+            let Some(own) = servers.iter().position(|&x| x == s) else {
+                continue;
+            };
+            if lost[b] {
+                continue;
+            }
+            destroyed += 1;
+            let mut best: Option<(u32, u32)> = None;
+            for (q, &srv) in servers.iter().enumerate() {
+                let f = free.get(&srv).copied().unwrap_or(0);
+                if q != own && back[b * r + q] <= t && best.is_none_or(|(_, bf)| f < bf) {
+                    best = Some((srv, f));
+                }
+            }
+            match best {
+                None => {
+                    lost[b] = true;
+                    n_lost += 1;
+                }
+                Some((srv, f)) => {
+                    let done = f.max(t) + per;
+                    free.insert(srv, done);
+                    back[b * r + own] = done;
+                }
+            }
+        }
+    }
+    (n_lost, destroyed)
+}
+
+#[test]
+fn the_server_major_replay_matches_a_plain_scan() {
+    // Few servers, many blocks, reimages minutes apart in bursts: copies
+    // queue for hours, peers are often still recovering, blocks are lost.
+    let mut rng = Rng::new(5);
+    let mut total_lost = 0;
+    for case in 0..60 {
+        let servers = 4 + case % 9;
+        let r = 1 + case % 4;
+        let r = r.min(servers);
+        let blocks = 50 + rng.int(0, 400) as usize;
+        let mut replicas = Vec::with_capacity(blocks * r);
+        for _ in 0..blocks {
+            let mut picked: Vec<u32> = Vec::new();
+            while picked.len() < r {
+                let s = rng.int(0, servers as i64 - 1) as u32;
+                if !picked.contains(&s) {
+                    picked.push(s);
+                }
+            }
+            replicas.extend(picked);
+        }
+        let p = Placement {
+            replication: r,
+            replicas,
+        };
+        let mut t = 0u32;
+        let year: Vec<(u32, u32)> = (0..40)
+            .map(|_| {
+                t += rng.int(0, 3) as u32 * rng.int(0, 1200) as u32;
+                (t, rng.int(0, servers as i64 - 1) as u32)
+            })
+            .collect();
+        let per_hour = [30.0, 7.0, 200.0][case % 3];
+        let want = lost_blocks_by_scan(&p, &year, per_hour);
+        assert_eq!(
+            lost_blocks(&p, servers, &year, per_hour),
+            want,
+            "case {case}"
+        );
+        total_lost += want.0;
+    }
+    assert!(total_lost > 0);
+}
+
+#[test]
+fn durability_is_the_same_on_one_thread_or_three() {
+    let (_, sts, h) = small_dc();
+    let p = DurabilityParams {
+        blocks: 4_000,
+        runs: 3,
+        threads: 1,
+        placement: PlacementParams {
+            rack_size: 10,
+            ..params(3)
+        },
+        ..DurabilityParams::default()
+    };
+    let mut calls = Vec::new();
+    let one = simulate_durability(&sts, &h, &p, &mut |d, t| calls.push((d, t))).unwrap();
+    assert_eq!(calls, (1..=12).map(|d| (d, 12)).collect::<Vec<_>>());
+    let three = simulate_durability(
+        &sts,
+        &h,
+        &DurabilityParams {
+            threads: 3,
+            ..p.clone()
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(one.results, three.results);
+    // Each run in seed order, per (level, policy).
+    for r in &one.results {
+        let seeds: Vec<u64> = r.runs.iter().map(|x| x.seed).collect();
+        let s0 = p.placement.seed;
+        assert_eq!(seeds, vec![s0, s0 + 1, s0 + 2]);
+    }
+    assert_eq!(three.memory_bytes, 3 * one.memory_bytes);
+}

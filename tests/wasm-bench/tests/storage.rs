@@ -4,7 +4,8 @@
 //! `BENCH-STORAGE wasm …` lines: Algorithm 2 and stock HDFS placing 4 M
 //! blocks on 10,000 servers (goal: under 10 s), and the panel's default
 //! durability run (100,000 blocks, R = 3 and 4, five runs; goal: under
-//! 5 s). Run with `cd tests/wasm-bench && wasm-pack test --release
+//! 5 s), and the paper's durability run (4 M blocks on 10,000 servers,
+//! R = 3 and 4, five runs: one thread, as in the studio's worker). Run with `cd tests/wasm-bench && wasm-pack test --release
 //! --headless --chrome --chromedriver /usr/bin/chromedriver . --test
 //! storage -- --nocapture`.
 #![cfg(target_arch = "wasm32")]
@@ -44,6 +45,29 @@ fn storage_place_and_durability() {
             red.replication,
             r.results[2 * k].lost_percent.avg,
             r.results[2 * k + 1].lost_percent.avg
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn storage_durability_paper_size() {
+    let (tenants, history) = storage_datacenter(10_000, 7);
+    let p = DurabilityParams {
+        blocks: DurabilityParams::PAPER_BLOCKS,
+        ..DurabilityParams::default()
+    };
+    let t0 = performance_now();
+    let r = simulate_durability(&tenants, &history, &p, &mut |_, _| {}).expect("durability");
+    let secs = (performance_now() - t0) / 1000.0;
+    for (k, red) in r.reduction.iter().enumerate() {
+        console_log!(
+            "BENCH-STORAGE wasm | durability 10,000 servers | {} blocks | {} runs | R = {} | H {:.5} % | stock {:.5} % | {secs:.1} s | arrays {:.0} MiB |",
+            p.blocks,
+            p.runs,
+            red.replication,
+            r.results[2 * k].lost_percent.avg,
+            r.results[2 * k + 1].lost_percent.avg,
+            r.memory_bytes as f64 / 1048576.0
         );
     }
 }
