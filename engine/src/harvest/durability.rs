@@ -182,15 +182,10 @@ pub fn simulate_durability(
         }
     }
     // Back in run order within each (level, policy).
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&k| jobs[k]);
-    let mut runs: Vec<Option<Result<DurabilityRun, HarvestError>>> =
-        runs.into_iter().map(Some).collect();
-    for k in order {
-        let (_, ri, pi) = jobs[k];
-        if let Some(run) = runs[k].take() {
-            results[ri * policies.len() + pi].runs.push(run?);
-        }
+    let mut done: Vec<_> = jobs.iter().zip(runs).collect();
+    done.sort_by_key(|&(&job, _)| job);
+    for (&(_, ri, pi), run) in done {
+        results[ri * policies.len() + pi].runs.push(run?);
     }
     for res in &mut results {
         let pct: Vec<f64> = res.runs.iter().map(|r| r.lost_percent).collect();

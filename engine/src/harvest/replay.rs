@@ -99,7 +99,17 @@ impl Replay {
         let per = (3600.0 / recreate_per_hour)
             .ceil()
             .clamp(1.0, f64::from(u32::MAX - 1)) as u32;
-        let mut peers = [0u32; 16];
+        // A row's peers, copied out so the rows can be written while they
+        // are read: on the stack up to the params' cap (a heap buffer
+        // measured 10–15 % slower), on the heap beyond it.
+        let mut stack = [0u32; 16];
+        let mut heap = Vec::new();
+        let peers: &mut [u32] = if w - 2 <= stack.len() {
+            &mut stack[..w - 2]
+        } else {
+            heap.resize(w - 2, 0);
+            &mut heap
+        };
         for &(t, s) in year {
             let (a, z) = (self.offsets[s as usize], self.offsets[s as usize + 1]);
             let mut all_back = 0u32;
@@ -109,7 +119,6 @@ impl Replay {
                 }
                 destroyed += 1;
                 let blk = self.rows[e * w];
-                let peers = &mut peers[..w - 2];
                 peers.copy_from_slice(&self.rows[e * w + 2..(e + 1) * w]);
                 // The live peer whose server is free first copies it.
                 let (mut src, mut free_at) = (u32::MAX, u32::MAX);

@@ -711,6 +711,33 @@ fn the_server_major_replay_matches_a_plain_scan() {
 }
 
 #[test]
+fn the_replay_takes_any_replication() {
+    // Past the params' cap of 16 the peers no longer fit on the stack: 20
+    // replicas over 24 servers, 21 servers reimaged a minute apart.
+    let mut rng = Rng::new(9);
+    let (servers, r, blocks) = (24usize, 20usize, 300usize);
+    let mut replicas = Vec::with_capacity(blocks * r);
+    for _ in 0..blocks {
+        let mut picked: Vec<u32> = Vec::new();
+        while picked.len() < r {
+            let s = rng.int(0, servers as i64 - 1) as u32;
+            if !picked.contains(&s) {
+                picked.push(s);
+            }
+        }
+        replicas.extend(picked);
+    }
+    let p = Placement {
+        replication: r,
+        replicas,
+    };
+    let year: Vec<(u32, u32)> = (0..21).map(|i| (60 * i, i)).collect();
+    let want = lost_blocks_by_scan(&p, &year, 30.0);
+    assert!(want.0 > 0);
+    assert_eq!(lost_blocks(&p, servers, &year, 30.0), want);
+}
+
+#[test]
 fn durability_is_the_same_on_one_thread_or_three() {
     let (_, sts, h) = small_dc();
     let p = DurabilityParams {
