@@ -665,6 +665,25 @@ fn lost_blocks_by_scan(p: &Placement, year: &[(u32, u32)], per_hour: f64) -> (u6
     (n_lost, destroyed)
 }
 
+/// `blocks` blocks of `r` replicas on distinct servers drawn at random.
+fn random_placement(rng: &mut Rng, servers: usize, r: usize, blocks: usize) -> Placement {
+    let mut replicas = Vec::with_capacity(blocks * r);
+    for _ in 0..blocks {
+        let mut picked: Vec<u32> = Vec::new();
+        while picked.len() < r {
+            let s = rng.int(0, servers as i64 - 1) as u32;
+            if !picked.contains(&s) {
+                picked.push(s);
+            }
+        }
+        replicas.extend(picked);
+    }
+    Placement {
+        replication: r,
+        replicas,
+    }
+}
+
 #[test]
 fn the_server_major_replay_matches_a_plain_scan() {
     // Few servers, many blocks, reimages minutes apart in bursts: copies
@@ -676,21 +695,7 @@ fn the_server_major_replay_matches_a_plain_scan() {
         let r = 1 + case % 4;
         let r = r.min(servers);
         let blocks = 50 + rng.int(0, 400) as usize;
-        let mut replicas = Vec::with_capacity(blocks * r);
-        for _ in 0..blocks {
-            let mut picked: Vec<u32> = Vec::new();
-            while picked.len() < r {
-                let s = rng.int(0, servers as i64 - 1) as u32;
-                if !picked.contains(&s) {
-                    picked.push(s);
-                }
-            }
-            replicas.extend(picked);
-        }
-        let p = Placement {
-            replication: r,
-            replicas,
-        };
+        let p = random_placement(&mut rng, servers, r, blocks);
         let mut t = 0u32;
         let year: Vec<(u32, u32)> = (0..40)
             .map(|_| {
@@ -716,21 +721,7 @@ fn the_replay_takes_any_replication() {
     // replicas over 24 servers, 21 servers reimaged a minute apart.
     let mut rng = Rng::new(9);
     let (servers, r, blocks) = (24usize, 20usize, 300usize);
-    let mut replicas = Vec::with_capacity(blocks * r);
-    for _ in 0..blocks {
-        let mut picked: Vec<u32> = Vec::new();
-        while picked.len() < r {
-            let s = rng.int(0, servers as i64 - 1) as u32;
-            if !picked.contains(&s) {
-                picked.push(s);
-            }
-        }
-        replicas.extend(picked);
-    }
-    let p = Placement {
-        replication: r,
-        replicas,
-    };
+    let p = random_placement(&mut rng, servers, r, blocks);
     let year: Vec<(u32, u32)> = (0..21).map(|i| (60 * i, i)).collect();
     let want = lost_blocks_by_scan(&p, &year, 30.0);
     assert!(want.0 > 0);
