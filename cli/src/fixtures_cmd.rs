@@ -40,20 +40,20 @@ OPTIONS:
     --adhoc N         irregular ad-hoc jobs (default 2)
     --servers N       servers with utilization series (default 24)
     --swim FILE       the SWIM sample history.csv is generated from (default
-                      ../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv)
+                      fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv)
     --history-jobs N  runs in history.csv (default 300)
     --tenants N       generated primary tenants in tenants.csv (default 36)
     --nab DIR         the NAB series added as tenants (default
-                      ../shared/data/nab)
+                      fixtures/real/nab)
     -h, --help        print this help
 ";
 
-/// The SWIM sample the demo's job history is generated from (the shared
-/// data next to the repository).
-pub const DEMO_SWIM: &str = "../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv";
+/// The SWIM sample the demo's job history is generated from (real public
+/// data committed under `fixtures/real`).
+pub const DEMO_SWIM: &str = "fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv";
 
-/// The NAB series the demo's tenants include (the shared data).
-pub const DEMO_NAB: &str = "../shared/data/nab";
+/// The NAB series the demo's tenants include (`fixtures/real/nab`).
+pub const DEMO_NAB: &str = "fixtures/real/nab";
 
 /// The NAB EC2 CPU series made demo tenants, in order.
 const NAB_CPU: [&str; 4] = [

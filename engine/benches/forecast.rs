@@ -10,7 +10,7 @@
 //! `cargo bench -p skyplan-engine --bench forecast [-- --file CSV --steps N
 //! --arima-steps N]` prints a markdown table (median and mean per step).
 //! The series is a `timestamp,value` CSV, by default
-//! `../shared/data/nab/ec2_cpu_utilization_5f5533.csv` from the workspace.
+//! `fixtures/real/nab/ec2_cpu_utilization_5f5533.csv` from the repository.
 
 use skyplan_engine::bench_data::{csv_values, measure_forecast};
 use std::time::Instant;
@@ -24,7 +24,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let default = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/data/nab/ec2_cpu_utilization_5f5533.csv"
+        "/../fixtures/real/nab/ec2_cpu_utilization_5f5533.csv"
     );
     let file: String = arg(&args, "--file").unwrap_or_else(|| default.to_string());
     let steps: usize = arg(&args, "--steps").unwrap_or(1000);

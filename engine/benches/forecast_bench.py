@@ -36,7 +36,7 @@ from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel  #
 
 warnings.filterwarnings("ignore")
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT = os.path.join(HERE, "..", "..", "..", "shared", "data", "nab",
+DEFAULT = os.path.join(HERE, "..", "..", "fixtures", "real", "nab",
                        "ec2_cpu_utilization_5f5533.csv")
 
 

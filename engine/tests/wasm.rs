@@ -2,7 +2,7 @@
 //! headless Chrome (`wasm-pack test --headless --chrome engine`, part of
 //! `make test`). Each format on small inline inputs, line/column errors,
 //! chunked pushes, the demo fixtures (generated in wasm byte for byte as the
-//! committed files) and the real NAB and SWIM files from `shared/data`.
+//! committed files) and the real NAB and SWIM files from `fixtures/real`.
 #![cfg(target_arch = "wasm32")]
 
 use skyplan_engine::fixtures::demo;
@@ -29,9 +29,9 @@ const SWIM: &str =
 const DEMO_RUNS: &str = include_str!("../../fixtures/demo/runs.csv");
 const DEMO_UTILIZATION: &str = include_str!("../../fixtures/demo/utilization.csv");
 const DEMO_NATIVE: &str = include_str!("../../fixtures/demo/native.log");
-const REAL_NAB: &[u8] = include_bytes!("../../../shared/data/nab/ec2_cpu_utilization_24ae8d.csv");
+const REAL_NAB: &[u8] = include_bytes!("../../fixtures/real/nab/ec2_cpu_utilization_24ae8d.csv");
 const REAL_SWIM: &[u8] =
-    include_bytes!("../../../shared/data/swim/FB-2009_samples_24_times_1hr_0.tsv");
+    include_bytes!("../../fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv");
 
 fn strict() -> ImportOptions {
     ImportOptions::default()

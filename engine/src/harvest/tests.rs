@@ -6,8 +6,8 @@ use crate::model::{Resource, UtilizationSeries};
 
 fn nab(name: &str) -> Vec<f64> {
     let text = match name {
-        "nyc_taxi" => include_str!("../../../../shared/data/nab/nyc_taxi.csv"),
-        _ => include_str!("../../../../shared/data/nab/ec2_cpu_utilization_77c1ca.csv"),
+        "nyc_taxi" => include_str!("../../../fixtures/real/nab/nyc_taxi.csv"),
+        _ => include_str!("../../../fixtures/real/nab/ec2_cpu_utilization_77c1ca.csv"),
     };
     crate::bench_data::csv_values(text)
 }

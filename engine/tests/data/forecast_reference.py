@@ -51,7 +51,7 @@ from statsmodels.tsa.statespace.sarimax import SARIMAX
 
 warnings.filterwarnings("ignore")
 HERE = os.path.dirname(os.path.abspath(__file__))
-NAB = os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "nab")
+NAB = os.path.join(HERE, "..", "..", "..", "fixtures", "real", "nab")
 
 
 def nab(name, last):

@@ -13,7 +13,7 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_config
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// The NAB series the native benchmark uses by default.
-const SERIES: &str = include_str!("../../../../shared/data/nab/ec2_cpu_utilization_5f5533.csv");
+const SERIES: &str = include_str!("../../../fixtures/real/nab/ec2_cpu_utilization_5f5533.csv");
 
 #[wasm_bindgen_test]
 fn forecast_per_step() {
