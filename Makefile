@@ -2,6 +2,8 @@
 #
 #   make serve   install what is missing, then serve the studio on
 #                http://127.0.0.1:8080 (release build, rebuilt on change)
+#   make check   the fast loop, no browser: the self-containment guard, fmt,
+#                the cycle check, clippy and the native tests
 #   make test    install what is missing, then every check: fmt, clippy,
 #                native tests, engine tests in headless Chrome, the release
 #                build and the end-to-end test in Chrome
@@ -12,7 +14,7 @@
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test bench setup
+.PHONY: serve check test bench setup
 
 setup:
 	bash scripts/setup.sh test
@@ -20,6 +22,9 @@ setup:
 serve:
 	bash scripts/setup.sh serve
 	trunk serve --release --address 127.0.0.1 --port 8080
+
+check:
+	bash scripts/check.sh
 
 test:
 	bash scripts/setup.sh test

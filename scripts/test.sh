@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every check of the project, in order, stopping at the first failure:
-# formatting, no import cycles between source files, clippy (native and, for
+# nothing reaches outside the repository, formatting, no import cycles between source files, clippy (native and, for
 # the web crate, wasm32), native unit and integration tests, the engine's tests in headless Chrome, the release build
 # of the studio, and the end-to-end test of the built studio in Chrome.
 # Run `scripts/setup.sh test` first (`make test` does).
@@ -24,6 +24,7 @@ step() {
 	printf '==> %s: ok (%ds)\n' "$name" $((SECONDS - t))
 }
 
+step "the repository stands on its own" python3 scripts/check_self_contained.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src cli/src web/src
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
@@ -36,7 +37,7 @@ step "engine tests in headless Chrome" \
 	wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver engine
 if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then
 	step "trunk build --release" trunk build --release
-	step "end-to-end test in Chrome" bash -c 'cd tests/e2e && node --test --test-concurrency=1 app.test.mjs'
+	step "end-to-end test in Chrome" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
 else
 	printf '\n==> web app not there yet: skipping trunk build and the e2e test\n'
 fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The contributor's fast loop (`make check`): the checks that need no browser
+# and no release build — nothing reaches outside the repository, formatting,
+# no import cycles, clippy, the native tests. `make test` runs these and then
+# the browser tests; CI runs `make test`.
+set -euo pipefail
+
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+T0=$SECONDS
+step() {
+	local name="$1"
+	shift
+	local t=$SECONDS
+	printf '==> %s\n' "$name"
+	"$@"
+	printf '==> %s: ok (%ds)\n' "$name" $((SECONDS - t))
+}
+
+step "the repository stands on its own" python3 scripts/check_self_contained.py
+step "cargo fmt --check" cargo fmt --all -- --check
+step "no import cycles between files" python3 scripts/check_cycles.py engine/src cli/src web/src
+step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
+step "cargo test (native)" cargo test --workspace --quiet
+printf '==> make check passed in %ds\n' $((SECONDS - T0))
