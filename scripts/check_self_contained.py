@@ -158,7 +158,7 @@ def main() -> None:
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
-        print(f"{len(problems)} place(s) reach outside the repository: "
+        print(f"{len(problems)} place(s) reach outside the repository or name no file: "
               "copy the data under fixtures/ and point there", file=sys.stderr)
         sys.exit(1)
     print("every tracked file stays inside the repository")

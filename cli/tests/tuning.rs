@@ -1,0 +1,53 @@
+//! `tune`: scheduler candidates, the best one and the container split, the
+//! exported `capacity-scheduler.xml`, and bad files refused with their
+//! location.
+
+mod common;
+
+use common::{skyplan, temp_file, SWIM};
+
+#[test]
+fn tune_prints_candidates_best_and_split_and_exports_xml() {
+    let (code, out, err) = skyplan(&["tune", SWIM, "--scheduler", "fair", "--queues", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("est. latency s"), "{out}");
+    assert!(out.contains(" *"), "{out}");
+    assert!(out.contains("best: fair "), "{out}");
+    assert!(out.contains("cluster-level split of 8 containers"), "{out}");
+    // Two groups: Algorithm 3 splits 16 containers.
+    let (code, out, err) = skyplan(&["tune", SWIM, SWIM, "--containers", "16", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = v["split"]["containers"].as_array().unwrap();
+    assert_eq!(c.iter().map(|x| x.as_u64().unwrap()).sum::<u64>(), 16);
+    // From the cluster's file, back into it.
+    let current = temp_file(
+        "capacity-scheduler.xml",
+        "<?xml version=\"1.0\"?>\n<configuration>\n  <property>\n    <name>yarn.scheduler.capacity.root.queues</name>\n    <value>hi,lo</value>\n  </property>\n  <property>\n    <name>yarn.scheduler.capacity.root.hi.capacity</name>\n    <value>50</value>\n  </property>\n  <property>\n    <name>yarn.scheduler.capacity.root.lo.capacity</name>\n    <value>50</value>\n  </property>\n</configuration>\n",
+    );
+    let out_xml = format!("{current}.tuned");
+    let (code, out, err) = skyplan(&["tune", SWIM, "--config", &current, "--export-xml", &out_xml]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("written to"), "{out}");
+    let tuned = std::fs::read_to_string(&out_xml).unwrap();
+    assert!(
+        tuned.contains("yarn.scheduler.capacity.root.hi.maximum-capacity"),
+        "{tuned}"
+    );
+}
+
+#[test]
+fn tune_refuses_bad_files_with_their_location() {
+    let bad = temp_file(
+        "bad-capacity.xml",
+        "<configuration>\n  <property>\n    <name>yarn.scheduler.capacity.root.queues</name>\n    <value>a,b</value>\n  </property>\n  <property>\n    <name>yarn.scheduler.capacity.root.a.capacity</name>\n    <value>60</value>\n  </property>\n  <property>\n    <name>yarn.scheduler.capacity.root.b.capacity</name>\n    <value>30</value>\n  </property>\n</configuration>\n",
+    );
+    let (code, _, err) = skyplan(&["tune", SWIM, "--config", &bad]);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 4, column 12"), "{err}");
+    assert!(err.contains("sum to 90"), "{err}");
+    let (code, _, err) = skyplan(&["tune", SWIM, "--search", "annealing"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, _) = skyplan(&["tune"]);
+    assert_eq!(code, 2);
+}
