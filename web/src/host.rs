@@ -1,29 +1,28 @@
 //! The worker's side of the boundary: it owns the engine's [`Workspace`]
 //! and storage, and hands each [`Request`] to its part's host, one at a
-//! time. Adding a part adds one field and one arm of [`Host::handle`].
+//! time, through the one signature every part host has
+//! ([`PartHost::handle`] in the one context [`Ctx`]). Adding a part adds
+//! one field to [`Parts`] and one arm of [`dispatch`].
 
-use crate::demo::{DEMO_DECISIONS, DEMO_REIMAGES, DEMO_TENANTS};
 use crate::parts::agenda::host::AgendaHost;
-use crate::parts::forecast::host as forecast;
-use crate::parts::forecast::protocol::ForecastRequest;
+use crate::parts::forecast::host::ForecastHost;
 use crate::parts::harvest::host::HarvestHost;
-use crate::parts::harvest::protocol::HarvestRequest;
 use crate::parts::pricing::host::PricingHost;
-use crate::parts::pricing::protocol::PricingRequest;
 use crate::parts::shaping::host::ShapingHost;
-use crate::parts::shaping::protocol::ShapingRequest;
-use crate::parts::slos::host as slos;
-use crate::parts::slos::protocol::SlosRequest;
-use crate::parts::traces::host::{self as traces, Loaded, TracesHost};
+use crate::parts::slos::host::SlosHost;
+use crate::parts::traces::host::{After, TracesHost};
 use crate::parts::tuning::host::TuningHost;
-use crate::parts::tuning::protocol::TuningRequest;
 use crate::protocol::{Request, Response};
 use crate::store::Store;
-use skyplan_engine::import::read_decisions_csv;
+use crate::toolkit::host::{Ctx, PartHost};
 use skyplan_engine::Workspace;
 use std::collections::{HashSet, VecDeque};
 use std::rc::Rc;
 use web_sys::{Blob, IdbFactory};
+
+// The coalescing tests below name these requests.
+#[cfg(test)]
+use crate::parts::{pricing::protocol::PricingRequest, slos::protocol::SlosRequest};
 
 /// Where responses go (the worker posts them to the page).
 pub type Outbox = Rc<dyn Fn(&Response)>;
@@ -34,18 +33,67 @@ pub struct Host {
     workspace: Workspace,
     store: Option<Store>,
     outbox: Outbox,
+    parts: Parts,
+}
+
+/// Each part's worker state.
+#[derive(Default)]
+struct Parts {
     /// The loaded files.
     traces: TracesHost,
+    /// The SLO decisions.
+    slos: SlosHost,
     /// The Agenda panel's plan.
     agenda: AgendaHost,
     /// The Pricing panel's estimators and queue.
     pricing: PricingHost,
+    /// The forecasts of a series.
+    forecast: ForecastHost,
     /// The Tuning panel's imported file and last run.
     tuning: TuningHost,
     /// The Harvest panel's tenants file and classification.
     harvest: HarvestHost,
     /// The Shaping panel's workload file, last run and grid.
     shaping: ShapingHost,
+}
+
+/// Hands `request` to its part's host.
+async fn dispatch(parts: &mut Parts, ctx: &mut Ctx<'_>, request: Request) {
+    match request {
+        Request::Traces(r) => parts.traces.handle(ctx, r).await,
+        Request::Slos(r) => parts.slos.handle(ctx, r).await,
+        Request::Agenda(r) => parts.agenda.handle(ctx, r).await,
+        Request::Pricing(r) => parts.pricing.handle(ctx, r).await,
+        Request::Forecast(r) => parts.forecast.handle(ctx, r).await,
+        Request::Tuning(r) => parts.tuning.handle(ctx, r).await,
+        Request::Harvest(r) => parts.harvest.handle(ctx, r).await,
+        Request::Shaping(r) => parts.shaping.handle(ctx, r).await,
+    }
+}
+
+impl Parts {
+    /// The demo's content beyond its files: its SLO decisions (for jobs
+    /// not decided yet), the plan they make when nothing is planned, a
+    /// pricing queue admitted from its job history when the queue is empty,
+    /// its tenants and reimages files — so every panel opens at work.
+    async fn seed(&mut self, ctx: &mut Ctx<'_>) {
+        self.slos.seed(ctx).await;
+        self.agenda.seed(ctx).await;
+        self.pricing.seed(ctx).await;
+        self.harvest.seed(ctx).await;
+    }
+
+    /// "Clear" empties everything: after the files, the decisions, the
+    /// plan, the pricing queue, the Tuning, Harvest and Shaping panels'
+    /// files and runs.
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
+        self.slos.clear(ctx).await;
+        self.agenda.clear(ctx).await;
+        self.pricing.clear(ctx).await;
+        self.tuning.clear(ctx).await;
+        self.harvest.clear(ctx).await;
+        self.shaping.clear(ctx).await;
+    }
 }
 
 impl Host {
@@ -55,12 +103,7 @@ impl Host {
             workspace: Workspace::new(),
             store: None,
             outbox,
-            traces: TracesHost::new(),
-            agenda: AgendaHost::new(),
-            pricing: PricingHost::new(),
-            tuning: TuningHost::new(),
-            harvest: HarvestHost::new(),
-            shaping: ShapingHost::new(),
+            parts: Parts::default(),
         }
     }
 
@@ -78,22 +121,16 @@ impl Host {
         }
     }
 
-    /// The Traces part's context.
-    fn traces_ctx(&mut self) -> traces::Ctx<'_> {
-        traces::Ctx {
+    /// The parts and the context they answer in (`file`: the one posted
+    /// with the request).
+    fn split(&mut self, file: Option<Blob>) -> (&mut Parts, Ctx<'_>) {
+        let ctx = Ctx {
             workspace: &mut self.workspace,
             store: self.store.as_ref(),
             post: &*self.outbox,
-        }
-    }
-
-    /// The SLOs part's context.
-    fn slos_ctx(&mut self) -> slos::Ctx<'_> {
-        slos::Ctx {
-            workspace: &mut self.workspace,
-            store: self.store.as_ref(),
-            post: &*self.outbox,
-        }
+            file,
+        };
+        (&mut self.parts, ctx)
     }
 
     /// Opens storage, restores the saved files in order (or loads the demo
@@ -131,160 +168,65 @@ impl Host {
             None => None,
         };
         self.store = store;
-        slos::restore_decisions(&mut self.slos_ctx()).await;
-        match saved {
+        let (parts, mut ctx) = self.split(None);
+        parts.slos.restore(&mut ctx).await;
+        let (first_visit, seeded) = match saved {
             Some(saved) => {
-                let mut traces = std::mem::take(&mut self.traces);
                 for (key, why) in saved.unreadable {
-                    self.notice(format!("A saved file was dropped: {why}."));
-                    traces::forget(&self.traces_ctx(), key).await;
+                    ctx.notice(format!("A saved file was dropped: {why}."));
+                    parts.traces.forget(&ctx, key).await;
                 }
                 let first_visit = !saved.seeded && saved.records.is_empty();
                 for record in saved.records {
-                    traces.restore(&mut self.traces_ctx(), record).await;
+                    parts.traces.restore(&mut ctx, record).await;
                 }
-                if first_visit {
-                    traces.load_demo(&mut self.traces_ctx()).await;
-                }
-                self.traces = traces;
-                if first_visit {
-                    self.seed_demo().await;
-                }
-                if !saved.seeded {
-                    if let Some(Err(e)) = match &self.store {
-                        Some(store) => Some(store.mark_seeded().await),
-                        None => None,
-                    } {
-                        self.notice(format!("Could not save the workspace state: {e}"));
-                    }
-                }
+                (first_visit, saved.seeded)
             }
-            None => {
-                let mut traces = std::mem::take(&mut self.traces);
-                traces.load_demo(&mut self.traces_ctx()).await;
-                self.traces = traces;
-                self.seed_demo().await;
+            None => (true, true),
+        };
+        if first_visit {
+            parts.traces.load_demo(&mut ctx).await;
+            parts.seed(&mut ctx).await;
+        }
+        if !seeded {
+            if let Some(Err(e)) = match ctx.store {
+                Some(store) => Some(store.mark_seeded().await),
+                None => None,
+            } {
+                ctx.notice(format!("Could not save the workspace state: {e}"));
             }
         }
-        (self.outbox)(&Response::Ready);
-        self.traces_ctx().post_summary();
+        ctx.send(Response::Ready);
+        parts.traces.post_summary(&ctx);
     }
 
-    /// Answers one request.
+    /// Answers one request; the demo and "Clear" of the Traces part are
+    /// followed by every part.
     pub async fn handle(&mut self, request: Request, file: Option<Blob>) {
-        match request {
-            Request::Traces(request) => {
-                let mut traces = std::mem::take(&mut self.traces);
-                let loaded = traces.handle(&mut self.traces_ctx(), request, file).await;
-                self.traces = traces;
-                match loaded {
-                    Loaded::Files => {}
-                    Loaded::Demo => self.seed_demo().await,
-                    Loaded::Cleared => self.clear_parts().await,
-                }
-            }
-            Request::Slos(request) => slos::handle(&mut self.slos_ctx(), request).await,
-            Request::Agenda(request) => {
-                let (workspace, store) = (&self.workspace, self.store.as_ref());
-                let post = |r: &Response| (self.outbox)(r);
-                self.agenda.handle(request, workspace, store, &post).await;
-            }
-            Request::Pricing(request) => {
-                let (workspace, store) = (&self.workspace, self.store.as_ref());
-                let post = |r: &Response| (self.outbox)(r);
-                self.pricing.handle(request, workspace, store, &post).await;
-            }
-            Request::Forecast(request) => forecast::handle(&self.workspace, request, &*self.outbox),
-            Request::Harvest(request) => {
-                let (workspace, store) = (&self.workspace, self.store.as_ref());
-                self.harvest
-                    .handle(request, workspace, store, &*self.outbox)
-                    .await;
-            }
-            Request::Tuning(request) => self.tuning.handle(&self.workspace, request, &*self.outbox),
-            Request::Shaping(request) => self.shaping.handle(request, &*self.outbox),
+        let after = match &request {
+            Request::Traces(r) => After::of(r),
+            _ => After::Nothing,
+        };
+        let (parts, mut ctx) = self.split(file);
+        dispatch(parts, &mut ctx, request).await;
+        match after {
+            After::Nothing => {}
+            After::Demo => parts.seed(&mut ctx).await,
+            After::Cleared => parts.clear(&mut ctx).await,
         }
     }
 }
 
-impl Host {
-    /// The demo's content beyond its files: its SLO decisions (for jobs not
-    /// decided yet), the plan they make when nothing is planned, and a
-    /// pricing queue admitted from its job history when the queue is empty — so every panel opens at work.
-    async fn seed_demo(&mut self) {
-        match read_decisions_csv(DEMO_DECISIONS.0, DEMO_DECISIONS.1) {
-            Ok(decisions) => slos::seed_decisions(&mut self.slos_ctx(), decisions).await,
-            Err(errors) => self.notice(format!(
-                "The demo's decisions were not read: {}",
-                errors.first().map(ToString::to_string).unwrap_or_default()
-            )),
-        }
-        let (workspace, store) = (&self.workspace, self.store.as_ref());
-        let post = |r: &Response| (self.outbox)(r);
-        self.agenda.seed(workspace, store, &post).await;
-        self.pricing.seed(workspace, store, &post).await;
-        self.harvest
-            .seed(DEMO_TENANTS, DEMO_REIMAGES, store, &*self.outbox)
-            .await;
-    }
-
-    /// "Clear" empties everything: after the files, the decisions, the plan,
-    /// the pricing queue and the Tuning panel's imported file and run.
-    async fn clear_parts(&mut self) {
-        slos::clear_decisions(&mut self.slos_ctx()).await;
-        let (workspace, store) = (&self.workspace, self.store.as_ref());
-        let post = |r: &Response| (self.outbox)(r);
-        self.agenda.reset(workspace, store, &post).await;
-        self.pricing
-            .handle(PricingRequest::Clear, workspace, store, &post)
-            .await;
-        self.tuning.reset();
-        self.harvest.reset(store, &*self.outbox).await;
-        self.shaping.reset(&*self.outbox);
-    }
-}
-
-/// Drops from `queue` every skyline fit that a later one for the same job
-/// supersedes, and every pricing quote, simulation or forecast a later one
-/// supersedes, so a burst of slider changes or keystrokes costs one fit,
-/// quote, simulation or forecast. The order of everything else is kept.
+/// Drops from `queue` every request that a later one supersedes (as each
+/// request says: [`Request::supersedes_key`]), so a burst of slider changes
+/// or keystrokes costs one fit, quote, simulation or forecast. The order
+/// of everything else is kept.
 pub fn coalesce<T>(queue: &mut VecDeque<(Request, T)>) {
-    let mut later: HashSet<String> = HashSet::new();
-    let (mut quote_later, mut simulate_later, mut forecast_later) = (false, false, false);
-    let (mut tune_later, mut harvest_later, mut harvest_sim_later) = (false, false, false);
-    let (mut shape_later, mut shape_grid_later, mut timelines_later) = (false, false, false);
+    let mut later = HashSet::new();
     let mut keep: Vec<bool> = queue
         .iter()
         .rev()
-        .map(|(request, _)| match request {
-            Request::Slos(SlosRequest::FitSkyline { job, .. }) => later.insert(job.clone()),
-            Request::Pricing(PricingRequest::Quote { .. }) => {
-                !std::mem::replace(&mut quote_later, true)
-            }
-            Request::Pricing(PricingRequest::Simulate { .. }) => {
-                !std::mem::replace(&mut simulate_later, true)
-            }
-            Request::Forecast(ForecastRequest::Run { .. }) => {
-                !std::mem::replace(&mut forecast_later, true)
-            }
-            Request::Tuning(TuningRequest::Run { .. }) => !std::mem::replace(&mut tune_later, true),
-            Request::Harvest(HarvestRequest::Classify { .. }) => {
-                !std::mem::replace(&mut harvest_later, true)
-            }
-            Request::Harvest(HarvestRequest::Simulate { .. }) => {
-                !std::mem::replace(&mut harvest_sim_later, true)
-            }
-            Request::Shaping(ShapingRequest::Run { .. }) => {
-                !std::mem::replace(&mut shape_later, true)
-            }
-            Request::Shaping(ShapingRequest::Grid { .. }) => {
-                !std::mem::replace(&mut shape_grid_later, true)
-            }
-            Request::Shaping(ShapingRequest::Timelines { .. }) => {
-                !std::mem::replace(&mut timelines_later, true)
-            }
-            _ => true,
-        })
+        .map(|(request, _)| request.supersedes_key().is_none_or(|key| later.insert(key)))
         .collect();
     keep.reverse();
     let mut keep = keep.into_iter();

@@ -27,4 +27,5 @@ pub mod parts;
 pub mod protocol;
 pub mod state;
 pub mod store;
+pub mod toolkit;
 pub mod widgets;

@@ -50,13 +50,15 @@ impl Page {
         self.notices.update(|n| n.push(message));
     }
 
-    /// Sends a request to the worker, reporting failure as a notice.
-    pub fn send(self, request: Request) {
+    /// Sends a request (a part's, or the envelope) to the worker,
+    /// reporting failure as a notice.
+    pub fn send(self, request: impl Into<Request>) {
         self.send_with(request, None);
     }
 
     /// Sends a request with a file travelling next to it.
-    pub fn send_with(self, request: Request, file: Option<&File>) {
+    pub fn send_with(self, request: impl Into<Request>, file: Option<&File>) {
+        let request = request.into();
         let sent = self.link.with_value(|link| match link {
             Some(link) => link.send(&request, file.map(AsRef::as_ref)),
             None => Err("the engine worker is not running".into()),

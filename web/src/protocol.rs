@@ -18,6 +18,7 @@ use crate::parts::shaping::protocol::{ShapingRequest, ShapingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
 use crate::parts::tuning::protocol::{TuningRequest, TuningResponse};
+use crate::toolkit::protocol::Supersedes;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
@@ -80,6 +81,51 @@ pub enum Response {
     Harvest(HarvestResponse),
     /// An answer to a [`Request::Shaping`].
     Shaping(ShapingResponse),
+}
+
+impl Request {
+    /// What supersedes this request while it waits in the worker's queue: a
+    /// later request with the same key (each part's request says it).
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            Request::Traces(r) => r.supersedes_key(),
+            Request::Slos(r) => r.supersedes_key(),
+            Request::Agenda(r) => r.supersedes_key(),
+            Request::Pricing(r) => r.supersedes_key(),
+            Request::Forecast(r) => r.supersedes_key(),
+            Request::Tuning(r) => r.supersedes_key(),
+            Request::Harvest(r) => r.supersedes_key(),
+            Request::Shaping(r) => r.supersedes_key(),
+        }
+    }
+}
+
+/// Each part's messages go into the envelope's variant of the part, so a
+/// desk sends its own request and a part host posts its own response.
+macro_rules! enveloped {
+    ($($part:ident: $request:ty, $response:ty;)*) => {$(
+        impl From<$request> for Request {
+            fn from(request: $request) -> Request {
+                Request::$part(request)
+            }
+        }
+        impl From<$response> for Response {
+            fn from(response: $response) -> Response {
+                Response::$part(response)
+            }
+        }
+    )*};
+}
+
+enveloped! {
+    Traces: TracesRequest, TracesResponse;
+    Slos: SlosRequest, SlosResponse;
+    Agenda: AgendaRequest, AgendaResponse;
+    Pricing: PricingRequest, PricingResponse;
+    Forecast: ForecastRequest, ForecastResponse;
+    Tuning: TuningRequest, TuningResponse;
+    Harvest: HarvestRequest, HarvestResponse;
+    Shaping: ShapingRequest, ShapingResponse;
 }
 
 /// Builds the object to post: `{ msg, file? }`.

@@ -13,7 +13,7 @@ use crate::parts::agenda::protocol::{
     AgendaRequest, AgendaResponse, AgendaView, CompareView, PlanFormat,
 };
 use crate::protocol::now_ms;
-use crate::protocol::Request;
+use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::agenda::{Capacity, Method, MovePreview, OptimizeProgress};
@@ -62,10 +62,8 @@ pub struct AgendaDesk {
     pub reason: RwSignal<Option<String>>,
     /// The engine's last refusal of a change, until dismissed or replaced.
     pub error: RwSignal<Option<String>>,
-    /// The last comparison of methods.
-    pub compare: RwSignal<Option<CompareView>>,
-    /// A comparison is being computed.
-    pub comparing: RwSignal<bool>,
+    /// The comparison of methods.
+    pub compare: Job<CompareView>,
     /// A change was sent and not answered yet.
     pub busy: RwSignal<bool>,
     /// Milliseconds of the last preview round trip (asked → answered →
@@ -117,8 +115,7 @@ impl AgendaDesk {
             drag: RwSignal::new(None),
             reason: RwSignal::new(None),
             error: RwSignal::new(None),
-            compare: RwSignal::new(None),
-            comparing: RwSignal::new(false),
+            compare: Job::new(page),
             busy: RwSignal::new(false),
             latency: RwSignal::new(None),
             queue: RwSignal::new("default".into()),
@@ -132,7 +129,7 @@ impl AgendaDesk {
 
 impl AgendaDesk {
     fn agenda_send(self, request: AgendaRequest) {
-        self.page.send(Request::Agenda(request));
+        self.page.send(request);
     }
 
     /// Sends a change to the plan; the panel shows it busy until answered.
@@ -155,8 +152,8 @@ impl AgendaDesk {
 
     /// Asks for the comparison of methods.
     pub fn compare_agenda(self) {
-        self.comparing.set(true);
-        self.agenda_send(AgendaRequest::Compare);
+        let ticket = self.compare.start();
+        self.agenda_send(AgendaRequest::Compare { ticket });
     }
 
     /// Asks for the plan as a file; downloaded when it arrives.
@@ -308,12 +305,15 @@ impl AgendaDesk {
             AgendaResponse::Refused { message } => {
                 agenda.busy.set(false);
                 agenda.optimizing.set(None);
-                agenda.comparing.set(false);
                 agenda.error.set(Some(message));
             }
             AgendaResponse::Compare(table) => {
-                agenda.comparing.set(false);
-                agenda.compare.set(Some(table));
+                agenda.compare.done(table.ticket, table);
+            }
+            AgendaResponse::Failed(failure) => {
+                if agenda.compare.failed(&failure) {
+                    agenda.error.set(Some(failure.message));
+                }
             }
             AgendaResponse::Exported { format, text } => {
                 if let Err(e) = save_text(format.file_name(), format.mime(), &text) {

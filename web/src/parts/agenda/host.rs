@@ -23,8 +23,8 @@ use crate::parts::agenda::protocol::{
     PlanFormat, ReservationView,
 };
 use crate::protocol::now_ms;
-use crate::protocol::Response;
-use crate::store::Store;
+use crate::toolkit::host::{Ctx, PartHost};
+use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
     lower_bounds, optimize_batch, optimize_plan_with_progress, plan_to_yarn,
@@ -130,62 +130,25 @@ impl Default for AgendaHost {
     }
 }
 
-/// The context a request is answered in: the workspace (for the
-/// decisions), storage, and where answers go.
-struct Ctx<'a> {
-    workspace: &'a Workspace,
-    store: Option<&'a Store>,
-    post: &'a dyn Fn(&Response),
+/// Tells the panel why a change was refused.
+fn refuse(ctx: &Ctx<'_>, message: impl Into<String>) {
+    ctx.send(AgendaResponse::Refused {
+        message: message.into(),
+    });
 }
 
-impl Ctx<'_> {
-    fn send(&self, response: AgendaResponse) {
-        (self.post)(&Response::Agenda(response));
-    }
+impl PartHost for AgendaHost {
+    type Request = AgendaRequest;
 
-    fn refuse(&self, message: impl Into<String>) {
-        self.send(AgendaResponse::Refused {
-            message: message.into(),
-        });
-    }
-}
-
-impl AgendaHost {
-    /// No plan yet; the saved one is read on the first request.
-    pub fn new() -> AgendaHost {
-        AgendaHost {
-            restored: false,
-            agenda: Agenda::default(),
-            undo: Vec::new(),
-            redo: Vec::new(),
-            revision: 0,
-            outcome: None,
-        }
-    }
-
-    /// Answers one Agenda request. `workspace` holds the SLO decisions,
-    /// `store` is where the plan is saved, `post` takes the answers.
-    pub async fn handle(
-        &mut self,
-        request: AgendaRequest,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        let ctx = Ctx {
-            workspace,
-            store,
-            post,
-        };
-        if !self.restored {
-            self.restored = true;
-            self.restore(&ctx).await;
-        }
+    /// Answers one Agenda request: the workspace holds the SLO decisions,
+    /// the store the saved plan.
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: AgendaRequest) {
+        self.restore_once(ctx).await;
         match request {
-            AgendaRequest::State => self.post_view(&ctx),
-            AgendaRequest::SetCapacity { capacity } => self.set_capacity(&ctx, capacity).await,
+            AgendaRequest::State => self.post_view(ctx),
+            AgendaRequest::SetCapacity { capacity } => self.set_capacity(ctx, capacity).await,
             AgendaRequest::AdmitDecisions { method, stretch } => {
-                self.admit_decisions(&ctx, method, stretch).await;
+                self.admit_decisions(ctx, method, stretch).await;
             }
             AgendaRequest::AddOneOff {
                 name,
@@ -203,74 +166,75 @@ impl AgendaHost {
                     steps,
                     stretch,
                 };
-                self.add_one_off(&ctx, one_off, method).await;
+                self.add_one_off(ctx, one_off, method).await;
             }
-            AgendaRequest::Remove { id } => self.remove(&ctx, id).await,
+            AgendaRequest::Remove { id } => self.remove(ctx, id).await,
             AgendaRequest::Preview { id, start } => match &self.agenda.plan {
                 Some(plan) => match plan.preview_move(id, start) {
                     Ok(preview) => ctx.send(AgendaResponse::Preview { id, start, preview }),
-                    Err(e) => ctx.refuse(e.to_string()),
+                    Err(e) => refuse(ctx, e.to_string()),
                 },
-                None => ctx.refuse("There is no plan yet."),
+                None => refuse(ctx, "There is no plan yet."),
             },
-            AgendaRequest::Move { id, start } => self.move_to(&ctx, id, start).await,
-            AgendaRequest::Optimize { locked } => self.optimize(&ctx, &locked).await,
-            AgendaRequest::Undo => self.step_back(&ctx, true).await,
-            AgendaRequest::Redo => self.step_back(&ctx, false).await,
-            AgendaRequest::Compare => self.compare(&ctx),
-            AgendaRequest::Export { format, queue } => self.export(&ctx, format, &queue),
+            AgendaRequest::Move { id, start } => self.move_to(ctx, id, start).await,
+            AgendaRequest::Optimize { locked } => self.optimize(ctx, &locked).await,
+            AgendaRequest::Undo => self.step_back(ctx, true).await,
+            AgendaRequest::Redo => self.step_back(ctx, false).await,
+            AgendaRequest::Compare { ticket } => self.compare(ctx, ticket),
+            AgendaRequest::Export { format, queue } => self.export(ctx, format, &queue),
         }
     }
 
     /// The demo's plan: when nothing is planned yet, the signed-off SLOs
     /// admitted by LowCost with stretched skylines (the panel's defaults),
     /// as if the planner had pressed "Admit".
-    pub async fn seed(
-        &mut self,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        let ctx = Ctx {
-            workspace,
-            store,
-            post,
-        };
-        if !self.restored {
-            self.restored = true;
-            self.restore(&ctx).await;
-        }
+    async fn seed(&mut self, ctx: &mut Ctx<'_>) {
+        self.restore_once(ctx).await;
         let planned = self
             .agenda
             .plan
             .as_ref()
             .is_some_and(|p| !p.reservations().is_empty());
-        if !planned && !self.admissible(workspace).is_empty() {
-            self.admit_decisions(&ctx, Method::LowCost, true).await;
+        if !planned && !self.admissible(ctx.workspace()).is_empty() {
+            self.admit_decisions(ctx, Method::LowCost, true).await;
         }
     }
 
     /// Forgets the plan, its capacity and its history ("Clear" on the
     /// Traces panel empties everything).
-    pub async fn reset(
-        &mut self,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        let ctx = Ctx {
-            workspace,
-            store,
-            post,
-        };
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
         self.restored = true;
         self.agenda = Agenda::default();
         self.undo.clear();
         self.redo.clear();
         self.outcome = None;
         self.revision += 1;
-        self.save(&ctx).await;
-        self.post_view(&ctx);
+        self.save(ctx).await;
+        self.post_view(ctx);
+    }
+}
+
+impl AgendaHost {
+    /// No plan yet; the saved one is read on the first request.
+    pub fn new() -> AgendaHost {
+        AgendaHost {
+            restored: false,
+            agenda: Agenda::default(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            outcome: None,
+        }
+    }
+
+    /// Reads the saved agenda on the first request of a session.
+    async fn restore_once(&mut self, ctx: &Ctx<'_>) {
+        if !self.restored {
+            self.restored = true;
+            if let Some(saved) = ctx.read_record::<Saved>().await {
+                self.agenda = saved.agenda;
+            }
+        }
     }
 
     fn params() -> AgendaParams {
@@ -304,7 +268,7 @@ impl AgendaHost {
     }
 
     fn post_view(&self, ctx: &Ctx<'_>) {
-        ctx.send(AgendaResponse::Plan(Box::new(self.view(ctx.workspace))));
+        ctx.send(AgendaResponse::Plan(Box::new(self.view(ctx.workspace()))));
     }
 
     /// Signed-off and overridden decisions whose jobs are not in the plan.
@@ -338,19 +302,22 @@ impl AgendaHost {
     async fn set_capacity(&mut self, ctx: &Ctx<'_>, capacity: Capacity) {
         let ok = |v: f64| v.is_finite() && v > 0.0;
         if !ok(capacity.cores) || !ok(capacity.memory_mb) {
-            ctx.refuse("Capacity: cores and memory must be positive numbers.");
+            refuse(ctx, "Capacity: cores and memory must be positive numbers.");
             return;
         }
         let before = self.agenda.clone();
         if let Some(plan) = &mut self.agenda.plan {
             if let Err(e) = plan.set_capacity(vec![capacity]) {
-                ctx.refuse(format!(
-                    "Capacity {} cores, {} MB refused: {}",
-                    capacity.cores,
-                    capacity.memory_mb,
-                    e.to_string()
-                        .trim_start_matches("agenda parameter `capacity` ")
-                ));
+                refuse(
+                    ctx,
+                    format!(
+                        "Capacity {} cores, {} MB refused: {}",
+                        capacity.cores,
+                        capacity.memory_mb,
+                        e.to_string()
+                            .trim_start_matches("agenda parameter `capacity` ")
+                    ),
+                );
                 return;
             }
         }
@@ -396,9 +363,9 @@ impl AgendaHost {
     }
 
     async fn admit_decisions(&mut self, ctx: &Ctx<'_>, method: Method, stretch: bool) {
-        let decisions = self.admissible(ctx.workspace);
+        let decisions = self.admissible(ctx.workspace());
         if decisions.is_empty() {
-            ctx.refuse(
+            refuse(ctx,
                 "No signed-off or overridden SLO is waiting: sign jobs off in the SLOs panel first.",
             );
             return;
@@ -413,7 +380,7 @@ impl AgendaHost {
             requests_from_decisions(&decisions, origin, &params, min_parallelism(stretch));
         if requests.is_empty() {
             let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
-            ctx.refuse(format!("Nothing to place. {}", why.join("; ")));
+            refuse(ctx, format!("Nothing to place. {}", why.join("; ")));
             return;
         }
         // Periodic requests first (they take precedence), then one-offs.
@@ -423,7 +390,7 @@ impl AgendaHost {
         ordered.extend(one_offs);
         if let Err(why) = self.ensure_plan(&ordered) {
             self.agenda = before;
-            ctx.refuse(why);
+            refuse(ctx, why);
             return;
         }
         self.agenda.origin = Some(origin);
@@ -463,14 +430,14 @@ impl AgendaHost {
         let request = match one_off.request(&params) {
             Ok(r) => r,
             Err(why) => {
-                ctx.refuse(why);
+                refuse(ctx, why);
                 return;
             }
         };
         let before = self.agenda.clone();
         if let Err(why) = self.ensure_plan(std::slice::from_ref(&request)) {
             self.agenda = before;
-            ctx.refuse(why);
+            refuse(ctx, why);
             return;
         }
         if self.agenda.origin.is_none() {
@@ -492,7 +459,7 @@ impl AgendaHost {
             }
             Err(r) => {
                 self.agenda = before;
-                ctx.refuse(format!("One-off {name} not placed: {}", r.reason));
+                refuse(ctx, format!("One-off {name} not placed: {}", r.reason));
             }
         }
     }
@@ -500,7 +467,7 @@ impl AgendaHost {
     async fn remove(&mut self, ctx: &Ctx<'_>, id: u32) {
         let before = self.agenda.clone();
         let Some(removed) = self.agenda.plan.as_mut().and_then(|p| p.remove(id)) else {
-            ctx.refuse(format!("There is no reservation {id} any more."));
+            refuse(ctx, format!("There is no reservation {id} any more."));
             return;
         };
         let name = removed.request.name;
@@ -517,11 +484,11 @@ impl AgendaHost {
 
     async fn move_to(&mut self, ctx: &Ctx<'_>, id: u32, start: usize) {
         let Some(plan) = self.agenda.plan.as_mut() else {
-            ctx.refuse("There is no plan yet.");
+            refuse(ctx, "There is no plan yet.");
             return;
         };
         let Some(from) = plan.reservation(id).map(|r| r.start) else {
-            ctx.refuse(format!("There is no reservation {id} any more."));
+            refuse(ctx, format!("There is no reservation {id} any more."));
             return;
         };
         match plan.move_to(id, start) {
@@ -563,7 +530,7 @@ impl AgendaHost {
     async fn optimize(&mut self, ctx: &Ctx<'_>, locked: &[u32]) {
         let before = self.agenda.clone();
         let Some(plan) = self.agenda.plan.as_ref() else {
-            ctx.refuse("There is no plan to optimize yet.");
+            refuse(ctx, "There is no plan to optimize yet.");
             return;
         };
         let mut progress = |p| ctx.send(AgendaResponse::Progress(p));
@@ -575,7 +542,7 @@ impl AgendaHost {
         ) {
             Ok(out) => out,
             Err(e) => {
-                ctx.refuse(format!("Optimize: {e}."));
+                refuse(ctx, format!("Optimize: {e}."));
                 return;
             }
         };
@@ -608,11 +575,14 @@ impl AgendaHost {
             (&mut self.redo, "Redone")
         };
         let Some(change) = from.pop() else {
-            ctx.refuse(if back {
-                "Nothing to undo."
-            } else {
-                "Nothing to redo."
-            });
+            refuse(
+                ctx,
+                if back {
+                    "Nothing to undo."
+                } else {
+                    "Nothing to redo."
+                },
+            );
             return;
         };
         let label = change.label().to_owned();
@@ -632,7 +602,7 @@ impl AgendaHost {
                     // The plan no longer matches the history: drop it.
                     self.undo.clear();
                     self.redo.clear();
-                    ctx.refuse(format!("The {label} can no longer be taken back."));
+                    refuse(ctx, format!("The {label} can no longer be taken back."));
                     self.post_view(ctx);
                     return;
                 }
@@ -662,9 +632,12 @@ impl AgendaHost {
     }
 
     /// The plan's requests placed afresh by each method, with lower bounds.
-    fn compare(&self, ctx: &Ctx<'_>) {
+    fn compare(&self, ctx: &Ctx<'_>, ticket: u32) {
         let Some(plan) = &self.agenda.plan else {
-            ctx.refuse("There is no plan to compare yet.");
+            ctx.send(AgendaResponse::Failed(Failure::new(
+                ticket,
+                "There is no plan to compare yet.",
+            )));
             return;
         };
         let mut reservations: Vec<_> = plan.reservations().iter().collect();
@@ -711,6 +684,7 @@ impl AgendaHost {
             });
         }
         ctx.send(AgendaResponse::Compare(CompareView {
+            ticket,
             revision: self.revision,
             requests: requests.len(),
             rows,
@@ -721,7 +695,7 @@ impl AgendaHost {
 
     fn export(&self, ctx: &Ctx<'_>, format: PlanFormat, queue: &str) {
         let (Some(plan), Some(origin)) = (&self.agenda.plan, self.agenda.origin) else {
-            ctx.refuse("There is no plan to export yet.");
+            refuse(ctx, "There is no plan to export yet.");
             return;
         };
         let text = match format {
@@ -738,24 +712,12 @@ impl AgendaHost {
         ctx.send(AgendaResponse::Exported { format, text });
     }
 
-    async fn restore(&mut self, ctx: &Ctx<'_>) {
-        let Some(store) = ctx.store else { return };
-        match store.read_record::<Saved>().await {
-            Ok(Some(saved)) => self.agenda = saved.agenda,
-            Ok(None) => {}
-            Err(message) => notice(ctx, message),
-        }
-    }
-
     async fn save(&self, ctx: &Ctx<'_>) {
-        let Some(store) = ctx.store else { return };
         let saved = Saved {
             version: SAVED_VERSION,
             agenda: self.agenda.clone(),
         };
-        if let Err(message) = store.write_record(&saved).await {
-            notice(ctx, message);
-        }
+        ctx.write_record(&saved).await;
     }
 }
 
@@ -894,10 +856,6 @@ fn push_bounded(stack: &mut Vec<Change>, change: Change) {
         stack.remove(0);
     }
     stack.push(change);
-}
-
-fn notice(ctx: &Ctx<'_>, message: String) {
-    (ctx.post)(&Response::Notice { message });
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use crate::protocol::js_error_text;
 use crate::protocol::now_ms;
 use crate::state::Studio;
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::progress::ProgressBar;
 use leptos::prelude::*;
 use skyplan_engine::agenda::{Capacity, OptimizeProgress, OptimizeStage};
 use skyplan_engine::time::{format_duration, format_timestamp};
@@ -206,20 +207,11 @@ fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> impl 
                 </div>
             </header>
             <Show when=move || desk.optimizing.with(|p| p.is_some())>
-                <div class="progress" data-testid="optimize-progress">
-                    <div class="progress-label">
-                        <span class="progress-name">{move || desk.optimizing.get().map(stage_label)}</span>
-                    </div>
-                    <div class="progress-track" role="progressbar" aria-valuemin="0" aria-valuemax="100">
-                        <div
-                            class="progress-fill"
-                            style=move || {
-                                let pct = desk.optimizing.get().map_or(0.0, |p| p.fraction() * 100.0);
-                                format!("width: {pct:.1}%")
-                            }
-                        ></div>
-                    </div>
-                </div>
+                <ProgressBar
+                    testid="optimize-progress"
+                    label=Signal::derive(move || desk.optimizing.get().map(stage_label).unwrap_or_default())
+                    fraction=Signal::derive(move || desk.optimizing.get().map_or(0.0, |p| p.fraction()))
+                />
             </Show>
             <div class="agenda-figures">
                 <div class="figure" class:live=move || live().is_some()>
@@ -833,10 +825,11 @@ fn CompareCard() -> impl IntoView {
     let stale = move || {
         let now = desk.view.with(|v| v.as_ref().map(|v| v.revision));
         desk.compare
+            .view
             .with(|c| c.as_ref().is_some_and(|c| Some(c.revision) != now))
     };
     let table = move || {
-        desk.compare.get().map(|c: CompareView| {
+        desk.compare.view.get().map(|c: CompareView| {
             let best = c.bound.best;
             let lp = c
                 .bound
@@ -898,12 +891,12 @@ fn CompareCard() -> impl IntoView {
                     class="button small"
                     data-testid="compare-run"
                     disabled=move || {
-                        desk.comparing.get()
+                        desk.compare.running.get()
                             || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
                     }
                     on:click=move |_| studio.agenda.compare_agenda()
                 >
-                    {move || if desk.comparing.get() { "Placing…" } else { "Compare" }}
+                    {move || if desk.compare.running.get() { "Placing…" } else { "Compare" }}
                 </button>
             </header>
             <p class="card-text">

@@ -6,6 +6,7 @@
 //! origin, 00:00 UTC of the day the plan starts; the one-off form speaks
 //! seconds from the origin.
 
+use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{Capacity, LowerBounds, Method, MovePreview, OptimizeProgress};
 use skyplan_engine::Timestamp;
@@ -85,8 +86,12 @@ pub enum AgendaRequest {
     /// Apply again the last change taken back.
     Redo,
     /// Place the plan's requests afresh with LowCost, greedy and earliest
-    /// first, and compute lower bounds (answered by [`AgendaResponse::Compare`]).
-    Compare,
+    /// first, and compute lower bounds (answered by [`AgendaResponse::Compare`]
+    /// or [`AgendaResponse::Failed`]).
+    Compare {
+        /// The comparison's ticket.
+        ticket: u32,
+    },
     /// Write the plan out (answered by [`AgendaResponse::Exported`]).
     Export {
         /// The format.
@@ -95,6 +100,14 @@ pub enum AgendaRequest {
         /// empty: `default`).
         queue: String,
     },
+}
+
+impl AgendaRequest {
+    /// Nothing supersedes an Agenda request: every change is made in
+    /// order (a drag keeps one preview in flight on the page).
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        None
+    }
 }
 
 /// A text format the plan is exported in.
@@ -158,6 +171,8 @@ pub enum AgendaResponse {
     },
     /// The plan's requests placed by each method, with lower bounds.
     Compare(CompareView),
+    /// A comparison could not be made.
+    Failed(Failure),
     /// Where a running optimization is (its stage and moves).
     Progress(OptimizeProgress),
     /// The plan written out.
@@ -258,6 +273,8 @@ impl ReservationView {
 /// The same requests placed by each method on fresh plans.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareView {
+    /// The comparison's ticket.
+    pub ticket: u32,
     /// The [`AgendaView::revision`] it was computed for.
     pub revision: u64,
     /// Requests placed.

@@ -1,10 +1,11 @@
-//! The forecast view's state: the settings as typed, the latest forecasts,
-//! the method whose band is drawn, and what is in flight. Runs are
-//! ticketed: an answer to anything but the latest request is dropped.
+//! The forecast view's state: the settings as typed, the latest forecasts
+//! (a [`Job`]: an answer to anything but the latest run is dropped) and the
+//! method whose band is drawn.
 
 use super::protocol::{ForecastRequest, ForecastResponse, ForecastSettings, ForecastView};
 use crate::page::Page;
-use crate::protocol::Request;
+use crate::toolkit::form::whole;
+use crate::toolkit::job::Job;
 use leptos::prelude::*;
 use skyplan_engine::forecast::ForecastMethod;
 
@@ -37,16 +38,11 @@ impl ForecastForm {
     /// The settings, or what is wrong with the form (the engine checks
     /// the ranges).
     pub fn settings(&self) -> Result<ForecastSettings, String> {
-        let count = |text: &str, what: &str| {
-            text.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("{what}: a whole number, please"))
-        };
         Ok(ForecastSettings {
-            window: count(&self.window, "Window h")?,
-            latest: count(&self.latest, "Latest N")?,
-            horizon: count(&self.horizon, "Horizon")?,
-            origins: count(&self.origins, "Origins")?,
+            window: whole(&self.window, "Window h")?,
+            latest: whole(&self.latest, "Latest N")?,
+            horizon: whole(&self.horizon, "Horizon")?,
+            origins: whole(&self.origins, "Origins")?,
             ..ForecastSettings::default()
         })
     }
@@ -58,15 +54,10 @@ pub struct ForecastDesk {
     page: Page,
     /// The form as typed.
     pub form: RwSignal<ForecastForm>,
-    /// The latest forecasts.
-    pub view: RwSignal<Option<ForecastView>>,
+    /// The forecasts of the series shown.
+    pub run: Job<ForecastView>,
     /// The method whose band the chart draws.
     pub band: RwSignal<ForecastMethod>,
-    /// A run is in flight.
-    pub running: RwSignal<bool>,
-    /// The form's or the engine's last refusal.
-    pub error: RwSignal<Option<String>>,
-    ticket: StoredValue<u32>,
 }
 
 impl ForecastDesk {
@@ -75,48 +66,32 @@ impl ForecastDesk {
         ForecastDesk {
             page,
             form: RwSignal::new(ForecastForm::default()),
-            view: RwSignal::new(None),
+            run: Job::new(page),
             band: RwSignal::new(ForecastMethod::Gp),
-            running: RwSignal::new(false),
-            error: RwSignal::new(None),
-            ticket: StoredValue::new(0),
         }
     }
 
     /// Forecasts the series at `index` with the form's settings.
-    pub fn run(self, index: usize) {
-        let settings = match self.form.with_untracked(ForecastForm::settings) {
-            Ok(s) => s,
-            Err(e) => {
-                self.error.set(Some(e));
-                return;
-            }
-        };
-        self.ticket.update_value(|t| *t = t.wrapping_add(1));
-        let ticket = self.ticket.get_value();
-        self.error.set(None);
-        self.running.set(true);
-        self.page.send(Request::Forecast(ForecastRequest::Run {
-            ticket,
-            index,
-            settings,
-        }));
+    pub fn forecast(self, index: usize) {
+        let asked = self.form.with_untracked(ForecastForm::settings);
+        if let Some((ticket, settings)) = self.run.start_with(asked) {
+            self.page.send(ForecastRequest::Run {
+                ticket,
+                index,
+                settings,
+            });
+        }
     }
 
     /// Takes in one answer of the worker.
     pub fn apply(self, response: ForecastResponse) {
-        let latest = self.ticket.get_value();
         match response {
-            ForecastResponse::Ready(view) if view.ticket == latest => {
-                self.running.set(false);
-                self.view.set(Some(*view));
+            ForecastResponse::Ready(view) => {
+                self.run.done(view.ticket, *view);
             }
-            ForecastResponse::Failed { ticket, message } if ticket == latest => {
-                self.running.set(false);
-                self.error.set(Some(message));
+            ForecastResponse::Failed(failure) => {
+                self.run.failed(&failure);
             }
-            // Answers to runs sent before the latest one: stale, dropped.
-            ForecastResponse::Ready(_) | ForecastResponse::Failed { .. } => {}
         }
     }
 }

@@ -3,23 +3,29 @@
 
 use super::protocol::{ForecastRequest, ForecastResponse};
 use super::views::forecast_view;
-use crate::protocol::{now_ms, Response};
-use skyplan_engine::Workspace;
+use crate::toolkit::host::{timed, Ctx, PartHost};
+use crate::toolkit::protocol::Failure;
 
-/// Answers one request of the forecast view.
-pub fn handle(workspace: &Workspace, request: ForecastRequest, post: &dyn Fn(&Response)) {
-    let ForecastRequest::Run {
-        ticket,
-        index,
-        settings,
-    } = request;
-    let t0 = now_ms();
-    let response = match forecast_view(workspace, ticket, index, &settings) {
-        Ok(mut view) => {
-            view.millis = now_ms() - t0;
-            ForecastResponse::Ready(Box::new(view))
-        }
-        Err(message) => ForecastResponse::Failed { ticket, message },
-    };
-    post(&Response::Forecast(response));
+/// The Forecast part's worker state: none, every run starts afresh.
+#[derive(Default)]
+pub struct ForecastHost;
+
+impl PartHost for ForecastHost {
+    type Request = ForecastRequest;
+
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: ForecastRequest) {
+        let ForecastRequest::Run {
+            ticket,
+            index,
+            settings,
+        } = request;
+        let (view, millis) = timed(|| forecast_view(ctx.workspace(), ticket, index, &settings));
+        ctx.send(match view {
+            Ok(mut view) => {
+                view.millis = millis;
+                ForecastResponse::Ready(Box::new(view))
+            }
+            Err(message) => ForecastResponse::Failed(Failure::new(ticket, message)),
+        });
+    }
 }

@@ -12,6 +12,7 @@
 use super::charts::ForecastPlot;
 use super::desk::ForecastForm;
 use crate::state::Studio;
+use crate::toolkit::run::{JobStatus, RunControls};
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -61,44 +62,38 @@ pub fn ForecastCard() -> impl IntoView {
     let desk = studio.forecast;
     let plot = Signal::derive(move || {
         let index = selected_series(studio)?;
-        let view = desk.view.get().filter(|v| v.index == index)?;
+        let view = desk.run.view.get().filter(|v| v.index == index)?;
         Some(ForecastPlot {
             view,
             method: desk.band.get(),
         })
     });
     let placeholder = Signal::derive(move || {
-        if desk.running.get() {
+        if desk.run.running.get() {
             "Forecasting in the worker…".to_owned()
         } else {
             "Press Forecast: every method's rolling one-step forecasts over the series' last origins, and the forecast ahead.".to_owned()
         }
     });
-    let status = move || {
-        if desk.running.get() {
-            return "running".to_owned();
-        }
-        desk.view.with(|v| match v {
-            Some(v) => format!(
-                "{} methods in {} ms · step {} s{}{}",
-                v.methods.len(),
-                trimmed(v.millis, 0),
-                v.step_secs,
-                v.period
-                    .map(|p| format!(" · period {p} slots"))
-                    .unwrap_or_default(),
-                if v.missing > 0 {
-                    format!(" · {} empty slots left out", count(v.missing))
-                } else {
-                    String::new()
-                }
-            ),
-            None => "idle".to_owned(),
-        })
-    };
+    let status = desk.run.status("running", "", "idle", |v| {
+        format!(
+            "{} methods in {} ms · step {} s{}{}",
+            v.methods.len(),
+            trimmed(v.millis, 0),
+            v.step_secs,
+            v.period
+                .map(|p| format!(" · period {p} slots"))
+                .unwrap_or_default(),
+            if v.missing > 0 {
+                format!(" · {} empty slots left out", count(v.missing))
+            } else {
+                String::new()
+            }
+        )
+    });
     let rows = move || {
         let index = selected_series(studio);
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             let Some(v) = v.as_ref().filter(|v| Some(v.index) == index) else {
                 return Vec::new();
             };
@@ -148,7 +143,7 @@ pub fn ForecastCard() -> impl IntoView {
             <section class="card" data-testid="forecast-card">
                 <header class="card-head">
                     <h2>"Forecast"</h2>
-                    <span class="hint" data-testid="forecast-status">{status}</span>
+                    <JobStatus job=desk.run testid="forecast-status" text=status class="hint"/>
                 </header>
                 <div class="sim-form">
                     {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
@@ -182,25 +177,17 @@ pub fn ForecastCard() -> impl IntoView {
                         </select>
                     </label>
                 </div>
-                <div class="actions">
-                    <button
-                        class="button primary"
-                        data-testid="forecast-run"
-                        disabled=move || desk.running.get()
-                        on:click=move |_| {
-                            if let Some(index) = selected_series(studio) {
-                                desk.run(index);
-                            }
+                <RunControls
+                    job=desk.run
+                    testid="forecast"
+                    label="Forecast"
+                    busy="forecasting"
+                    on_run=move || {
+                        if let Some(index) = selected_series(studio) {
+                            desk.forecast(index);
                         }
-                    >
-                        "Forecast"
-                    </button>
-                </div>
-                {move || {
-                    desk.error
-                        .get()
-                        .map(|e| view! { <p class="field-error" data-testid="forecast-error">{e}</p> })
-                }}
+                    }
+                />
                 <PlotCanvas data=plot placeholder=placeholder testid="forecast-chart"/>
                 <div class="table-scroll">
                     <table class="files">

@@ -2,6 +2,7 @@
 //! [`crate::protocol::Request::Forecast`] and
 //! [`crate::protocol::Response::Forecast`].
 
+use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::Timestamp;
@@ -51,6 +52,15 @@ pub enum ForecastRequest {
     },
 }
 
+impl ForecastRequest {
+    /// A later forecast supersedes one still queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            ForecastRequest::Run { .. } => Supersedes::any("forecast run"),
+        }
+    }
+}
+
 /// What the worker tells the forecast view.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
@@ -58,12 +68,7 @@ pub enum ForecastResponse {
     /// The forecasts of one series.
     Ready(Box<ForecastView>),
     /// The engine refused (too short a series, bad settings).
-    Failed {
-        /// The request's ticket.
-        ticket: u32,
-        /// The engine's message.
-        message: String,
-    },
+    Failed(Failure),
 }
 
 /// One point of a forecast band, on the series' regular grid.

@@ -1,7 +1,8 @@
 //! The Harvest panel's state: the settings as typed, the tenants file in
 //! use, the last classification, the tenant shown with its spectrum, the
-//! class-selection explorer and the simulation. Work is ticketed: answers
-//! to anything but the latest request of a kind are dropped.
+//! class-selection explorer and the simulation. The classification and the
+//! simulation are [`Job`]s: answers to anything but the latest run of each
+//! are dropped (spectra and selections follow the classification's).
 
 use super::protocol::{
     HarvestRequest, HarvestResponse, HarvestSettings, HarvestView, JobSource, JobSpec,
@@ -9,7 +10,9 @@ use super::protocol::{
 };
 use super::storage_desk::StorageDesk;
 use crate::page::Page;
-use crate::protocol::Request;
+use crate::toolkit::files::read_text;
+use crate::toolkit::form::{list, number, numbers, optional, whole};
+use crate::toolkit::job::Job;
 use leptos::prelude::*;
 use skyplan_engine::harvest::Scaling;
 
@@ -36,22 +39,6 @@ impl Default for ClassifyForm {
             low: s.capacity_percentile.to_string(),
         }
     }
-}
-
-/// A number typed in a form, or what is wrong with it.
-fn number(text: &str, what: &str) -> Result<f64, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("{what}: a number, please"))
-}
-
-/// A whole number typed in a form, or what is wrong with it.
-fn whole<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.trim()
-        .parse::<T>()
-        .map_err(|_| format!("{what}: a whole number, please"))
 }
 
 impl ClassifyForm {
@@ -110,11 +97,7 @@ impl SelectForm {
     pub fn job(&self) -> Result<JobSpec, String> {
         Ok(JobSpec {
             history_job: Some(self.history_job.clone()).filter(|j| !j.is_empty()),
-            last_run_secs: if self.last_run.trim().is_empty() {
-                None
-            } else {
-                Some(number(&self.last_run, "Last run")?)
-            },
+            last_run_secs: optional(&self.last_run, |t| number(t, "Last run"))?,
             containers: whole(&self.containers, "Containers")?,
             hour: whole(&self.hour, "Hour of day")?,
             seed: whole(&self.seed, "Seed")?,
@@ -144,12 +127,7 @@ impl Default for SimForm {
         let s = SimSettings::default();
         SimForm {
             days: s.days.to_string(),
-            levels: s
-                .levels
-                .iter()
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
+            levels: list(&s.levels),
             root: String::new(),
             runs: s.runs.to_string(),
             seed: s.seed.to_string(),
@@ -161,21 +139,12 @@ impl Default for SimForm {
 impl SimForm {
     /// The settings (the engine checks the ranges).
     pub fn settings(&self) -> Result<SimSettings, String> {
-        let levels = self
-            .levels
-            .split(',')
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| number(l, "Levels"))
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(SimSettings {
             days: number(&self.days, "Days")?,
-            levels,
-            scaling: if self.root.trim().is_empty() {
-                Scaling::Linear
-            } else {
-                Scaling::Root {
-                    n: number(&self.root, "Root n")?,
-                }
+            levels: numbers(&self.levels, "Levels")?,
+            scaling: match optional(&self.root, |t| number(t, "Root n"))? {
+                None => Scaling::Linear,
+                Some(n) => Scaling::Root { n },
             },
             runs: whole(&self.runs, "Runs")?,
             seed: whole(&self.seed, "Seed")?,
@@ -209,12 +178,9 @@ pub struct HarvestDesk {
     pub form: RwSignal<ClassifyForm>,
     /// The tenants file in use and its tenant count.
     pub tenants_file: RwSignal<Option<(String, usize)>>,
-    /// The last classification.
-    pub view: RwSignal<Option<HarvestView>>,
-    /// A classification is in flight.
-    pub classifying: RwSignal<bool>,
-    /// The classification's (or the tenants file's) last refusal.
-    pub error: RwSignal<Option<String>>,
+    /// The classification (its error line also says why a tenants file
+    /// was refused).
+    pub classify: Job<HarvestView>,
     /// The tenant shown.
     pub tenant: RwSignal<Option<String>>,
     /// Its spectrum.
@@ -233,18 +199,10 @@ pub struct HarvestDesk {
     pub select_error: RwSignal<Option<String>>,
     /// The simulation's form.
     pub sim_form: RwSignal<SimForm>,
-    /// Its last results.
-    pub sim: RwSignal<Option<SimView>>,
-    /// A simulation is in flight.
-    pub simulating: RwSignal<bool>,
-    /// Its runs done and in all.
-    pub sim_progress: RwSignal<(usize, usize)>,
-    /// Its last refusal.
-    pub sim_error: RwSignal<Option<String>>,
+    /// The simulation.
+    pub sim: Job<SimView>,
     /// The storage view.
     pub storage: StorageDesk,
-    ticket: StoredValue<u32>,
-    sim_ticket: StoredValue<u32>,
 }
 
 impl HarvestDesk {
@@ -254,9 +212,7 @@ impl HarvestDesk {
             page,
             form: RwSignal::new(ClassifyForm::default()),
             tenants_file: RwSignal::new(None),
-            view: RwSignal::new(None),
-            classifying: RwSignal::new(false),
-            error: RwSignal::new(None),
+            classify: Job::new(page),
             tenant: RwSignal::new(None),
             spectrum: RwSignal::new(None),
             sort: RwSignal::new((SortBy::Servers, false)),
@@ -266,53 +222,29 @@ impl HarvestDesk {
             selection: RwSignal::new(None),
             select_error: RwSignal::new(None),
             sim_form: RwSignal::new(SimForm::default()),
-            sim: RwSignal::new(None),
-            simulating: RwSignal::new(false),
-            sim_progress: RwSignal::new((0, 0)),
-            sim_error: RwSignal::new(None),
+            sim: Job::new(page),
             storage: StorageDesk::new(page),
-            ticket: StoredValue::new(0),
-            sim_ticket: StoredValue::new(0),
         }
     }
 
     fn send(self, request: HarvestRequest) {
-        self.page.send(Request::Harvest(request));
+        self.page.send(request);
     }
 
     /// Classifies the tenants with the form's settings.
     pub fn classify(self) {
-        let settings = match self.form.with_untracked(ClassifyForm::settings) {
-            Ok(s) => s,
-            Err(e) => {
-                self.error.set(Some(e));
-                return;
-            }
-        };
-        self.ticket.update_value(|t| *t = t.wrapping_add(1));
-        self.error.set(None);
-        self.classifying.set(true);
-        self.send(HarvestRequest::Classify {
-            ticket: self.ticket.get_value(),
-            settings,
-        });
+        let asked = self.form.with_untracked(ClassifyForm::settings);
+        if let Some((ticket, settings)) = self.classify.start_with(asked) {
+            self.send(HarvestRequest::Classify { ticket, settings });
+        }
     }
 
     /// Reads a tenants CSV chosen by the user and sends it to the worker.
     pub fn import_tenants(self, file: web_sys::File) {
-        let name = file.name();
-        self.error.set(None);
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(text) => self.send(HarvestRequest::ImportTenants {
-                    name,
-                    text: text.as_string().unwrap_or_default(),
-                }),
-                Err(e) => self.error.set(Some(format!(
-                    "{name} could not be read: {}",
-                    crate::protocol::js_error_text(&e)
-                ))),
-            }
+        self.classify.error.set(None);
+        read_text(file, move |read| match read {
+            Ok((name, text)) => self.send(HarvestRequest::ImportTenants { name, text }),
+            Err(message) => self.classify.error.set(Some(message)),
         });
     }
 
@@ -325,7 +257,7 @@ impl HarvestDesk {
     pub fn pick_tenant(self, name: String) {
         self.tenant.set(Some(name.clone()));
         self.send(HarvestRequest::Spectrum {
-            ticket: self.ticket.get_value(),
+            ticket: self.classify.ticket(),
             tenant: name,
         });
     }
@@ -336,7 +268,7 @@ impl HarvestDesk {
             Ok(job) => {
                 self.select_error.set(None);
                 self.send(HarvestRequest::Select {
-                    ticket: self.ticket.get_value(),
+                    ticket: self.classify.ticket(),
                     job,
                 });
             }
@@ -346,33 +278,19 @@ impl HarvestDesk {
 
     /// Runs the simulation with the form's settings.
     pub fn simulate(self) {
-        let settings = match self.sim_form.with_untracked(SimForm::settings) {
-            Ok(s) => s,
-            Err(e) => {
-                self.sim_error.set(Some(e));
-                return;
-            }
-        };
-        self.sim_ticket.update_value(|t| *t = t.wrapping_add(1));
-        self.sim_error.set(None);
-        self.simulating.set(true);
-        self.sim_progress.set((0, 0));
-        self.send(HarvestRequest::Simulate {
-            ticket: self.sim_ticket.get_value(),
-            settings,
-        });
+        let asked = self.sim_form.with_untracked(SimForm::settings);
+        if let Some((ticket, settings)) = self.sim.start_with(asked) {
+            self.send(HarvestRequest::Simulate { ticket, settings });
+        }
     }
 
     /// Takes in one answer of the worker.
     pub fn apply(self, response: HarvestResponse) {
-        let latest = self.ticket.get_value();
-        let sim_latest = self.sim_ticket.get_value();
         match response {
             HarvestResponse::TenantsFile { name, tenants } => {
                 self.tenants_file.set(name.map(|n| (n, tenants)));
             }
-            HarvestResponse::Classified(view) if view.ticket == latest => {
-                self.classifying.set(false);
+            HarvestResponse::Classified(view) => {
                 let keep = self
                     .tenant
                     .get_untracked()
@@ -383,7 +301,9 @@ impl HarvestDesk {
                         .max_by_key(|r| r.servers)
                         .map(|r| r.name.clone())
                 });
-                self.view.set(Some(*view));
+                if !self.classify.done(view.ticket, *view) {
+                    return;
+                }
                 self.spectrum.set(None);
                 self.selection.set(None);
                 if let Some(name) = first {
@@ -392,45 +312,34 @@ impl HarvestDesk {
                 self.select_job();
                 self.storage.refresh();
             }
-            HarvestResponse::Spectrum(view) if view.ticket == latest => {
-                self.spectrum.set(Some(*view));
+            HarvestResponse::Spectrum(view) => {
+                if self.classify.is_current(view.ticket) {
+                    self.spectrum.set(Some(*view));
+                }
             }
-            HarvestResponse::Selected(view) if view.ticket == latest => {
-                self.selection.set(Some(*view));
+            HarvestResponse::Selected(view) => {
+                if self.classify.is_current(view.ticket) {
+                    self.selection.set(Some(*view));
+                }
             }
-            HarvestResponse::SimProgress {
-                ticket,
-                done,
-                total,
-            } if ticket == sim_latest => self.sim_progress.set((done, total)),
-            HarvestResponse::Simulated(view) if view.ticket == sim_latest => {
-                self.simulating.set(false);
-                self.sim.set(Some(*view));
+            HarvestResponse::Progress(p) => {
+                self.sim.progressed(&p);
+            }
+            HarvestResponse::Simulated(view) => {
+                self.sim.done(view.ticket, *view);
             }
             HarvestResponse::Storage(r) => self.storage.apply(*r),
-            HarvestResponse::Failed {
-                what,
-                ticket,
-                message,
-            } => match what.as_str() {
-                "classify" if ticket == latest => {
-                    self.classifying.set(false);
-                    self.error.set(Some(message));
+            HarvestResponse::FileRefused { message } => self.classify.error.set(Some(message)),
+            HarvestResponse::Failed(failure) => {
+                if !self.classify.failed(&failure) {
+                    self.sim.failed(&failure);
                 }
-                "tenants" | "spectrum" => self.error.set(Some(message)),
-                "select" if ticket == latest => self.select_error.set(Some(message)),
-                "simulate" if ticket == sim_latest => {
-                    self.simulating.set(false);
-                    self.sim_error.set(Some(message));
+            }
+            HarvestResponse::SelectFailed(failure) => {
+                if self.classify.is_current(failure.ticket) {
+                    self.select_error.set(Some(failure.message));
                 }
-                _ => {}
-            },
-            // Answers to requests superseded since: dropped.
-            HarvestResponse::Classified(_)
-            | HarvestResponse::Spectrum(_)
-            | HarvestResponse::Selected(_)
-            | HarvestResponse::SimProgress { .. }
-            | HarvestResponse::Simulated(_) => {}
+            }
         }
     }
 }

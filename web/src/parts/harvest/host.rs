@@ -3,13 +3,13 @@
 //! spectra, selections, the simulation and the storage view, whose
 //! requests `storage_host` answers) and timing.
 
-use super::protocol::{HarvestRequest, HarvestResponse, SimView};
+use super::protocol::{HarvestRequest, HarvestResponse, SimView, SpectrumView};
 use super::views::{classify_view, selection_view, sim_jobs, simulate_view, Classified};
-use crate::protocol::{now_ms, Response};
-use crate::store::Store;
+use crate::demo::{DEMO_REIMAGES, DEMO_TENANTS};
+use crate::toolkit::host::{timed, Ctx, PartHost};
+use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::harvest::{read_tenants_csv, tenant_spectrum, PatternParams, TenantInfo};
-use skyplan_engine::Workspace;
 
 /// The `meta` record's key.
 const META_KEY: &str = "harvest";
@@ -48,141 +48,90 @@ pub struct HarvestHost {
     restored: bool,
 }
 
+/// Tells the panel why a tenants file was refused.
+fn refuse_file(ctx: &Ctx<'_>, message: String) {
+    ctx.send(HarvestResponse::FileRefused { message });
+}
+
 impl HarvestHost {
-    /// No tenants file, nothing classified.
-    pub fn new() -> HarvestHost {
-        HarvestHost::default()
-    }
-
-    fn failed(post: &dyn Fn(&Response), what: &str, ticket: u32, message: String) {
-        post(&Response::Harvest(HarvestResponse::Failed {
-            what: what.into(),
-            ticket,
-            message,
-        }));
-    }
-
-    fn post_file(&self, post: &dyn Fn(&Response)) {
-        post(&Response::Harvest(HarvestResponse::TenantsFile {
+    fn post_file(&self, ctx: &Ctx<'_>) {
+        ctx.send(HarvestResponse::TenantsFile {
             name: self.tenants.as_ref().map(|t| t.0.clone()),
             tenants: self.tenants.as_ref().map_or(0, |t| t.2.len()),
-        }));
+        });
     }
 
     /// Reads the saved tenants file once.
-    pub(super) async fn restore(&mut self, store: Option<&Store>, post: &dyn Fn(&Response)) {
+    pub(super) async fn restore(&mut self, ctx: &Ctx<'_>) {
         if self.restored {
             return;
         }
         self.restored = true;
-        let Some(store) = store else {
-            return;
-        };
-        match store.read_record::<Saved>().await {
-            Ok(Some(Saved {
-                tenants: Some((name, text)),
-                reimages,
-                ..
-            })) => match read_tenants_csv(&name, &text) {
+        if let Some(Saved {
+            tenants: Some((name, text)),
+            reimages,
+            ..
+        }) = ctx.read_record::<Saved>().await
+        {
+            match read_tenants_csv(&name, &text) {
                 Ok(list) => {
                     self.tenants = Some((name, text, list));
                     self.reimages = reimages;
                 }
-                Err(e) => Self::failed(post, "tenants", 0, e.to_string()),
-            },
-            Ok(_) => {}
-            Err(message) => post(&Response::Notice { message }),
-        }
-    }
-
-    pub(super) async fn save(&self, store: Option<&Store>, post: &dyn Fn(&Response)) {
-        if let Some(store) = store {
-            let record = Saved {
-                version: SAVED_VERSION,
-                tenants: self.tenants.as_ref().map(|t| (t.0.clone(), t.1.clone())),
-                reimages: self.reimages.clone(),
-            };
-            if let Err(message) = store.write_record(&record).await {
-                post(&Response::Notice { message });
+                Err(e) => refuse_file(ctx, e.to_string()),
             }
         }
     }
 
-    /// The demo's tenants file and reimages file, unless a tenants file
-    /// is in use (its reimages file, if any, stays too).
-    pub async fn seed(
-        &mut self,
-        (name, text): (&str, &str),
-        (reimages_name, reimages_text): (&str, &str),
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        self.restore(store, post).await;
-        if self.tenants.is_some() {
-            self.post_reimages_file(post);
-            return;
-        }
-        match read_tenants_csv(name, text) {
-            Ok(list) => {
-                self.tenants = Some((name.to_owned(), text.to_owned(), list));
-                self.reimages = Some((reimages_name.to_owned(), reimages_text.to_owned()));
-                self.save(store, post).await;
-            }
-            Err(e) => Self::failed(post, "tenants", 0, e.to_string()),
-        }
-        self.post_file(post);
-        self.post_reimages_file(post);
+    pub(super) async fn save(&self, ctx: &Ctx<'_>) {
+        ctx.write_record(&Saved {
+            version: SAVED_VERSION,
+            tenants: self.tenants.as_ref().map(|t| (t.0.clone(), t.1.clone())),
+            reimages: self.reimages.clone(),
+        })
+        .await;
     }
+}
 
-    /// "Clear": the tenants file and the classification go.
-    pub async fn reset(&mut self, store: Option<&Store>, post: &dyn Fn(&Response)) {
-        self.restored = true;
-        self.tenants = None;
-        self.reimages = None;
-        self.last = None;
-        self.save(store, post).await;
-        self.post_file(post);
-        self.post_reimages_file(post);
-    }
+impl PartHost for HarvestHost {
+    type Request = HarvestRequest;
 
     /// Answers one request of the Harvest panel.
-    pub async fn handle(
-        &mut self,
-        request: HarvestRequest,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        self.restore(store, post).await;
-        let send = |r: HarvestResponse| post(&Response::Harvest(r));
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: HarvestRequest) {
+        self.restore(ctx).await;
+        let send = |r: HarvestResponse| ctx.send(r);
+        let failed = |ticket: u32, message: String| {
+            send(HarvestResponse::Failed(Failure::new(ticket, message)))
+        };
         match request {
             HarvestRequest::ImportTenants { name, text } => match read_tenants_csv(&name, &text) {
                 Ok(list) => {
                     self.tenants = Some((name, text, list));
-                    self.save(store, post).await;
-                    self.post_file(post);
+                    self.save(ctx).await;
+                    self.post_file(ctx);
                 }
-                Err(e) => Self::failed(post, "tenants", 0, e.to_string()),
+                Err(e) => refuse_file(ctx, e.to_string()),
             },
             HarvestRequest::ForgetTenants => {
                 self.tenants = None;
-                self.save(store, post).await;
-                self.post_file(post);
-                self.post_reimages_file(post);
+                self.save(ctx).await;
+                self.post_file(ctx);
+                self.post_reimages_file(ctx);
             }
-            HarvestRequest::Storage(request) => self.storage(*request, store, post).await,
+            HarvestRequest::Storage(request) => self.storage(ctx, *request).await,
             HarvestRequest::Classify { ticket, settings } => {
-                self.post_file(post);
-                self.post_reimages_file(post);
-                let t0 = now_ms();
+                self.post_file(ctx);
+                self.post_reimages_file(ctx);
                 let tenants = self.tenants.as_ref().map(|t| t.2.as_slice());
-                match classify_view(workspace, tenants, ticket, &settings) {
+                let (answer, millis) =
+                    timed(|| classify_view(ctx.workspace(), tenants, ticket, &settings));
+                match answer {
                     Ok((mut view, kept)) => {
-                        view.millis = now_ms() - t0;
+                        view.millis = millis;
                         self.last = Some(kept);
                         send(HarvestResponse::Classified(Box::new(view)));
                     }
-                    Err(message) => Self::failed(post, "classify", ticket, message),
+                    Err(message) => failed(ticket, message),
                 }
             }
             HarvestRequest::Spectrum { ticket, tenant } => {
@@ -190,60 +139,80 @@ impl HarvestHost {
                     return;
                 };
                 match tenant_spectrum(&last.set, &tenant, &PatternParams::default()) {
-                    Ok(spectrum) => send(HarvestResponse::Spectrum(Box::new(
-                        super::protocol::SpectrumView { ticket, spectrum },
-                    ))),
-                    Err(e) => Self::failed(post, "spectrum", ticket, e.to_string()),
+                    Ok(spectrum) => send(HarvestResponse::Spectrum(Box::new(SpectrumView {
+                        ticket,
+                        spectrum,
+                    }))),
+                    Err(e) => failed(ticket, e.to_string()),
                 }
             }
             HarvestRequest::Select { ticket, job } => {
                 let Some(last) = self.last.as_ref().filter(|l| l.ticket == ticket) else {
                     return;
                 };
-                let t0 = now_ms();
-                match selection_view(workspace, last, &job) {
+                let (answer, millis) = timed(|| selection_view(ctx.workspace(), last, &job));
+                match answer {
                     Ok(mut view) => {
-                        view.millis = now_ms() - t0;
+                        view.millis = millis;
                         send(HarvestResponse::Selected(Box::new(view)));
                     }
-                    Err(message) => Self::failed(post, "select", ticket, message),
+                    Err(message) => {
+                        send(HarvestResponse::SelectFailed(Failure::new(ticket, message)))
+                    }
                 }
             }
             HarvestRequest::Simulate { ticket, settings } => {
                 let Some(last) = self.last.as_ref() else {
-                    Self::failed(
-                        post,
-                        "simulate",
-                        ticket,
-                        "Classify the tenants first.".into(),
-                    );
+                    failed(ticket, "Classify the tenants first.".into());
                     return;
                 };
-                let t0 = now_ms();
-                let jobs = match sim_jobs(workspace, &settings) {
-                    Ok(jobs) => jobs,
-                    Err(message) => {
-                        Self::failed(post, "simulate", ticket, message);
-                        return;
-                    }
-                };
-                let mut progress = |done: usize, total: usize| {
-                    send(HarvestResponse::SimProgress {
-                        ticket,
-                        done,
-                        total,
-                    })
-                };
-                match simulate_view(last, &jobs, &settings, &mut progress) {
-                    Ok(report) => send(HarvestResponse::Simulated(Box::new(SimView {
+                let mut progress = ctx.progress(ticket, HarvestResponse::Progress);
+                let (answer, millis) = timed(|| {
+                    let jobs = sim_jobs(ctx.workspace(), &settings)?;
+                    simulate_view(last, &jobs, &settings, &mut progress).map(|r| (r, jobs.len()))
+                });
+                match answer {
+                    Ok((report, jobs)) => send(HarvestResponse::Simulated(Box::new(SimView {
                         ticket,
                         report,
-                        jobs: jobs.len(),
-                        millis: now_ms() - t0,
+                        jobs,
+                        millis,
                     }))),
-                    Err(message) => Self::failed(post, "simulate", ticket, message),
+                    Err(message) => failed(ticket, message),
                 }
             }
         }
+    }
+
+    /// The demo's tenants file and reimages file, unless a tenants file
+    /// is in use (its reimages file, if any, stays too).
+    async fn seed(&mut self, ctx: &mut Ctx<'_>) {
+        self.restore(ctx).await;
+        if self.tenants.is_some() {
+            self.post_reimages_file(ctx);
+            return;
+        }
+        let ((name, text), (reimages_name, reimages_text)) = (DEMO_TENANTS, DEMO_REIMAGES);
+        match read_tenants_csv(name, text) {
+            Ok(list) => {
+                self.tenants = Some((name.to_owned(), text.to_owned(), list));
+                self.reimages = Some((reimages_name.to_owned(), reimages_text.to_owned()));
+                self.save(ctx).await;
+            }
+            Err(e) => refuse_file(ctx, e.to_string()),
+        }
+        self.post_file(ctx);
+        self.post_reimages_file(ctx);
+    }
+
+    /// "Clear": the tenants file and the classification go.
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
+        self.restored = true;
+        self.tenants = None;
+        self.reimages = None;
+        self.last = None;
+        self.save(ctx).await;
+        self.post_file(ctx);
+        self.post_reimages_file(ctx);
     }
 }

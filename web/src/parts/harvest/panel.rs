@@ -27,6 +27,7 @@ use super::desk::{ClassifyForm, SelectForm, SimForm, SortBy};
 use super::protocol::JobSource;
 use super::storage_panel::StorageCard;
 use crate::state::Studio;
+use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -171,33 +172,21 @@ fn SettingsCard() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    let status = move || {
-        if desk.classifying.get() {
-            return "classifying…".to_owned();
-        }
-        desk.view.with(|v| match v {
-            Some(v) => format!(
-                "{} tenants, {} classes, {} slots of {} s in {} ms",
-                count(v.tenants.len()),
-                v.classes.len(),
-                count(v.slots),
-                v.step_secs,
-                trimmed(v.millis, 0)
-            ),
-            None => "idle".to_owned(),
-        })
-    };
+    let status = desk.classify.status("classifying", "", "idle", |v| {
+        format!(
+            "{} tenants, {} classes, {} slots of {} s in {} ms",
+            count(v.tenants.len()),
+            v.classes.len(),
+            count(v.slots),
+            v.step_secs,
+            trimmed(v.millis, 0)
+        )
+    });
     view! {
         <section class="card">
             <header class="card-head">
                 <h2>"Tenants"</h2>
-                <span
-                    class="card-note"
-                    data-testid="harvest-status"
-                    data-running=move || desk.classifying.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.classify testid="harvest-status" text=status/>
             </header>
             <p class="card-text">
                 "A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
@@ -256,23 +245,18 @@ fn SettingsCard() -> impl IntoView {
                 {CLASSIFY_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
             <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="harvest-classify"
-                    disabled=move || desk.classifying.get()
-                    on:click=move |_| desk.classify()
-                >
-                    "Classify"
-                </button>
+                <RunButton
+                    job=desk.classify
+                    testid="harvest-classify"
+                    label="Classify"
+                    on_run=move || desk.classify()
+                />
             </div>
-            {move || {
-                desk.error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="harvest-error">{e}</p> })
-            }}
+            <ErrorLine testid="harvest-error" error=desk.classify.error/>
             <p class="hint">
                 {move || {
-                    desk.view
+                    desk.classify
+                        .view
                         .with(|v| {
                             v.as_ref()
                                 .map(|v| {
@@ -342,7 +326,7 @@ fn TenantsCard() -> impl IntoView {
         let filter = desk.filter.get().to_lowercase();
         let (col, asc) = desk.sort.get();
         let selected = desk.tenant.get();
-        desk.view.with(|v| {
+        desk.classify.view.with(|v| {
             let Some(v) = v else {
                 return Vec::new();
             };
@@ -496,7 +480,7 @@ fn ClassesCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest;
     let plot = Signal::derive(move || {
-        desk.view.with(|v| {
+        desk.classify.view.with(|v| {
             v.as_ref()
                 .filter(|v| !v.classes.is_empty())
                 .map(|v| ClassDaysPlot {
@@ -506,7 +490,7 @@ fn ClassesCard() -> impl IntoView {
         })
     });
     let rows = move || {
-        desk.view.with(|v| {
+        desk.classify.view.with(|v| {
             v.as_ref()
                 .map(|v| {
                     v.classes
@@ -567,7 +551,7 @@ fn CapacityCard() -> impl IntoView {
     let desk = studio.harvest;
     let plot = Signal::derive(move || {
         let low = desk.show_low.get();
-        desk.view.with(|v| {
+        desk.classify.view.with(|v| {
             v.as_ref()
                 .filter(|v| !v.capacity.classes.is_empty())
                 .map(|v| CapacityPlot {
@@ -609,7 +593,7 @@ fn SelectCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest;
     let jobs = move || {
-        desk.view.with(|v| {
+        desk.classify.view.with(|v| {
             v.as_ref()
                 .map(|v| v.history_jobs.clone())
                 .unwrap_or_default()
@@ -720,17 +704,13 @@ fn SelectCard() -> impl IntoView {
                 <button
                     class="button primary"
                     data-testid="harvest-select-run"
-                    disabled=move || desk.view.with(Option::is_none)
+                    disabled=move || desk.classify.view.with(Option::is_none)
                     on:click=move |_| desk.select_job()
                 >
                     "Select classes"
                 </button>
             </div>
-            {move || {
-                desk.select_error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="harvest-select-error">{e}</p> })
-            }}
+            <ErrorLine testid="harvest-select-error" error=desk.select_error/>
             {result}
         </section>
     }
@@ -741,28 +721,18 @@ fn SelectCard() -> impl IntoView {
 fn SimulationCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest;
-    let plot = Signal::derive(move || desk.sim.get().map(|view| SimPlot { view }));
-    let status = move || {
-        if desk.simulating.get() {
-            let (done, total) = desk.sim_progress.get();
-            return format!("running in the worker… {done} / {total} runs");
-        }
-        desk.sim.with(|s| {
-            s.as_ref()
-                .map(|s| {
-                    format!(
-                        "{} servers, {} days, {} job templates, in {:.1} s",
-                        count(s.report.servers),
-                        trimmed(s.report.days, 1),
-                        s.jobs,
-                        s.millis / 1000.0
-                    )
-                })
-                .unwrap_or_default()
-        })
-    };
+    let plot = Signal::derive(move || desk.sim.view.get().map(|view| SimPlot { view }));
+    let status = desk.sim.status("running in the worker", " runs", "", |s| {
+        format!(
+            "{} servers, {} days, {} job templates, in {:.1} s",
+            count(s.report.servers),
+            trimmed(s.report.days, 1),
+            s.jobs,
+            s.millis / 1000.0
+        )
+    });
     let rows = move || {
-        desk.sim.with(|s| {
+        desk.sim.view.with(|s| {
             s.as_ref()
                 .map(|s| {
                     s.report
@@ -795,7 +765,7 @@ fn SimulationCard() -> impl IntoView {
         })
     };
     let paper = move || {
-        desk.sim.with(|s| {
+        desk.sim.view.with(|s| {
             s.as_ref().map(|s| {
                 let p = &s.report.paper;
                 format!(
@@ -809,22 +779,16 @@ fn SimulationCard() -> impl IntoView {
         <section class="card sim-card">
             <header class="card-head">
                 <h2>"Task scheduling: YARN-PT against YARN-H (§6)"</h2>
-                <span
-                    class="card-note"
-                    data-testid="harvest-sim-status"
-                    data-running=move || desk.simulating.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.sim testid="harvest-sim-status" text=status/>
                 <div class="head-actions">
-                    <button
-                        class="button small primary"
-                        data-testid="harvest-sim-run"
-                        disabled=move || desk.simulating.get() || desk.view.with(Option::is_none)
-                        on:click=move |_| desk.simulate()
-                    >
-                        "Run"
-                    </button>
+                    <RunButton
+                        job=desk.sim
+                        testid="harvest-sim-run"
+                        label="Run"
+                        small=true
+                        blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
+                        on_run=move || desk.simulate()
+                    />
                 </div>
             </header>
             <p class="card-text">
@@ -850,11 +814,7 @@ fn SimulationCard() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            {move || {
-                desk.sim_error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="harvest-sim-error">{e}</p> })
-            }}
+            <ErrorLine testid="harvest-sim-error" error=desk.sim.error/>
             <PlotCanvas
                 data=plot
                 placeholder=Signal::derive(|| "Press Run: the levels, a few seeded runs each, in the worker.".to_owned())

@@ -3,6 +3,7 @@
 //! [`crate::protocol::Response::Harvest`].
 
 use super::storage_protocol::{StorageRequest, StorageResponse};
+use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::harvest::{
     CapacityMatrix, JobType, KChoice, Pattern, Scaling, Selection, SimReport, TenantRow,
@@ -105,7 +106,7 @@ pub enum HarvestRequest {
         settings: HarvestSettings,
     },
     /// Use this tenants CSV (kept across reloads); answered by
-    /// [`HarvestResponse::TenantsFile`] or [`HarvestResponse::Failed`].
+    /// [`HarvestResponse::TenantsFile`] or [`HarvestResponse::FileRefused`].
     ImportTenants {
         /// File name.
         name: String,
@@ -139,6 +140,18 @@ pub enum HarvestRequest {
     Storage(Box<StorageRequest>),
 }
 
+impl HarvestRequest {
+    /// A later classification (or simulation) supersedes one still
+    /// queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            HarvestRequest::Classify { .. } => Supersedes::any("harvest classify"),
+            HarvestRequest::Simulate { .. } => Supersedes::any("harvest simulate"),
+            _ => None,
+        }
+    }
+}
+
 /// What the worker tells the Harvest panel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
@@ -157,27 +170,23 @@ pub enum HarvestResponse {
     /// A job's class selection.
     Selected(Box<SelectionView>),
     /// Runs of the simulation done.
-    SimProgress {
-        /// Its ticket.
-        ticket: u32,
-        /// Runs done.
-        done: usize,
-        /// Runs in all.
-        total: usize,
-    },
+    Progress(Progress),
     /// The simulation's results.
     Simulated(Box<SimView>),
     /// The storage view's answers.
     Storage(Box<StorageResponse>),
-    /// Something was refused; `what` says which part of the panel.
-    Failed {
-        /// `classify`, `tenants`, `spectrum`, `select` or `simulate`.
-        what: String,
-        /// The ticket concerned (0 for files).
-        ticket: u32,
+    /// A tenants file refused, with the place and reason; the one in use
+    /// stays.
+    FileRefused {
         /// Why, located.
         message: String,
     },
+    /// A classification (or a tenant's spectrum of it) or a simulation
+    /// refused.
+    Failed(Failure),
+    /// A job's class selection refused (the ticket is the
+    /// classification's).
+    SelectFailed(Failure),
 }
 
 /// A class as the panel shows it.

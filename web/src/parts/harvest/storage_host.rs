@@ -8,23 +8,12 @@ use super::storage_protocol::{StorageRequest, StorageResponse};
 use super::storage_views::{
     availability_view, durability_view, grid_view, place_view, StorageInputs,
 };
-use crate::protocol::{now_ms, Response};
-use crate::store::Store;
+use crate::toolkit::host::{timed, Ctx};
+use crate::toolkit::protocol::Failure;
 use skyplan_engine::harvest::{read_reimages_csv, ReimageHistory, TenantInfo};
 
-fn send(post: &dyn Fn(&Response), r: StorageResponse) {
-    post(&Response::Harvest(HarvestResponse::Storage(Box::new(r))));
-}
-
-fn failed(post: &dyn Fn(&Response), what: &str, ticket: u32, message: String) {
-    send(
-        post,
-        StorageResponse::Failed {
-            what: what.into(),
-            ticket,
-            message,
-        },
-    );
+fn send(ctx: &Ctx<'_>, r: StorageResponse) {
+    ctx.send(HarvestResponse::Storage(Box::new(r)));
 }
 
 /// Reads `text` against the tenants file's tenants.
@@ -41,13 +30,13 @@ pub fn read_against(
 
 impl HarvestHost {
     /// Tells the panel which reimages file is in use.
-    pub(super) fn post_reimages_file(&self, post: &dyn Fn(&Response)) {
+    pub(super) fn post_reimages_file(&self, ctx: &Ctx<'_>) {
         let tenants = self.tenants.as_ref().map(|t| t.2.as_slice());
         let reimages = self.reimages.as_ref().map_or(0, |(n, t)| {
             read_against(n, t, tenants).map_or(0, |h| h.server_reimages())
         });
         send(
-            post,
+            ctx,
             StorageResponse::ReimagesFile {
                 name: self.reimages.as_ref().map(|r| r.0.clone()),
                 reimages,
@@ -56,44 +45,49 @@ impl HarvestHost {
     }
 
     /// Answers one request of the storage view.
-    pub(super) async fn storage(
-        &mut self,
-        request: StorageRequest,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
+    pub(super) async fn storage(&mut self, ctx: &Ctx<'_>, request: StorageRequest) {
         let tenants = self.tenants.as_ref().map(|t| t.2.clone());
-        if let StorageRequest::ImportReimages { name, text } = request {
-            // A bad file is refused and the one in use kept.
-            match read_against(&name, &text, tenants.as_deref()) {
-                Ok(_) => {
-                    self.reimages = Some((name, text));
-                    self.save(store, post).await;
-                    self.post_reimages_file(post);
+        let (ticket, place) = match &request {
+            StorageRequest::ImportReimages { name, text } => {
+                // A bad file is refused and the one in use kept.
+                match read_against(name, text, tenants.as_deref()) {
+                    Ok(_) => {
+                        self.reimages = Some((name.clone(), text.clone()));
+                        self.save(ctx).await;
+                        self.post_reimages_file(ctx);
+                    }
+                    Err(message) => send(ctx, StorageResponse::FileRefused { message }),
                 }
-                Err(message) => failed(post, "reimages", 0, message),
+                return;
             }
-            return;
-        }
-        let (what, ticket) = match &request {
-            StorageRequest::Grid { ticket, .. } => ("grid", *ticket),
-            StorageRequest::Place { ticket, .. } => ("place", *ticket),
-            StorageRequest::Durability { ticket, .. } => ("durability", *ticket),
-            StorageRequest::Availability { ticket, .. } => ("availability", *ticket),
-            StorageRequest::ImportReimages { .. } => return,
+            StorageRequest::Place { ticket, .. } => (*ticket, true),
+            StorageRequest::Grid { ticket, .. }
+            | StorageRequest::Durability { ticket, .. }
+            | StorageRequest::Availability { ticket, .. } => (*ticket, false),
+        };
+        let failed = |message: String| {
+            let failure = Failure::new(ticket, message);
+            send(
+                ctx,
+                if place {
+                    StorageResponse::PlaceFailed(failure)
+                } else {
+                    StorageResponse::Failed(failure)
+                },
+            )
         };
         let Some(last) = self.last.as_ref() else {
-            failed(post, what, ticket, "Classify the tenants first.".into());
+            failed("Classify the tenants first.".into());
             return;
         };
         let Some((name, text)) = self.reimages.as_ref() else {
-            failed(post, what, ticket, "Load a reimages file.".into());
+            failed("Load a reimages file.".into());
             return;
         };
         let history = match read_against(name, text, tenants.as_deref()) {
             Ok(h) => h,
             Err(message) => {
-                failed(post, what, ticket, message);
+                failed(message);
                 return;
             }
         };
@@ -104,23 +98,12 @@ impl HarvestHost {
             set: &last.set,
             peak_percentile: last.settings.peak_percentile,
         };
-        let t0 = now_ms();
-        let mut progress = |done: usize, total: usize| {
-            send(
-                post,
-                StorageResponse::Progress {
-                    ticket,
-                    done,
-                    total,
-                },
-            )
-        };
-        let answer = match request {
+        let mut progress = ctx.progress(ticket, |p| {
+            HarvestResponse::Storage(Box::new(StorageResponse::Progress(p)))
+        });
+        let (answer, millis) = timed(|| match request {
             StorageRequest::Grid { settings, .. } => {
-                grid_view(&inputs, ticket, &settings).map(|mut v| {
-                    v.millis = now_ms() - t0;
-                    StorageResponse::Grid(Box::new(v))
-                })
+                grid_view(&inputs, ticket, &settings).map(|v| StorageResponse::Grid(Box::new(v)))
             }
             StorageRequest::Place {
                 writer,
@@ -130,22 +113,26 @@ impl HarvestHost {
             } => place_view(&inputs, ticket, &writer, policy, &settings)
                 .map(|v| StorageResponse::Placed(Box::new(v))),
             StorageRequest::Durability { settings, .. } => {
-                durability_view(&inputs, ticket, &settings, &mut progress).map(|mut v| {
-                    v.millis = now_ms() - t0;
-                    StorageResponse::Durability(Box::new(v))
-                })
+                durability_view(&inputs, ticket, &settings, &mut progress)
+                    .map(|v| StorageResponse::Durability(Box::new(v)))
             }
             StorageRequest::Availability { settings, .. } => {
-                availability_view(&inputs, ticket, &settings, &mut progress).map(|mut v| {
-                    v.millis = now_ms() - t0;
-                    StorageResponse::Availability(Box::new(v))
-                })
+                availability_view(&inputs, ticket, &settings, &mut progress)
+                    .map(|v| StorageResponse::Availability(Box::new(v)))
             }
-            StorageRequest::ImportReimages { .. } => return,
-        };
+            StorageRequest::ImportReimages { .. } => Err("not a computation".into()),
+        });
         match answer {
-            Ok(r) => send(post, r),
-            Err(message) => failed(post, what, ticket, message),
+            Ok(mut r) => {
+                match &mut r {
+                    StorageResponse::Grid(v) => v.millis = millis,
+                    StorageResponse::Durability(v) => v.millis = millis,
+                    StorageResponse::Availability(v) => v.millis = millis,
+                    _ => {}
+                }
+                send(ctx, r);
+            }
+            Err(message) => failed(message),
         }
     }
 }

@@ -24,8 +24,9 @@
 //! `data-stock`), `storage-sim-error`.
 
 use super::storage_charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
-use super::storage_desk::{SimSlot, StorageForm};
+use super::storage_desk::StorageForm;
 use crate::state::Studio;
+use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -97,54 +98,27 @@ fn tenant_verdict(v: TenantVerdict) -> &'static str {
     }
 }
 
-fn sim_status<T: Send + Sync + 'static>(
-    slot: SimSlot<T>,
-    done: impl Fn(&T) -> String + Send + Sync + 'static,
-) -> impl Fn() -> String + Send + Sync + 'static {
-    move || {
-        if slot.running.get() {
-            let (d, t) = slot.progress.get();
-            return format!("running in the worker… {d} / {t}");
-        }
-        slot.view
-            .with(|v| v.as_ref().map(&done))
-            .unwrap_or_default()
-    }
-}
-
 /// The storage view.
 #[component]
 pub fn StorageCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest.storage;
-    let status = move || {
-        if desk.loading.get() {
-            return "placing…".to_owned();
-        }
-        desk.view.with(|v| match v {
-            Some(v) => format!(
-                "{} tenants, {} × {} grid, {} blocks placed in {} ms",
-                v.tenants.len(),
-                v.grid.n,
-                v.grid.n,
-                count(v.fill.blocks as usize),
-                trimmed(v.millis, 0)
-            ),
-            None => "idle".to_owned(),
-        })
-    };
-    let cdfs = Signal::derive(move || desk.view.get().map(|view| ReimageCdfPlot { view }));
+    let status = desk.grid.status("placing", "", "idle", |v| {
+        format!(
+            "{} tenants, {} × {} grid, {} blocks placed in {} ms",
+            v.tenants.len(),
+            v.grid.n,
+            v.grid.n,
+            count(v.fill.blocks as usize),
+            trimmed(v.millis, 0)
+        )
+    });
+    let cdfs = Signal::derive(move || desk.grid.view.get().map(|view| ReimageCdfPlot { view }));
     view! {
         <section class="card storage-card" data-testid="storage-card">
             <header class="card-head">
                 <h2>"Harvested storage: replica placement (§4.2)"</h2>
-                <span
-                    class="card-note"
-                    data-testid="storage-status"
-                    data-running=move || desk.loading.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.grid testid="storage-status" text=status/>
             </header>
             <p class="card-text">
                 "Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
@@ -179,11 +153,7 @@ pub fn StorageCard() -> impl IntoView {
             <div class="form-grid four">
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
-            {move || {
-                desk.error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="storage-error">{e}</p> })
-            }}
+            <ErrorLine testid="storage-error" error=desk.grid.error/>
             <GridView/>
             <PlotCanvas
                 data=cdfs
@@ -203,7 +173,7 @@ fn GridView() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest.storage;
     let cells = move || {
-        desk.view.with(|v| {
+        desk.grid.view.with(|v| {
             let Some(v) = v else {
                 return Vec::new();
             };
@@ -257,7 +227,7 @@ fn GridView() -> impl IntoView {
         })
     };
     let balance = move || {
-        desk.view.with(|v| {
+        desk.grid.view.with(|v| {
             v.as_ref().map(|v| {
                 let d = &v.fill.diversity;
                 format!(
@@ -280,7 +250,7 @@ fn GridView() -> impl IntoView {
             })
         })
     };
-    let n = move || desk.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
+    let n = move || desk.grid.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
     view! {
         <div class="storage-axes">
             <span class="hint">"↑ reimages: frequent (top) → infrequent (bottom); → peak CPU: low → high"</span>
@@ -302,7 +272,7 @@ fn Explorer() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.harvest.storage;
     let tenants = move || {
-        desk.view.with(|v| {
+        desk.grid.view.with(|v| {
             v.as_ref()
                 .map(|v| {
                     v.tenants
@@ -319,7 +289,7 @@ fn Explorer() -> impl IntoView {
             let Some(p) = p else {
                 return Vec::new();
             };
-            let n = desk.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
+            let n = desk.grid.view.with(|v| v.as_ref().map_or(3, |v| v.grid.n));
             let cell_name = move |c: usize| format!("r{}c{}", c / n, c % n);
             p.trace
                 .steps
@@ -427,17 +397,13 @@ fn Explorer() -> impl IntoView {
             <button
                 class="button small primary"
                 data-testid="storage-place"
-                disabled=move || desk.view.with(Option::is_none)
+                disabled=move || desk.grid.view.with(Option::is_none)
                 on:click=move |_| desk.place()
             >
                 "Place"
             </button>
         </div>
-        {move || {
-            desk.place_error
-                .get()
-                .map(|e| view! { <p class="field-error" data-testid="storage-place-error">{e}</p> })
-        }}
+        <ErrorLine testid="storage-place-error" error=desk.place_error/>
         <ol class="storage-steps">{steps}</ol>
     }
 }
@@ -449,7 +415,7 @@ fn Durability() -> impl IntoView {
     let desk = studio.harvest.storage;
     let slot = desk.durability;
     let plot = Signal::derive(move || slot.view.get().map(|view| DurabilityPlot { view }));
-    let status = sim_status(slot, |v| {
+    let status = slot.status("running in the worker", "", "", |v| {
         format!(
             "{} servers, {} blocks, {:.0} days, {} runs in {:.1} s",
             count(v.report.servers),
@@ -495,23 +461,17 @@ fn Durability() -> impl IntoView {
     view! {
         <h3>"Durability: a year of reimages (Figure 15)"</h3>
         <div class="actions">
-            <button
-                class="button small primary"
-                data-testid="storage-durability-run"
-                disabled=move || slot.running.get() || desk.view.with(Option::is_none)
-                on:click=move |_| desk.run_durability()
-            >
-                "Run"
-            </button>
-            <span
-                class="card-note"
-                data-testid="storage-durability-status"
-                data-running=move || slot.running.get().to_string()
-            >
-                {status}
-            </span>
+            <RunButton
+                job=slot
+                testid="storage-durability-run"
+                label="Run"
+                small=true
+                blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
+                on_run=move || desk.run_durability()
+            />
+            <JobStatus job=slot testid="storage-durability-status" text=status/>
         </div>
-        {move || slot.error.get().map(|e| view! { <p class="field-error" data-testid="storage-sim-error">{e}</p> })}
+        <ErrorLine testid="storage-sim-error" error=slot.error/>
         <PlotCanvas
             data=plot
             placeholder=Signal::derive(|| "Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock.".to_owned())
@@ -539,7 +499,7 @@ fn Availability() -> impl IntoView {
     let desk = studio.harvest.storage;
     let slot = desk.availability;
     let plot = Signal::derive(move || slot.view.get().map(|view| AvailabilityPlot { view }));
-    let status = sim_status(slot, |v| {
+    let status = slot.status("running in the worker", "", "", |v| {
         format!(
             "{} servers, {} blocks, {} slots, in {:.1} s",
             count(v.report.servers),
@@ -593,23 +553,17 @@ fn Availability() -> impl IntoView {
     view! {
         <h3>"Availability against utilization (Figure 16)"</h3>
         <div class="actions">
-            <button
-                class="button small primary"
-                data-testid="storage-availability-run"
-                disabled=move || slot.running.get() || desk.view.with(Option::is_none)
-                on:click=move |_| desk.run_availability()
-            >
-                "Run"
-            </button>
-            <span
-                class="card-note"
-                data-testid="storage-availability-status"
-                data-running=move || slot.running.get().to_string()
-            >
-                {status}
-            </span>
+            <RunButton
+                job=slot
+                testid="storage-availability-run"
+                label="Run"
+                small=true
+                blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
+                on_run=move || desk.run_availability()
+            />
+            <JobStatus job=slot testid="storage-availability-status" text=status/>
         </div>
-        {move || slot.error.get().map(|e| view! { <p class="field-error" data-testid="storage-sim-error">{e}</p> })}
+        <ErrorLine testid="storage-sim-error" error=slot.error/>
         <PlotCanvas
             data=plot
             placeholder=Signal::derive(|| "Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy.".to_owned())

@@ -3,6 +3,7 @@
 //! [`super::protocol::HarvestRequest::Storage`] and
 //! [`super::protocol::HarvestResponse::Storage`].
 
+use crate::toolkit::protocol::{Failure, Progress};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::harvest::{
     AvailabilityReport, BlockTrace, CdfPoint, DurabilityReport, Grid, PlaceReport, Policy,
@@ -104,28 +105,21 @@ pub enum StorageResponse {
     /// One block explained.
     Placed(Box<PlaceView>),
     /// A simulation's progress.
-    Progress {
-        /// Its ticket.
-        ticket: u32,
-        /// Steps done.
-        done: usize,
-        /// Steps in all.
-        total: usize,
-    },
+    Progress(Progress),
     /// Figure 15's results.
     Durability(Box<DurabilityView>),
     /// Figure 16's results.
     Availability(Box<AvailabilityView>),
-    /// Something was refused: `what` is `reimages`, `grid`, `place`,
-    /// `durability` or `availability`.
-    Failed {
-        /// Which part.
-        what: String,
-        /// The ticket concerned (0 for files).
-        ticket: u32,
+    /// A reimages file refused, with the place and reason; the one in use
+    /// stays.
+    FileRefused {
         /// Why, located.
         message: String,
     },
+    /// The grid or a simulation refused.
+    Failed(Failure),
+    /// A block's placement refused (the ticket is the grid's).
+    PlaceFailed(Failure),
 }
 
 /// A tenant as the grid shows it.

@@ -13,7 +13,9 @@ use crate::parts::pricing::protocol::{
     PricingSettings, QueueView, QuoteView, SimSettings, SimView,
 };
 use crate::protocol::now_ms;
-use crate::protocol::Request;
+use crate::toolkit::files::read_text;
+use crate::toolkit::form::{number, numbers, optional, whole};
+use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
@@ -74,27 +76,13 @@ impl Default for PricingForm {
     }
 }
 
-fn number(text: &str, what: &str) -> Result<f64, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("{what} must be a number."))
-}
-
-fn tasks(text: &str, what: &str) -> Result<u32, String> {
-    text.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{what} must be a whole number ≥ 0."))
-}
-
 impl PricingForm {
     /// The job and settings the form describes, or what is not a number
     /// (the engine judges the values).
     pub fn request(&self) -> Result<(JobSpec, PricingSettings), String> {
         let features = JobFeatures {
-            map_tasks: Some(tasks(&self.map_tasks, "Map tasks")?),
-            reduce_tasks: Some(tasks(&self.reduce_tasks, "Reduce tasks")?),
+            map_tasks: Some(whole(&self.map_tasks, "Map tasks")?),
+            reduce_tasks: Some(whole(&self.reduce_tasks, "Reduce tasks")?),
             input_bytes: number(&self.input, "Input bytes")?,
             shuffle_bytes: number(&self.shuffle, "Shuffle bytes")?,
             output_bytes: number(&self.output, "Output bytes")?,
@@ -102,7 +90,7 @@ impl PricingForm {
         let kappa = number(&self.kappa, "κ")?;
         let settings = PricingSettings {
             method: method_of(&self.method).ok_or("Unknown method.")?,
-            level: number(&self.level, "The PI level")? / 100.0,
+            level: number(&self.level, "PI level")? / 100.0,
             slots: Slots {
                 map: number(&self.map_slots, "Map slots")?,
                 reduce: number(&self.reduce_slots, "Reduce slots")?,
@@ -121,10 +109,7 @@ impl PricingForm {
     /// The chosen deadline, if one is typed (`Err` when it is not a
     /// number).
     pub fn deadline(&self) -> Result<Option<f64>, String> {
-        if self.deadline.trim().is_empty() {
-            return Ok(None);
-        }
-        number(&self.deadline, "The deadline").map(Some)
+        optional(&self.deadline, |t| number(t, "Deadline"))
     }
 
     /// Takes a history job's name and size.
@@ -186,22 +171,12 @@ impl SimForm {
     /// The settings the form describes, or what is not a number (the engine
     /// judges the values).
     pub fn settings(&self) -> Result<SimSettings, String> {
-        let interarrivals = self
-            .interarrivals
-            .split([',', ' ', ';'])
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| number(t, "Each mean inter-arrival time"))
-            .collect::<Result<Vec<f64>, String>>()?;
         Ok(SimSettings {
-            jobs: self
-                .jobs
-                .trim()
-                .parse()
-                .map_err(|_| "Jobs must be a whole number.".to_string())?,
-            interarrivals,
+            jobs: whole(&self.jobs, "Jobs")?,
+            interarrivals: numbers(&self.interarrivals, "Mean inter-arrival times")?,
             alpha: number(&self.alpha, "α")?,
             kappa: number(&self.kappa, "κ")?,
-            error_share: number(&self.error_percent, "The error σ")? / 100.0,
+            error_share: number(&self.error_percent, "Error σ")? / 100.0,
         })
     }
 }
@@ -225,12 +200,8 @@ pub struct PricingDesk {
     pub form: RwSignal<PricingForm>,
     /// The loaded history's jobs (`None` until the worker answered).
     pub history: RwSignal<Option<HistoryView>>,
-    /// The last quote answered for the latest ask.
-    pub quote: RwSignal<Option<QuoteView>>,
-    /// Why the form or the latest quote failed.
-    pub quote_error: RwSignal<Option<String>>,
-    /// A quote is out.
-    pub quoting: RwSignal<bool>,
+    /// The quote of the form's job.
+    pub quote: Job<QuoteView>,
     /// Milliseconds from the latest quote's ask to its answer on the page.
     pub round_trip: RwSignal<Option<f64>>,
     /// `performance.now()` when the latest quote was asked.
@@ -245,20 +216,14 @@ pub struct PricingDesk {
     pub busy: RwSignal<bool>,
     /// The simulation's form as typed.
     pub sim_form: RwSignal<SimForm>,
-    /// The last simulation answered for the latest ask.
-    pub sim: RwSignal<Option<SimView>>,
-    /// Why the simulation form or the latest run failed.
-    pub sim_error: RwSignal<Option<String>>,
-    /// A simulation is running in the worker.
-    pub simulating: RwSignal<bool>,
+    /// The §6.3 simulation.
+    pub sim: Job<SimView>,
     /// The user ran the simulation once: it reruns on every change of its
     /// settings from then on (not before, so opening the panel does not hold
     /// quotes up behind a simulation in the worker).
     pub sim_wanted: RwSignal<bool>,
-    sim_ticket: StoredValue<u32>,
     /// The form's settings were set from the saved queue once.
     settings_restored: StoredValue<bool>,
-    ticket: StoredValue<u32>,
 }
 
 impl PricingDesk {
@@ -268,9 +233,7 @@ impl PricingDesk {
             page,
             form: RwSignal::new(PricingForm::default()),
             history: RwSignal::new(None),
-            quote: RwSignal::new(None),
-            quote_error: RwSignal::new(None),
-            quoting: RwSignal::new(false),
+            quote: Job::new(page),
             round_trip: RwSignal::new(None),
             asked_at: StoredValue::new(0.0),
             queue: RwSignal::new(None),
@@ -278,20 +241,16 @@ impl PricingDesk {
             admitted: RwSignal::new(None),
             busy: RwSignal::new(false),
             sim_form: RwSignal::new(SimForm::default()),
-            sim: RwSignal::new(None),
-            sim_error: RwSignal::new(None),
-            simulating: RwSignal::new(false),
+            sim: Job::new(page),
             sim_wanted: RwSignal::new(false),
-            sim_ticket: StoredValue::new(0),
             settings_restored: StoredValue::new(false),
-            ticket: StoredValue::new(0),
         }
     }
 }
 
 impl PricingDesk {
     fn pricing_send(self, request: PricingRequest) {
-        self.page.send(Request::Pricing(request));
+        self.page.send(request);
     }
 
     /// The Pricing panel was opened or the workspace changed: ask for the
@@ -308,17 +267,9 @@ impl PricingDesk {
         let asked = form
             .request()
             .and_then(|(job, settings)| Ok((job, settings, form.deadline()?)));
-        let (job, settings, deadline) = match asked {
-            Ok(v) => v,
-            Err(message) => {
-                desk.quote_error.set(Some(message));
-                desk.quoting.set(false);
-                return;
-            }
+        let Some((ticket, (job, settings, deadline))) = desk.quote.start_with(asked) else {
+            return;
         };
-        let ticket = desk.ticket.get_value().wrapping_add(1);
-        desk.ticket.set_value(ticket);
-        desk.quoting.set(true);
         desk.asked_at.set_value(now_ms());
         self.pricing_send(PricingRequest::Quote {
             ticket,
@@ -363,18 +314,11 @@ impl PricingDesk {
     /// form is not a number).
     pub fn request_simulation(self) {
         let desk = self;
-        let settings = match desk.sim_form.with_untracked(SimForm::settings) {
-            Ok(s) => s,
-            Err(message) => {
-                desk.sim_error.set(Some(message));
-                desk.simulating.set(false);
-                return;
-            }
+        let asked = desk.sim_form.with_untracked(SimForm::settings);
+        let Some((ticket, settings)) = desk.sim.start_with(asked) else {
+            return;
         };
-        let ticket = desk.sim_ticket.get_value().wrapping_add(1);
-        desk.sim_ticket.set_value(ticket);
         desk.sim_wanted.set(true);
-        desk.simulating.set(true);
         self.pricing_send(PricingRequest::Simulate { ticket, settings });
     }
 
@@ -391,21 +335,15 @@ impl PricingDesk {
         };
         desk.error.set(None);
         desk.busy.set(true);
-        let name = file.name();
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(text) => self.pricing_send(PricingRequest::ImportQueue {
-                    settings,
-                    name,
-                    text: text.as_string().unwrap_or_default(),
-                }),
-                Err(e) => {
-                    desk.busy.set(false);
-                    desk.error.set(Some(format!(
-                        "{name} could not be read: {}",
-                        crate::protocol::js_error_text(&e)
-                    )));
-                }
+        read_text(file, move |read| match read {
+            Ok((name, text)) => self.pricing_send(PricingRequest::ImportQueue {
+                settings,
+                name,
+                text,
+            }),
+            Err(message) => {
+                desk.busy.set(false);
+                desk.error.set(Some(message));
             }
         });
     }
@@ -421,18 +359,15 @@ impl PricingDesk {
         match response {
             PricingResponse::History(view) => desk.history.set(Some(view)),
             PricingResponse::Quote(view) => {
-                if view.ticket == desk.ticket.get_value() {
+                if desk.quote.is_current(view.ticket) {
                     desk.round_trip
                         .set(Some(now_ms() - desk.asked_at.get_value()));
-                    desk.quoting.set(false);
-                    desk.quote_error.set(None);
-                    desk.quote.set(Some(*view));
+                    desk.quote.done(view.ticket, *view);
                 }
             }
-            PricingResponse::QuoteFailed { ticket, message } => {
-                if ticket == desk.ticket.get_value() {
-                    desk.quoting.set(false);
-                    desk.quote_error.set(Some(message));
+            PricingResponse::Failed(failure) => {
+                if !desk.quote.failed(&failure) {
+                    desk.sim.failed(&failure);
                 }
             }
             PricingResponse::Queue(view) => {
@@ -464,17 +399,7 @@ impl PricingDesk {
                 desk.error.set(Some(message));
             }
             PricingResponse::Simulated(view) => {
-                if view.ticket == desk.sim_ticket.get_value() {
-                    desk.simulating.set(false);
-                    desk.sim_error.set(None);
-                    desk.sim.set(Some(*view));
-                }
-            }
-            PricingResponse::SimulateFailed { ticket, message } => {
-                if ticket == desk.sim_ticket.get_value() {
-                    desk.simulating.set(false);
-                    desk.sim_error.set(Some(message));
-                }
+                desk.sim.done(view.ticket, *view);
             }
             PricingResponse::Exported { text } => {
                 if let Err(e) = save_text("skyplan-queue.csv", "text/csv", &text) {

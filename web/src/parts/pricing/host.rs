@@ -24,8 +24,8 @@ use crate::parts::pricing::protocol::{
     QueueView, QuoteView, SimView,
 };
 use crate::protocol::now_ms;
-use crate::protocol::Response;
-use crate::store::Store;
+use crate::toolkit::host::{timed, Ctx, PartHost};
+use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
 use skyplan_engine::export::queue_csv;
@@ -141,31 +141,95 @@ fn history(workspace: &Workspace) -> (Vec<u32>, Vec<String>, Vec<WorkloadJob>) {
     (ids, names, jobs)
 }
 
-/// The context a request is answered in.
-struct Ctx<'a> {
-    workspace: &'a Workspace,
-    store: Option<&'a Store>,
-    post: &'a dyn Fn(&Response),
-}
+impl PartHost for PricingHost {
+    type Request = PricingRequest;
 
-impl Ctx<'_> {
-    fn send(&self, response: PricingResponse) {
-        (self.post)(&Response::Pricing(response));
-    }
-
-    fn notice(&self, message: String) {
-        (self.post)(&Response::Notice { message });
-    }
-}
-
-impl PricingHost {
-    /// No queue yet; the saved one is read on the first request.
-    pub fn new() -> PricingHost {
-        PricingHost {
-            restored: false,
-            desk: Desk::default(),
-            model: None,
-            revision: 0,
+    /// Answers one Pricing request: the workspace holds the job history,
+    /// the store the saved queue.
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: PricingRequest) {
+        self.restore_once(ctx).await;
+        match request {
+            PricingRequest::State => {
+                let (_, files, jobs) = history(ctx.workspace());
+                ctx.send(PricingResponse::History(HistoryView {
+                    files,
+                    jobs: jobs
+                        .into_iter()
+                        .map(|j| HistoryJob {
+                            name: j.name,
+                            features: j.features,
+                            map_secs: j.map_secs.unwrap_or(0.0),
+                            reduce_secs: j.reduce_secs.unwrap_or(0.0),
+                        })
+                        .collect(),
+                }));
+                self.post_queue(ctx);
+            }
+            PricingRequest::Quote {
+                ticket,
+                job,
+                settings,
+                deadline,
+            } => {
+                let t0 = now_ms();
+                ctx.send(
+                    match self.quote(ctx.workspace(), &job, &settings, deadline) {
+                        Ok(p) => PricingResponse::Quote(Box::new(QuoteView {
+                            ticket,
+                            estimate: p.estimate,
+                            work: p.work,
+                            quote: p.quote,
+                            mean_job_secs: p.mean_job_secs,
+                            chosen: p.chosen.clone().and_then(Result::ok),
+                            chosen_error: p.chosen.and_then(Result::err),
+                            queued: self.desk.queue.len(),
+                            fit_millis: p.fit_millis,
+                            quote_millis: now_ms() - t0 - p.fit_millis.unwrap_or(0.0),
+                        })),
+                        Err(message) => PricingResponse::Failed(Failure::new(ticket, message)),
+                    },
+                );
+            }
+            PricingRequest::Admit {
+                job,
+                settings,
+                deadline,
+            } => self.admit(ctx, job, settings, deadline).await,
+            PricingRequest::Remove { name } => {
+                let before = self.desk.queue.len();
+                self.desk.queue.retain(|a| a.job.name != name);
+                if self.desk.queue.len() == before {
+                    ctx.send(PricingResponse::Refused {
+                        message: format!("`{name}` is not in the queue."),
+                    });
+                    return;
+                }
+                self.changed(ctx).await;
+            }
+            PricingRequest::Clear => {
+                self.desk.queue.clear();
+                self.changed(ctx).await;
+            }
+            PricingRequest::ImportQueue {
+                settings,
+                name,
+                text,
+            } => self.import(ctx, settings, &name, &text).await,
+            PricingRequest::Export => ctx.send(PricingResponse::Exported {
+                text: queue_csv(&self.queued()),
+            }),
+            PricingRequest::Simulate { ticket, settings } => {
+                let (runs, millis) = timed(|| sweep(&settings.params(), &settings.interarrivals));
+                ctx.send(match runs {
+                    Ok(runs) => PricingResponse::Simulated(Box::new(SimView {
+                        ticket,
+                        settings,
+                        runs,
+                        millis,
+                    })),
+                    Err(e) => PricingResponse::Failed(Failure::new(ticket, e.to_string())),
+                });
+            }
         }
     }
 
@@ -173,25 +237,12 @@ impl PricingHost {
     /// demo generator admits from the loaded history
     /// (`engine::fixtures::demo_queue`, the same as `fixtures/demo/queue.csv`),
     /// each at the price it was quoted, on the default cluster.
-    pub async fn seed(
-        &mut self,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        let ctx = Ctx {
-            workspace,
-            store,
-            post,
-        };
-        if !self.restored {
-            self.restored = true;
-            self.restore(&ctx).await;
-        }
+    async fn seed(&mut self, ctx: &mut Ctx<'_>) {
+        self.restore_once(ctx).await;
         if !self.desk.queue.is_empty() {
             return;
         }
-        let (_, _, jobs) = history(workspace);
+        let (_, _, jobs) = history(ctx.workspace());
         if jobs.is_empty() {
             return;
         }
@@ -206,112 +257,35 @@ impl PricingHost {
                         method: Some(a.method),
                     })
                     .collect();
-                self.changed(&ctx).await;
+                self.changed(ctx).await;
             }
             Err(e) => ctx.notice(format!("The demo's pricing queue was not built: {e}")),
         }
     }
 
-    /// Answers one Pricing request. `workspace` holds the job history,
-    /// `store` is where the queue is saved, `post` takes the answers.
-    pub async fn handle(
-        &mut self,
-        request: PricingRequest,
-        workspace: &Workspace,
-        store: Option<&Store>,
-        post: &dyn Fn(&Response),
-    ) {
-        let ctx = Ctx {
-            workspace,
-            store,
-            post,
-        };
+    /// "Clear" empties the queue.
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
+        self.handle(ctx, PricingRequest::Clear).await;
+    }
+}
+
+impl PricingHost {
+    /// No queue yet; the saved one is read on the first request.
+    pub fn new() -> PricingHost {
+        PricingHost {
+            restored: false,
+            desk: Desk::default(),
+            model: None,
+            revision: 0,
+        }
+    }
+
+    /// Reads the saved queue on the first request of a session.
+    async fn restore_once(&mut self, ctx: &Ctx<'_>) {
         if !self.restored {
             self.restored = true;
-            self.restore(&ctx).await;
-        }
-        match request {
-            PricingRequest::State => {
-                let (_, files, jobs) = history(workspace);
-                ctx.send(PricingResponse::History(HistoryView {
-                    files,
-                    jobs: jobs
-                        .into_iter()
-                        .map(|j| HistoryJob {
-                            name: j.name,
-                            features: j.features,
-                            map_secs: j.map_secs.unwrap_or(0.0),
-                            reduce_secs: j.reduce_secs.unwrap_or(0.0),
-                        })
-                        .collect(),
-                }));
-                self.post_queue(&ctx);
-            }
-            PricingRequest::Quote {
-                ticket,
-                job,
-                settings,
-                deadline,
-            } => {
-                let t0 = now_ms();
-                ctx.send(match self.quote(workspace, &job, &settings, deadline) {
-                    Ok(p) => PricingResponse::Quote(Box::new(QuoteView {
-                        ticket,
-                        estimate: p.estimate,
-                        work: p.work,
-                        quote: p.quote,
-                        mean_job_secs: p.mean_job_secs,
-                        chosen: p.chosen.clone().and_then(Result::ok),
-                        chosen_error: p.chosen.and_then(Result::err),
-                        queued: self.desk.queue.len(),
-                        fit_millis: p.fit_millis,
-                        quote_millis: now_ms() - t0 - p.fit_millis.unwrap_or(0.0),
-                    })),
-                    Err(message) => PricingResponse::QuoteFailed { ticket, message },
-                });
-            }
-            PricingRequest::Admit {
-                job,
-                settings,
-                deadline,
-            } => self.admit(&ctx, job, settings, deadline).await,
-            PricingRequest::Remove { name } => {
-                let before = self.desk.queue.len();
-                self.desk.queue.retain(|a| a.job.name != name);
-                if self.desk.queue.len() == before {
-                    ctx.send(PricingResponse::Refused {
-                        message: format!("`{name}` is not in the queue."),
-                    });
-                    return;
-                }
-                self.changed(&ctx).await;
-            }
-            PricingRequest::Clear => {
-                self.desk.queue.clear();
-                self.changed(&ctx).await;
-            }
-            PricingRequest::ImportQueue {
-                settings,
-                name,
-                text,
-            } => self.import(&ctx, settings, &name, &text).await,
-            PricingRequest::Export => ctx.send(PricingResponse::Exported {
-                text: queue_csv(&self.queued()),
-            }),
-            PricingRequest::Simulate { ticket, settings } => {
-                let t0 = now_ms();
-                ctx.send(match sweep(&settings.params(), &settings.interarrivals) {
-                    Ok(runs) => PricingResponse::Simulated(Box::new(SimView {
-                        ticket,
-                        settings,
-                        runs,
-                        millis: now_ms() - t0,
-                    })),
-                    Err(e) => PricingResponse::SimulateFailed {
-                        ticket,
-                        message: e.to_string(),
-                    },
-                });
+            if let Some(saved) = ctx.read_record::<Saved>().await {
+                self.desk = saved.desk;
             }
         }
     }
@@ -424,7 +398,7 @@ impl PricingHost {
         deadline: f64,
     ) {
         let priced = self
-            .quote(ctx.workspace, &job, &settings, Some(deadline))
+            .quote(ctx.workspace(), &job, &settings, Some(deadline))
             .and_then(|p| match p.chosen {
                 Some(Ok(point)) => Ok((p.work, point.price)),
                 Some(Err(message)) => Err(message),
@@ -564,24 +538,12 @@ impl PricingHost {
         view
     }
 
-    async fn restore(&mut self, ctx: &Ctx<'_>) {
-        let Some(store) = ctx.store else { return };
-        match store.read_record::<Saved>().await {
-            Ok(Some(saved)) => self.desk = saved.desk,
-            Ok(None) => {}
-            Err(message) => ctx.notice(message),
-        }
-    }
-
     async fn save(&self, ctx: &Ctx<'_>) {
-        let Some(store) = ctx.store else { return };
         let saved = Saved {
             version: SAVED_VERSION,
             desk: self.desk.clone(),
         };
-        if let Err(message) = store.write_record(&saved).await {
-            ctx.notice(message);
-        }
+        ctx.write_record(&saved).await;
     }
 }
 

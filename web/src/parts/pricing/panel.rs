@@ -25,6 +25,7 @@ use crate::parts::pricing::protocol::{
     method_value, PricingRequest, QueueView, QuoteView, SimView, FUNCTIONS,
 };
 use crate::state::Studio;
+use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
 use crate::widgets::chart::plot_x_span;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
@@ -287,9 +288,9 @@ fn SettingsCard() -> impl IntoView {
 fn QuoteCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.pricing;
-    let quote = move || desk.quote.get();
+    let quote = move || desk.quote.view.get();
     let curve = Signal::derive(move || {
-        desk.quote.with(|q| {
+        desk.quote.view.with(|q| {
             q.as_ref().map(|q| CurvePlot {
                 quote: q.quote.clone(),
                 chosen: q.chosen,
@@ -323,7 +324,7 @@ fn QuoteCard() -> impl IntoView {
                     data-quote-ms=move || quote().map(|q| q.quote_millis.to_string())
                 >
                     {move || {
-                        if desk.quoting.get() {
+                        if desk.quote.running.get() {
                             "estimating…".to_string()
                         } else {
                             quote()
@@ -333,11 +334,7 @@ fn QuoteCard() -> impl IntoView {
                     }}
                 </span>
             </header>
-            {move || {
-                desk.quote_error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="quote-error">{e}</p> })
-            }}
+            <ErrorLine testid="quote-error" error=desk.quote.error/>
             {move || quote().map(|q| view! { <EstimateTable quote=q/> })}
             <div class="agenda-figures">
                 <div class="figure">
@@ -379,7 +376,7 @@ fn QuoteCard() -> impl IntoView {
                 <PlotCanvas
                     data=curve
                     placeholder=Signal::derive(move || {
-                        if desk.quoting.get() {
+                        if desk.quote.running.get() {
                             "Estimating the job and quoting it…".to_string()
                         } else {
                             "No quote: see the message above.".to_string()
@@ -438,11 +435,7 @@ fn QuoteCard() -> impl IntoView {
                 let e = q.chosen_error?;
                 Some(view! { <p class="field-error" data-testid="deadline-error">{e}</p> })
             }}
-            {move || {
-                desk.error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="pricing-error">{e}</p> })
-            }}
+            <ErrorLine testid="pricing-error" error=desk.error/>
             {move || {
                 desk.admitted
                     .get()
@@ -751,12 +744,20 @@ fn SimulationCard() -> impl IntoView {
             studio.pricing.request_simulation();
         }
     });
-    let shown = move || desk.simulating.get() || desk.sim.with(Option::is_some);
+    let status = desk.sim.status("running in the worker", "", "", |s| {
+        format!(
+            "{} jobs at {} loads in {:.1} s",
+            count(s.settings.jobs),
+            s.runs.len(),
+            s.millis / 1000.0,
+        )
+    });
+    let shown = move || desk.sim.running.get() || desk.sim.view.with(Option::is_some);
     let charts = SimMetric::ALL
         .into_iter()
         .map(|metric| {
             let data = Signal::derive(move || {
-                desk.sim.with(|s| {
+                desk.sim.view.with(|s| {
                     s.as_ref().map(|view| SweepPlot {
                         metric,
                         view: view.clone(),
@@ -767,7 +768,7 @@ fn SimulationCard() -> impl IntoView {
                 <PlotCanvas
                     data=data
                     placeholder=Signal::derive(move || {
-                        if desk.simulating.get() {
+                        if desk.sim.running.get() {
                             "Simulating…"
                         } else {
                             "No results yet."
@@ -783,51 +784,22 @@ fn SimulationCard() -> impl IntoView {
         <section class="card sim-card">
             <header class="card-head">
                 <h2>"Simulation: MRM against FCFS and priority (§6.3)"</h2>
-                <span
-                    class="card-note"
-                    data-testid="sim-status"
-                    data-running=move || desk.simulating.get().to_string()
-                >
-                    {move || {
-                        if desk.simulating.get() {
-                            "running in the worker…".to_string()
-                        } else {
-                            desk.sim
-                                .with(|s| {
-                                    s.as_ref()
-                                        .map(|s| {
-                                            format!(
-                                                "{} jobs at {} loads in {:.1} s",
-                                                count(s.settings.jobs),
-                                                s.runs.len(),
-                                                s.millis / 1000.0,
-                                            )
-                                        })
-                                })
-                                .unwrap_or_default()
-                        }
-                    }}
-                </span>
+                <JobStatus job=desk.sim testid="sim-status" text=status/>
                 <div class="head-actions">
-                    <button
-                        class="button small primary"
-                        data-testid="sim-run"
-                        disabled=move || desk.simulating.get()
-                        on:click=move |_| studio.pricing.request_simulation()
-                    >
-                        "Run"
-                    </button>
+                    <RunButton
+                        job=desk.sim
+                        testid="sim-run"
+                        label="Run"
+                        small=true
+                        on_run=move || studio.pricing.request_simulation()
+                    />
                 </div>
             </header>
             <p class="card-text">
                 "One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
             </p>
             <div class="sim-form">{SIM_FIELDS.into_iter().map(|f| text_field(desk.sim_form, f)).collect_view()}</div>
-            {move || {
-                desk.sim_error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="sim-error">{e}</p> })
-            }}
+            <ErrorLine testid="sim-error" error=desk.sim.error/>
             // Before the first run there is nothing to chart or tabulate:
             // one line says what Run does instead of three empty frames.
             <p class="card-text" style:display=move || if shown() { "none" } else { "" }>
@@ -852,6 +824,7 @@ fn SimulationCard() -> impl IntoView {
                     <tbody>
                         {move || {
                             desk.sim
+                                .view
                                 .with(|s| s.as_ref().map(sim_rows).unwrap_or_default())
                                 .into_iter()
                                 .map(|r| {

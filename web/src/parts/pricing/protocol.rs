@@ -7,6 +7,7 @@
 //! admitted with, and a new job is quoted against it (MRM §5). Work is in
 //! slot-seconds (`engine::pricing::work`).
 
+use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{JobEstimate, Method};
 use skyplan_engine::model::JobFeatures;
@@ -62,7 +63,7 @@ pub enum PricingRequest {
     /// restores the saved queue first.
     State,
     /// Estimate and quote a new job (answered by [`PricingResponse::Quote`]
-    /// or [`PricingResponse::QuoteFailed`] with the same ticket).
+    /// or [`PricingResponse::Failed`] with the same ticket).
     Quote {
         /// Echoed back: the page keeps only the answer to its latest ask.
         ticket: u32,
@@ -107,7 +108,7 @@ pub enum PricingRequest {
     /// (answered by [`PricingResponse::Exported`]).
     Export,
     /// Run the §6.3 simulation at each load (answered by
-    /// [`PricingResponse::Simulated`] or [`PricingResponse::SimulateFailed`]
+    /// [`PricingResponse::Simulated`] or [`PricingResponse::Failed`]
     /// with the same ticket).
     Simulate {
         /// Echoed back: the page keeps only the answer to its latest ask.
@@ -115,6 +116,17 @@ pub enum PricingRequest {
         /// The settings.
         settings: SimSettings,
     },
+}
+
+impl PricingRequest {
+    /// A later quote (or simulation) supersedes one still queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            PricingRequest::Quote { .. } => Supersedes::any("pricing quote"),
+            PricingRequest::Simulate { .. } => Supersedes::any("pricing simulate"),
+            _ => None,
+        }
+    }
 }
 
 /// What the simulation view lets the user set; the rest is
@@ -183,13 +195,8 @@ pub enum PricingResponse {
     History(HistoryView),
     /// A new job's estimate and quote.
     Quote(Box<QuoteView>),
-    /// A quote could not be made; the reason in words.
-    QuoteFailed {
-        /// The request's ticket.
-        ticket: u32,
-        /// Why.
-        message: String,
-    },
+    /// A quote or a simulation could not be made; the reason in words.
+    Failed(Failure),
     /// The queue and its lazy schedule.
     Queue(Box<QueueView>),
     /// A job was admitted.
@@ -214,13 +221,6 @@ pub enum PricingResponse {
     },
     /// A simulation sweep ran.
     Simulated(Box<SimView>),
-    /// A simulation could not run (a setting out of range).
-    SimulateFailed {
-        /// The request's ticket.
-        ticket: u32,
-        /// Why, in words.
-        message: String,
-    },
 }
 
 /// One finished job of the history.

@@ -1,15 +1,16 @@
 //! The Shaping panel's state: the settings as typed, the workload read from
-//! files, the last run with the timelines shown, Figure 2's comparison, the
-//! last grid and what is in flight. Runs and grids are ticketed: answers to
-//! anything but the latest are dropped, and a refused run or grid leaves
-//! the last results in place.
+//! files, the last run with the timelines shown, Figure 2's comparison and
+//! the last grid — three [`Job`]s: answers to anything but the latest run
+//! of each are dropped, and a refused one leaves the last results in place.
 
 use super::protocol::{
     GridView, ShapingRequest, ShapingResponse, ShapingSettings, ShapingView, Stage, TimelinesView,
     WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS,
 };
 use crate::page::Page;
-use crate::protocol::Request;
+use crate::toolkit::files::read_texts;
+use crate::toolkit::form::{at_least, number, whole};
+use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::shaping::{Policy, PolicyComparison, Predictor, WorkloadSummary};
@@ -70,27 +71,6 @@ impl Default for ShapingForm {
     }
 }
 
-fn whole<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.trim()
-        .parse::<T>()
-        .map_err(|_| format!("{what}: a whole number ≥ 0, please (got {text:?})"))
-}
-
-fn number(text: &str, what: &str) -> Result<f64, String> {
-    match text.trim().trim_end_matches('%').trim().parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("{what}: a number, please (got {text:?})")),
-    }
-}
-
-fn at_least_zero(v: f64, what: &str) -> Result<f64, String> {
-    if v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("{what}: must be ≥ 0, got {v}"))
-    }
-}
-
 impl ShapingForm {
     /// The run's settings, or what is wrong with the form (the engine
     /// checks the remaining ranges and says which setting it refuses).
@@ -108,11 +88,9 @@ impl ShapingForm {
         p.host_mem = number(&self.host_mem, "GB per host")?;
         p.predictor = self.predictor;
         p.policy = self.policy;
-        p.k1 = at_least_zero(
-            number(&self.k1, "K1 (% of the request)")?,
-            "K1 (% of the request)",
-        )? / 100.0;
-        p.k2 = at_least_zero(number(&self.k2, "K2 (× σ)")?, "K2 (× σ)")?;
+        let k1 = "K1 (% of the request)";
+        p.k1 = at_least(number(&self.k1, k1)?, 0.0, k1)? / 100.0;
+        p.k2 = at_least(number(&self.k2, "K2 (× σ)")?, 0.0, "K2 (× σ)")?;
         p.grace_minutes = whole(&self.grace, "Grace (minutes)")?;
         Ok(s)
     }
@@ -120,10 +98,8 @@ impl ShapingForm {
     /// The grid's application count and failure target.
     pub fn grid(&self) -> Result<(usize, f64), String> {
         let apps = whole(&self.grid_apps, "Grid applications")?;
-        let target = at_least_zero(
-            number(&self.target, "Target failures %")?,
-            "Target failures %",
-        )?;
+        let what = "Target failures %";
+        let target = at_least(number(&self.target, what)?, 0.0, what)?;
         Ok((apps, target))
     }
 }
@@ -147,8 +123,10 @@ pub struct ShapingDesk {
     pub loaded: RwSignal<Option<(String, WorkloadSummary)>>,
     /// Why the last files were refused.
     pub read_error: RwSignal<Option<String>>,
-    /// The last run.
-    pub view: RwSignal<Option<ShapingView>>,
+    /// The baseline and the shaped run.
+    pub run: Job<ShapingView>,
+    /// What the run out is doing.
+    pub stage: RwSignal<Stage>,
     /// The timelines shown.
     pub timelines: RwSignal<Option<TimelinesView>>,
     /// The application picked for the timelines.
@@ -157,26 +135,11 @@ pub struct ShapingDesk {
     pub host: RwSignal<usize>,
     /// The resource the timelines show.
     pub shown: RwSignal<Shown>,
-    /// A run is in flight.
-    pub running: RwSignal<bool>,
-    /// What the run in flight is doing: stage, done, in all.
-    pub progress: RwSignal<(Stage, usize, usize)>,
-    /// The form's or the engine's last refusal of a run.
-    pub error: RwSignal<Option<String>>,
-    /// Figure 2 for the last run, and its worker time.
-    pub comparison: RwSignal<Option<(u32, PolicyComparison, f64)>>,
-    /// The comparison is in flight.
-    pub comparing: RwSignal<bool>,
-    /// The last grid.
-    pub grid: RwSignal<Option<GridView>>,
-    /// A grid is in flight.
-    pub grid_running: RwSignal<bool>,
-    /// Runs of the grid done and in all.
-    pub grid_progress: RwSignal<(usize, usize)>,
-    /// The last refusal of a grid.
-    pub grid_error: RwSignal<Option<String>>,
-    ticket: StoredValue<u32>,
-    grid_ticket: StoredValue<u32>,
+    /// Figure 2 for the last run: the comparison's ticket, the three
+    /// policies and the worker time.
+    pub compare: Job<(u32, PolicyComparison, f64)>,
+    /// The K1 × K2 grid.
+    pub grid: Job<GridView>,
 }
 
 impl ShapingDesk {
@@ -187,27 +150,19 @@ impl ShapingDesk {
             form: RwSignal::new(ShapingForm::default()),
             loaded: RwSignal::new(None),
             read_error: RwSignal::new(None),
-            view: RwSignal::new(None),
+            run: Job::new(page),
+            stage: RwSignal::new(Stage::Forecast),
             timelines: RwSignal::new(None),
             app: RwSignal::new(None),
             host: RwSignal::new(0),
             shown: RwSignal::new(Shown::Mem),
-            running: RwSignal::new(false),
-            progress: RwSignal::new((Stage::Forecast, 0, 0)),
-            error: RwSignal::new(None),
-            comparison: RwSignal::new(None),
-            comparing: RwSignal::new(false),
-            grid: RwSignal::new(None),
-            grid_running: RwSignal::new(false),
-            grid_progress: RwSignal::new((0, 0)),
-            grid_error: RwSignal::new(None),
-            ticket: StoredValue::new(0),
-            grid_ticket: StoredValue::new(0),
+            compare: Job::new(page),
+            grid: Job::new(page),
         }
     }
 
     fn send(self, request: ShapingRequest) {
-        self.page.send(Request::Shaping(request));
+        self.page.send(request);
     }
 
     /// Reads the chosen files and sends them to the worker.
@@ -218,28 +173,15 @@ impl ShapingDesk {
             .map(|s| s.params)
             .unwrap_or_default();
         self.read_error.set(None);
-        leptos::task::spawn_local(async move {
-            let mut read = Vec::with_capacity(files.len());
-            for file in files {
-                let name = file.name();
-                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                    Ok(text) => read.push(WorkloadFile {
-                        name,
-                        text: text.as_string().unwrap_or_default(),
-                    }),
-                    Err(e) => {
-                        self.read_error.set(Some(format!(
-                            "{name} could not be read: {}",
-                            crate::protocol::js_error_text(&e)
-                        )));
-                        return;
-                    }
-                }
-            }
-            self.send(ShapingRequest::ReadWorkload {
-                files: read,
+        read_texts(files, move |read| match read {
+            Ok(read) => self.send(ShapingRequest::ReadWorkload {
+                files: read
+                    .into_iter()
+                    .map(|(name, text)| WorkloadFile { name, text })
+                    .collect(),
                 params,
-            });
+            }),
+            Err(message) => self.read_error.set(Some(message)),
         });
     }
 
@@ -250,20 +192,12 @@ impl ShapingDesk {
     }
 
     /// Runs the baseline and the shaped run with the form's settings.
-    pub fn run(self) {
-        let settings = match self.form.with_untracked(ShapingForm::settings) {
-            Ok(s) => s,
-            Err(e) => {
-                self.error.set(Some(e));
-                return;
-            }
-        };
-        self.ticket.update_value(|t| *t = t.wrapping_add(1));
-        let ticket = self.ticket.get_value();
-        self.error.set(None);
-        self.running.set(true);
-        self.progress.set((Stage::Forecast, 0, 0));
-        self.send(ShapingRequest::Run { ticket, settings });
+    pub fn shape(self) {
+        let asked = self.form.with_untracked(ShapingForm::settings);
+        if let Some((ticket, settings)) = self.run.start_with(asked) {
+            self.stage.set(Stage::Forecast);
+            self.send(ShapingRequest::Run { ticket, settings });
+        }
     }
 
     /// Shows application `app`'s timelines (with the host shown).
@@ -279,7 +213,11 @@ impl ShapingDesk {
     }
 
     fn ask_timelines(self) {
-        let Some(ticket) = self.view.with_untracked(|v| v.as_ref().map(|v| v.ticket)) else {
+        let Some(ticket) = self
+            .run
+            .view
+            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
+        else {
             return;
         };
         let Some(app) = self.app.get_untracked() else {
@@ -294,12 +232,15 @@ impl ShapingDesk {
 
     /// Figure 2 on the last run.
     pub fn compare(self) {
-        let Some(ticket) = self.view.with_untracked(|v| v.as_ref().map(|v| v.ticket)) else {
+        let Some(run) = self
+            .run
+            .view
+            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
+        else {
             return;
         };
-        self.comparing.set(true);
-        self.progress.set((Stage::Compare, 0, 0));
-        self.send(ShapingRequest::Compare { ticket });
+        let ticket = self.compare.start();
+        self.send(ShapingRequest::Compare { ticket, run });
     }
 
     /// The K1 × K2 grid with the form's settings.
@@ -307,18 +248,10 @@ impl ShapingDesk {
         let asked = self
             .form
             .with_untracked(|f| f.settings().and_then(|s| f.grid().map(|g| (s, g))));
-        let (settings, (apps, target_failed_pct)) = match asked {
-            Ok(a) => a,
-            Err(e) => {
-                self.grid_error.set(Some(e));
-                return;
-            }
+        let Some((ticket, (settings, (apps, target_failed_pct)))) = self.grid.start_with(asked)
+        else {
+            return;
         };
-        self.grid_ticket.update_value(|t| *t = t.wrapping_add(1));
-        let ticket = self.grid_ticket.get_value();
-        self.grid_error.set(None);
-        self.grid_running.set(true);
-        self.grid_progress.set((0, 0));
         self.send(ShapingRequest::Grid {
             ticket,
             settings,
@@ -329,18 +262,22 @@ impl ShapingDesk {
 
     /// The last grid's recommendation for the form's target.
     pub fn retarget(self) {
-        let Some(ticket) = self.grid.with_untracked(|g| g.as_ref().map(|g| g.ticket)) else {
+        let Some(ticket) = self
+            .grid
+            .view
+            .with_untracked(|g| g.as_ref().map(|g| g.ticket))
+        else {
             return;
         };
         match self.form.with_untracked(ShapingForm::grid) {
             Ok((_, target_failed_pct)) => {
-                self.grid_error.set(None);
+                self.grid.error.set(None);
                 self.send(ShapingRequest::Retarget {
                     ticket,
                     target_failed_pct,
                 });
             }
-            Err(e) => self.grid_error.set(Some(e)),
+            Err(e) => self.grid.error.set(Some(e)),
         }
     }
 
@@ -356,8 +293,6 @@ impl ShapingDesk {
 
     /// Takes in one answer of the worker.
     pub fn apply(self, response: ShapingResponse) {
-        let latest = self.ticket.get_value();
-        let latest_grid = self.grid_ticket.get_value();
         match response {
             ShapingResponse::Loaded { name, summary } => {
                 let loaded = name.zip(summary);
@@ -372,76 +307,51 @@ impl ShapingDesk {
                 self.loaded.set(loaded);
             }
             ShapingResponse::ReadFailed { message } => self.read_error.set(Some(message)),
-            ShapingResponse::Progress {
-                ticket,
-                stage: Stage::Grid,
-                done,
-                total,
-            } if ticket == latest_grid => self.grid_progress.set((done, total)),
-            ShapingResponse::Progress {
-                ticket,
-                stage,
-                done,
-                total,
-            } if ticket == latest && stage != Stage::Grid => {
-                self.progress.set((stage, done, total))
+            ShapingResponse::Progress { stage, progress } => {
+                if self.run.progressed(&progress) {
+                    self.stage.set(stage);
+                } else if !self.compare.progressed(&progress) {
+                    self.grid.progressed(&progress);
+                }
             }
-            ShapingResponse::Ready(view) if view.ticket == latest => {
-                self.running.set(false);
-                self.comparison.set(None);
-                self.app
-                    .set(view.timelines.as_ref().map(|t| t.timelines.app));
-                self.host.set(
-                    view.timelines
-                        .as_ref()
-                        .map(|t| t.timelines.host)
-                        .unwrap_or(0),
-                );
-                self.timelines.set(view.timelines.clone());
-                self.view.set(Some(*view));
+            ShapingResponse::Ready(view) => {
+                let timelines = view.timelines.clone();
+                if self.run.done(view.ticket, *view) {
+                    self.compare.forget();
+                    self.app.set(timelines.as_ref().map(|t| t.timelines.app));
+                    self.host
+                        .set(timelines.as_ref().map(|t| t.timelines.host).unwrap_or(0));
+                    self.timelines.set(timelines);
+                }
             }
-            ShapingResponse::Timelines(t) if t.ticket == latest => self.timelines.set(Some(*t)),
+            ShapingResponse::Timelines(t) => {
+                if self.run.is_current(t.ticket) {
+                    self.timelines.set(Some(*t));
+                }
+            }
             ShapingResponse::Compared {
                 ticket,
                 comparison,
                 millis,
-            } if ticket == latest => {
-                self.comparing.set(false);
-                self.comparison.set(Some((ticket, comparison, millis)));
+            } => {
+                self.compare.done(ticket, (ticket, comparison, millis));
             }
-            ShapingResponse::GridReady(view) if view.ticket == latest_grid => {
-                self.grid_running.set(false);
-                self.grid.set(Some(*view));
+            ShapingResponse::GridReady(view) => {
+                self.grid.done(view.ticket, *view);
             }
-            ShapingResponse::Failed {
-                stage: Stage::Grid,
-                ticket,
-                message,
-            } if ticket == latest_grid => {
-                self.grid_running.set(false);
-                self.grid_error.set(Some(message));
-            }
-            ShapingResponse::Failed {
-                stage,
-                ticket,
-                message,
-            } if ticket == latest && stage != Stage::Grid => {
-                self.running.set(false);
-                self.comparing.set(false);
-                self.error.set(Some(message));
+            ShapingResponse::Failed(failure) => {
+                // A comparison's refusal shows on the run's error line.
+                if self.compare.failed(&failure) {
+                    self.run.error.set(Some(failure.message));
+                } else if !self.run.failed(&failure) {
+                    self.grid.failed(&failure);
+                }
             }
             ShapingResponse::Csv { name, text } => {
                 if let Err(e) = save_text(&name, "text/csv", &text) {
                     self.page.notify(format!("{name} could not be saved: {e}"));
                 }
             }
-            // Answers to runs or grids sent before the latest: stale, dropped.
-            ShapingResponse::Progress { .. }
-            | ShapingResponse::Ready(_)
-            | ShapingResponse::Timelines(_)
-            | ShapingResponse::Compared { .. }
-            | ShapingResponse::GridReady(_)
-            | ShapingResponse::Failed { .. } => {}
         }
     }
 }

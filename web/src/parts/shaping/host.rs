@@ -3,11 +3,12 @@
 //! timelines and for Figure 2's policies), the last grid, exports and
 //! timing. Progress is posted at most once per percent.
 
-use super::protocol::{ShapingRequest, ShapingResponse, Stage, TimelinesView};
+use super::protocol::{GridView, ShapingRequest, ShapingResponse, Stage, TimelinesView};
 use super::views::{
     error_text, grid_csv, outcomes_csv, read_files, retarget, run, run_grid, LastRun, Throttle,
 };
-use crate::protocol::{now_ms, Response};
+use crate::toolkit::host::{timed, Ctx, PartHost};
+use crate::toolkit::protocol::{Failure, Progress};
 use skyplan_engine::shaping::{
     compare_policies_with, timelines, GridReport, Workload, WorkloadSummary,
 };
@@ -23,21 +24,18 @@ pub struct ShapingHost {
     grid: Option<(u32, String, GridReport)>,
 }
 
-impl ShapingHost {
-    /// Nothing read, nothing run.
-    pub fn new() -> ShapingHost {
-        ShapingHost::default()
-    }
+/// The progress report of `stage`.
+fn progress(stage: Stage) -> impl Fn(Progress) -> ShapingResponse {
+    move |progress| ShapingResponse::Progress { stage, progress }
+}
 
-    /// Answers one request of the Shaping panel.
-    pub fn handle(&mut self, request: ShapingRequest, post: &dyn Fn(&Response)) {
-        let send = |r: ShapingResponse| post(&Response::Shaping(r));
-        let failed = |stage: Stage, ticket: u32, message: String| {
-            send(ShapingResponse::Failed {
-                stage,
-                ticket,
-                message,
-            })
+impl PartHost for ShapingHost {
+    type Request = ShapingRequest;
+
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: ShapingRequest) {
+        let send = |r: ShapingResponse| ctx.send(r);
+        let failed = |ticket: u32, message: String| {
+            send(ShapingResponse::Failed(Failure::new(ticket, message)))
         };
         match request {
             ShapingRequest::ReadWorkload { files, params } => match read_files(&files, &params) {
@@ -60,32 +58,24 @@ impl ShapingHost {
                 });
             }
             ShapingRequest::Run { ticket, settings } => {
-                let t0 = now_ms();
-                let progress = |stage: Stage| {
-                    move |done: usize, total: usize| {
-                        send(ShapingResponse::Progress {
-                            ticket,
-                            stage,
-                            done,
-                            total,
-                        })
-                    }
-                };
-                let mut forecast = Throttle::new(progress(Stage::Forecast));
-                let mut simulate = Throttle::new(progress(Stage::Simulate));
-                match run(
-                    ticket,
-                    &settings,
-                    self.loaded.as_ref(),
-                    &mut |d, t| forecast.tick(d, t),
-                    &mut |d, t| simulate.tick(d, t),
-                ) {
+                let mut forecast = Throttle::new(ctx.progress(ticket, progress(Stage::Forecast)));
+                let mut simulate = Throttle::new(ctx.progress(ticket, progress(Stage::Simulate)));
+                let (answer, millis) = timed(|| {
+                    run(
+                        ticket,
+                        &settings,
+                        self.loaded.as_ref(),
+                        &mut |d, t| forecast.tick(d, t),
+                        &mut |d, t| simulate.tick(d, t),
+                    )
+                });
+                match answer {
                     Ok((mut view, last)) => {
-                        view.millis = now_ms() - t0;
+                        view.millis = millis;
                         self.last = Some(last);
                         send(ShapingResponse::Ready(Box::new(view)));
                     }
-                    Err(message) => failed(Stage::Simulate, ticket, message),
+                    Err(message) => failed(ticket, message),
                 }
             }
             ShapingRequest::Timelines { ticket, app, host } => {
@@ -97,34 +87,29 @@ impl ShapingHost {
                         ticket,
                         timelines,
                     }))),
-                    Err(e) => failed(Stage::Simulate, ticket, error_text(&e)),
+                    Err(e) => failed(ticket, error_text(&e)),
                 }
             }
-            ShapingRequest::Compare { ticket } => {
-                let Some(last) = self.last.as_ref().filter(|l| l.ticket == ticket) else {
+            ShapingRequest::Compare { ticket, run } => {
+                let Some(last) = self.last.as_ref().filter(|l| l.ticket == run) else {
                     return;
                 };
-                let t0 = now_ms();
-                let mut progress = |done, total| {
-                    send(ShapingResponse::Progress {
-                        ticket,
-                        stage: Stage::Compare,
-                        done,
-                        total,
-                    })
-                };
-                match compare_policies_with(
-                    &last.workload,
-                    &last.params,
-                    &last.forecasts,
-                    &mut progress,
-                ) {
+                let mut progress = ctx.progress(ticket, progress(Stage::Compare));
+                let (answer, millis) = timed(|| {
+                    compare_policies_with(
+                        &last.workload,
+                        &last.params,
+                        &last.forecasts,
+                        &mut progress,
+                    )
+                });
+                match answer {
                     Ok(comparison) => send(ShapingResponse::Compared {
                         ticket,
                         comparison,
-                        millis: now_ms() - t0,
+                        millis,
                     }),
-                    Err(e) => failed(Stage::Compare, ticket, error_text(&e)),
+                    Err(e) => failed(ticket, error_text(&e)),
                 }
             }
             ShapingRequest::Grid {
@@ -133,29 +118,24 @@ impl ShapingHost {
                 apps,
                 target_failed_pct,
             } => {
-                let t0 = now_ms();
-                let mut progress = |done, total| {
-                    send(ShapingResponse::Progress {
+                let mut progress = ctx.progress(ticket, progress(Stage::Grid));
+                let (answer, millis) = timed(|| {
+                    run_grid(
                         ticket,
-                        stage: Stage::Grid,
-                        done,
-                        total,
-                    })
-                };
-                match run_grid(
-                    ticket,
-                    &settings,
-                    apps,
-                    target_failed_pct,
-                    self.loaded.as_ref(),
-                    &mut progress,
-                ) {
+                        &settings,
+                        apps,
+                        target_failed_pct,
+                        self.loaded.as_ref(),
+                        &mut progress,
+                    )
+                });
+                match answer {
                     Ok(mut view) => {
-                        view.millis = now_ms() - t0;
+                        view.millis = millis;
                         self.grid = Some((ticket, view.source.clone(), view.report.clone()));
                         send(ShapingResponse::GridReady(Box::new(view)));
                     }
-                    Err(message) => failed(Stage::Grid, ticket, message),
+                    Err(message) => failed(ticket, message),
                 }
             }
             ShapingRequest::Retarget {
@@ -166,15 +146,13 @@ impl ShapingHost {
                     return;
                 };
                 match retarget(report, target_failed_pct) {
-                    Ok(()) => send(ShapingResponse::GridReady(Box::new(
-                        super::protocol::GridView {
-                            ticket,
-                            source: source.clone(),
-                            report: report.clone(),
-                            millis: 0.0,
-                        },
-                    ))),
-                    Err(message) => failed(Stage::Grid, ticket, message),
+                    Ok(()) => send(ShapingResponse::GridReady(Box::new(GridView {
+                        ticket,
+                        source: source.clone(),
+                        report: report.clone(),
+                        millis: 0.0,
+                    }))),
+                    Err(message) => failed(ticket, message),
                 }
             }
             ShapingRequest::ExportRun => {
@@ -197,11 +175,11 @@ impl ShapingHost {
     }
 
     /// "Clear": the workload read from files, the last run and grid go.
-    pub fn reset(&mut self, post: &dyn Fn(&Response)) {
-        *self = ShapingHost::new();
-        post(&Response::Shaping(ShapingResponse::Loaded {
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
+        *self = ShapingHost::default();
+        ctx.send(ShapingResponse::Loaded {
             name: None,
             summary: None,
-        }));
+        });
     }
 }

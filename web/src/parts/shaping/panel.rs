@@ -32,6 +32,8 @@ use super::desk::{ShapingForm, Shown};
 use super::protocol::{Stage, WorkloadSource};
 use crate::protocol::js_error_text;
 use crate::state::Studio;
+use crate::toolkit::job::busy_text;
+use crate::toolkit::run::{JobStatus, RunControls};
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -112,6 +114,14 @@ const GRID_FIELDS: [Field<ShapingForm>; 2] = [
         |f, v| f.target = v,
     ),
 ];
+
+/// What a run does at `stage`, for its status.
+fn stage_word(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Forecast => "forecasting",
+        _ => "simulating",
+    }
+}
 
 /// Seconds to hours, trimmed.
 fn hours(s: f64) -> String {
@@ -244,54 +254,36 @@ fn WorkloadCard() -> impl IntoView {
 fn RunCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.shaping;
-    let status = move || {
-        if desk.running.get() {
-            let (stage, done, total) = desk.progress.get();
-            let what = match stage {
-                Stage::Forecast => "forecasting",
-                _ => "simulating",
-            };
-            return if total > 0 {
-                format!("{what}… {} / {}", count(done), count(total))
-            } else {
-                format!("{what}…")
-            };
-        }
-        desk.view.with(|v| match v {
-            Some(v) => format!(
+    let status = desk.run.status_by(
+        move |progress| busy_text(stage_word(desk.stage.get()), progress, ""),
+        "idle",
+        |v| {
+            format!(
                 "{} applications in {} ms (forecasts {} ms)",
                 count(v.report.workload.apps),
                 trimmed(v.millis, 0),
                 trimmed(v.forecast_millis, 0)
-            ),
-            None => "idle".to_owned(),
-        })
-    };
-    let pct = move || {
-        let (stage, done, total) = desk.progress.get();
-        if total == 0 {
-            return 0.0;
-        }
-        let share = done as f64 / total as f64;
-        // Forecasting is about half of a GP run, the two runs the rest.
-        match stage {
-            Stage::Forecast => share * 50.0,
-            _ => 50.0 + share * 50.0,
-        }
-    };
+            )
+        },
+    );
+    // Forecasting is about half of a GP run, the two runs the rest.
+    let stage = Signal::derive(move || {
+        let stage = desk.stage.get();
+        let label = busy_text(stage_word(stage), desk.run.progress.get(), "");
+        let share = desk.run.fraction();
+        let fraction = match stage {
+            Stage::Forecast => share * 0.5,
+            _ => 0.5 + share * 0.5,
+        };
+        (label, fraction)
+    });
     let predictor = move || desk.form.with(|f| f.predictor);
     let policy = move || desk.form.with(|f| f.policy);
     view! {
         <section class="card">
             <header class="card-head">
                 <h2>"Shape"</h2>
-                <span
-                    class="card-note"
-                    data-testid="shaping-status"
-                    data-running=move || desk.running.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.run testid="shaping-status" text=status/>
             </header>
             <p class="card-text">
                 "The reservation baseline (full requests, never changed) against the shaped run: every minute after the grace period each component gets its forecast + β = K1·R + K2·σ; the pessimistic policy preempts by Algorithm 1, the optimistic one lets the OS kill on shortage."
@@ -359,26 +351,14 @@ fn RunCard() -> impl IntoView {
                     "ARIMA searches its order on every application every 30 minutes: about ten times the GP's time (≈ 40 s for 1,000 applications in the browser). Fewer applications keep it short."
                 </p>
             </Show>
-            <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="shaping-run"
-                    disabled=move || desk.running.get()
-                    on:click=move |_| desk.run()
-                >
-                    "Run"
-                </button>
-            </div>
-            <Show when=move || desk.running.get()>
-                <div class="progress-track" role="progressbar" data-testid="shaping-progress">
-                    <div class="progress-fill" style=move || format!("width: {:.1}%", pct())></div>
-                </div>
-            </Show>
-            {move || {
-                desk.error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="shaping-error">{e}</p> })
-            }}
+            <RunControls
+                job=desk.run
+                testid="shaping"
+                label="Run"
+                busy="simulating"
+                stage=stage
+                on_run=move || desk.shape()
+            />
         </section>
     }
 }
@@ -390,7 +370,8 @@ fn TimelinesCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.shaping;
     let policy = move || {
-        desk.view
+        desk.run
+            .view
             .with(|v| v.as_ref().map(|v| v.report.params.policy.name().to_owned()))
             .unwrap_or_default()
     };
@@ -444,7 +425,7 @@ fn TimelinesCard() -> impl IntoView {
         })
     };
     let placeholder = Signal::derive(move || {
-        if desk.running.get() {
+        if desk.run.running.get() {
             "Simulating in the worker…".to_owned()
         } else {
             "Press Run: the baseline and the shaped run of the workload, and their timelines."
@@ -452,7 +433,7 @@ fn TimelinesCard() -> impl IntoView {
         }
     });
     let app_options = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             v.as_ref().map(|v| {
                 v.apps
                     .iter()
@@ -477,6 +458,7 @@ fn TimelinesCard() -> impl IntoView {
     };
     let host_options = move || {
         let hosts = desk
+            .run
             .view
             .with(|v| v.as_ref().map(|v| v.report.params.hosts))
             .unwrap_or(0);
@@ -490,7 +472,7 @@ fn TimelinesCard() -> impl IntoView {
             })
             .collect_view()
     };
-    let none = move || desk.view.with(Option::is_none);
+    let none = move || desk.run.view.with(Option::is_none);
     view! {
         <section class="card">
             <header class="card-head">
@@ -579,7 +561,7 @@ fn SummaryCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.shaping;
     let figures = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             v.as_ref().map(|v| {
                 let r = &v.report;
                 let (b, s) = (&r.baseline.summary, &r.shaped.summary);
@@ -636,7 +618,7 @@ fn SummaryCard() -> impl IntoView {
         })
     };
     let workload = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             v.as_ref().map(|v| {
                 let w = &v.report.workload;
                 let p = &v.report.params;
@@ -663,7 +645,7 @@ fn SummaryCard() -> impl IntoView {
         })
     };
     let rows = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             v.as_ref().map(|v| {
                 let (b, s) = (&v.report.baseline.summary, &v.report.shaped.summary);
                 let h: fn(f64) -> String = hours;
@@ -689,7 +671,7 @@ fn SummaryCard() -> impl IntoView {
         })
     };
     let boxes = Signal::derive(move || {
-        desk.comparison.with(|c| {
+        desk.compare.view.with(|c| {
             c.as_ref().map(|(ticket, comparison, _)| BoxesPlot {
                 comparison: comparison.clone(),
                 key: ticket.to_string(),
@@ -697,24 +679,15 @@ fn SummaryCard() -> impl IntoView {
         })
     });
     let boxes_placeholder = Signal::derive(move || {
-        if desk.comparing.get() {
+        if desk.compare.running.get() {
             "Running the three policies in the worker…".to_owned()
         } else {
             "Compare policies: reservation, optimistic and pessimistic on this run's workload and forecasts (Figure 2).".to_owned()
         }
     });
-    let compare_status = move || {
-        if desk.comparing.get() {
-            let (_, done, total) = desk.progress.get();
-            return format!("running… {done} / {total}");
-        }
-        desk.comparison
-            .with(|c| {
-                c.as_ref()
-                    .map(|(_, _, ms)| format!("3 runs in {} ms", trimmed(*ms, 0)))
-            })
-            .unwrap_or_default()
-    };
+    let compare_status = desk.compare.status("running", "", "", |(_, _, ms)| {
+        format!("3 runs in {} ms", trimmed(*ms, 0))
+    });
     view! {
         <section class="card">
             <header class="card-head">
@@ -722,7 +695,7 @@ fn SummaryCard() -> impl IntoView {
             </header>
             {figures}
             <p class="hint" data-testid="shaping-workload">{workload}</p>
-            <Show when=move || desk.view.with(Option::is_some)>
+            <Show when=move || desk.run.view.with(Option::is_some)>
                 <div class="table-scroll">
                     <table class="data">
                         <thead>
@@ -741,13 +714,13 @@ fn SummaryCard() -> impl IntoView {
                     class="button"
                     data-testid="shaping-compare"
                     disabled=move || {
-                        desk.view.with(Option::is_none) || desk.comparing.get() || desk.running.get()
+                        desk.run.view.with(Option::is_none) || desk.compare.running.get() || desk.run.running.get()
                     }
                     on:click=move |_| desk.compare()
                 >
                     "Compare policies"
                 </button>
-                <span class="card-note" data-testid="shaping-compare-status">{compare_status}</span>
+                <JobStatus job=desk.compare testid="shaping-compare-status" text=compare_status/>
             </div>
             <PlotCanvas data=boxes placeholder=boxes_placeholder testid="shaping-boxes"/>
             <p class="hint">
@@ -764,7 +737,7 @@ fn GridCard() -> impl IntoView {
     let desk = studio.shaping;
     let heat = move |metric: Metric| {
         Signal::derive(move || {
-            desk.grid.with(|g| {
+            desk.grid.view.with(|g| {
                 g.as_ref().map(|g| HeatPlot {
                     report: g.report.clone(),
                     metric,
@@ -774,39 +747,21 @@ fn GridCard() -> impl IntoView {
         })
     };
     let placeholder = Signal::derive(move || {
-        if desk.grid_running.get() {
+        if desk.grid.running.get() {
             "Running the grid in the worker…".to_owned()
         } else {
             "Run grid: 6 K1 × 4 K2 shaped runs against the baseline.".to_owned()
         }
     });
-    let status = move || {
-        if desk.grid_running.get() {
-            let (done, total) = desk.grid_progress.get();
-            return format!("running… {done} / {total} runs");
-        }
-        desk.grid
-            .with(|g| {
-                g.as_ref().map(|g| {
-                    format!(
-                        "{} cells in {} ms",
-                        g.report.cells.len(),
-                        trimmed(g.millis, 0)
-                    )
-                })
-            })
-            .unwrap_or_else(|| "idle".to_owned())
-    };
-    let pct = move || {
-        let (done, total) = desk.grid_progress.get();
-        if total == 0 {
-            0.0
-        } else {
-            done as f64 * 100.0 / total as f64
-        }
-    };
+    let status = desk.grid.status("running", " runs", "idle", |g| {
+        format!(
+            "{} cells in {} ms",
+            g.report.cells.len(),
+            trimmed(g.millis, 0)
+        )
+    });
     let recommended = move || {
-        desk.grid.with(|g| {
+        desk.grid.view.with(|g| {
             let g = g.as_ref()?;
             let r = g.report.recommended.first()?;
             let c = &r.cell;
@@ -829,7 +784,7 @@ fn GridCard() -> impl IntoView {
         })
     };
     let cells = move || {
-        desk.grid.with(|g| {
+        desk.grid.view.with(|g| {
             let Some(g) = g.as_ref() else {
                 return Vec::new();
             };
@@ -864,13 +819,7 @@ fn GridCard() -> impl IntoView {
         <section class="card">
             <header class="card-head">
                 <h2>"K1 × K2 heat maps"</h2>
-                <span
-                    class="card-note"
-                    data-testid="shaping-grid-status"
-                    data-running=move || desk.grid_running.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.grid testid="shaping-grid-status" text=status/>
             </header>
             <p class="card-text">
                 "Figure 3 for the chosen forecaster and policy: K1 ∈ {0, 5, 10, 25, 50, 100} % × K2 ∈ {0, 1, 2, 3}, each shaped run against the reservation baseline. To answer in about half a minute in the browser it runs one seed of a smaller workload (the paper averages 10 runs of 150,000 applications; `skyplan shape grid` runs three seeds). The recommendation — beyond the paper — is the best turnaround whose failures stay under the target."
@@ -878,34 +827,23 @@ fn GridCard() -> impl IntoView {
             <div class="form-grid two">
                 {GRID_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
-            <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="shaping-grid-run"
-                    disabled=move || desk.grid_running.get()
-                    on:click=move |_| desk.run_grid()
-                >
-                    "Run grid"
-                </button>
+            <RunControls
+                job=desk.grid
+                testid="shaping-grid"
+                label="Run grid"
+                busy="running"
+                unit=" runs"
+                on_run=move || desk.run_grid()
+            >
                 <button
                     class="button"
                     data-testid="shaping-retarget"
-                    disabled=move || desk.grid.with(Option::is_none) || desk.grid_running.get()
+                    disabled=move || desk.grid.view.with(Option::is_none) || desk.grid.running.get()
                     on:click=move |_| desk.retarget()
                 >
                     "Recommend for the target"
                 </button>
-            </div>
-            <Show when=move || desk.grid_running.get()>
-                <div class="progress-track" role="progressbar" data-testid="shaping-grid-progress">
-                    <div class="progress-fill" style=move || format!("width: {:.1}%", pct())></div>
-                </div>
-            </Show>
-            {move || {
-                desk.grid_error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="shaping-grid-error">{e}</p> })
-            }}
+            </RunControls>
             <p class="hint" data-testid="shaping-recommended">{recommended}</p>
             <div class="shaping-heat">
                 {Metric::ALL
@@ -913,7 +851,7 @@ fn GridCard() -> impl IntoView {
                     .map(|m| view! { <PlotCanvas data=heat(m) placeholder=placeholder testid=m.testid()/> })
                     .collect_view()}
             </div>
-            <Show when=move || desk.grid.with(Option::is_some)>
+            <Show when=move || desk.grid.view.with(Option::is_some)>
                 <div class="table-scroll shaping-cells">
                     <table class="data">
                         <thead>
@@ -1006,9 +944,9 @@ fn ExportCard() -> impl IntoView {
             }
         }
     };
-    let no_run = move || desk.view.with(Option::is_none);
-    let no_grid = move || desk.grid.with(Option::is_none);
-    let no_boxes = move || desk.comparison.with(Option::is_none);
+    let no_run = move || desk.run.view.with(Option::is_none);
+    let no_grid = move || desk.grid.view.with(Option::is_none);
+    let no_boxes = move || desk.compare.view.with(Option::is_none);
     view! {
         <section class="card">
             <header class="card-head">

@@ -2,6 +2,7 @@
 //! [`crate::protocol::Request::Shaping`] and
 //! [`crate::protocol::Response::Shaping`].
 
+use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::shaping::{
     GeneratorParams, GridReport, Params, PolicyComparison, ShapingReport, Timelines,
@@ -110,11 +111,13 @@ pub enum ShapingRequest {
     /// Figure 2: the three policies on the last run's workload, forecasts
     /// and settings (answered by [`ShapingResponse::Compared`]).
     Compare {
-        /// The run's ticket.
+        /// The comparison's ticket.
         ticket: u32,
+        /// The run's ticket.
+        run: u32,
     },
     /// Figure 3: the K1 × K2 grid for the settings' forecaster, one
-    /// workload (answered by [`ShapingResponse::GridProgress`], then
+    /// workload (answered by [`ShapingResponse::Progress`], then
     /// [`ShapingResponse::GridReady`] or [`ShapingResponse::Failed`]).
     Grid {
         /// The grid's ticket (its own series).
@@ -141,6 +144,18 @@ pub enum ShapingRequest {
     ExportRun,
     /// The last grid as CSV.
     ExportGrid,
+}
+
+impl ShapingRequest {
+    /// A later run, grid or timelines supersede one still queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            ShapingRequest::Run { .. } => Supersedes::any("shaping run"),
+            ShapingRequest::Grid { .. } => Supersedes::any("shaping grid"),
+            ShapingRequest::Timelines { .. } => Supersedes::any("shaping timelines"),
+            _ => None,
+        }
+    }
 }
 
 /// Which piece of work a progress report counts.
@@ -229,16 +244,12 @@ pub enum ShapingResponse {
         /// The reasons, `file:line:col: why`.
         message: String,
     },
-    /// Work done so far.
+    /// Work done so far on a run, a comparison or a grid.
     Progress {
-        /// The run's (or grid's) ticket.
-        ticket: u32,
         /// What is counted.
         stage: Stage,
-        /// Done.
-        done: usize,
-        /// In all.
-        total: usize,
+        /// How far.
+        progress: Progress,
     },
     /// A run's results.
     Ready(Box<ShapingView>),
@@ -246,7 +257,7 @@ pub enum ShapingResponse {
     Timelines(Box<TimelinesView>),
     /// The three policies.
     Compared {
-        /// The run's ticket.
+        /// The comparison's ticket.
         ticket: u32,
         /// Baseline, optimistic, pessimistic.
         comparison: PolicyComparison,
@@ -255,15 +266,9 @@ pub enum ShapingResponse {
     },
     /// The grid.
     GridReady(Box<GridView>),
-    /// The engine refused a run, a comparison or a grid.
-    Failed {
-        /// What was refused.
-        stage: Stage,
-        /// Its ticket.
-        ticket: u32,
-        /// Why.
-        message: String,
-    },
+    /// The engine refused a run (or its timelines), a comparison or a
+    /// grid (or its recommendation).
+    Failed(Failure),
     /// An export, to save.
     Csv {
         /// Suggested file name.

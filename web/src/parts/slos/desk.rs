@@ -11,7 +11,7 @@
 use super::protocol::{ExportFormat, FitView, SloRow, SloTable, SlosRequest, SlosResponse};
 use crate::page::Page;
 use crate::parts::traces::protocol::WorkspaceView;
-use crate::protocol::Request;
+use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::resource_model::ModelParams;
@@ -62,10 +62,8 @@ pub struct SloDesk {
     pub selected: RwSignal<Option<String>>,
     /// Resource-model settings for the selected job.
     pub model: RwSignal<ModelParams>,
-    /// The latest fit shown (of the selected job).
-    pub fit: RwSignal<Option<FitView>>,
-    /// Where the selected job's fit stands.
-    pub fit_state: RwSignal<FitState>,
+    /// The selected job's fit: the latest shown, and the one asked.
+    pub fit: Job<FitView>,
     /// The engine's last refusal (SLO settings, fit, decision), until
     /// dismissed or replaced.
     pub error: RwSignal<Option<String>>,
@@ -73,8 +71,6 @@ pub struct SloDesk {
     pub editing: RwSignal<bool>,
     /// Job of a decision sent and not yet answered.
     pub deciding: RwSignal<Option<String>>,
-    /// Ticket of the latest fit request sent.
-    ticket: StoredValue<u32>,
 }
 
 impl SloDesk {
@@ -90,12 +86,10 @@ impl SloDesk {
             decisions: RwSignal::new(Vec::new()),
             selected: RwSignal::new(None),
             model: RwSignal::new(ModelParams::paper()),
-            fit: RwSignal::new(None),
-            fit_state: RwSignal::new(FitState::Idle),
+            fit: Job::new(page),
             error: RwSignal::new(None),
             editing: RwSignal::new(false),
             deciding: RwSignal::new(None),
-            ticket: StoredValue::new(0),
         }
     }
 
@@ -112,16 +106,25 @@ impl SloDesk {
             .with(|d| d.iter().find(|d| d.job == job).cloned())
     }
 
-    /// A new ticket, making every earlier fit answer stale.
-    fn next_ticket(self) -> u32 {
-        self.ticket.update_value(|t| *t = t.wrapping_add(1));
-        self.ticket.get_value()
+    /// Where the selected job's fit stands (tracked).
+    pub fn fit_state(self) -> FitState {
+        if self.selected.with(Option::is_none) {
+            FitState::Idle
+        } else if self.fit.running.get() {
+            FitState::Solving
+        } else if self.fit.error.with(Option::is_some) {
+            FitState::Failed
+        } else if self.fit.view.with(Option::is_some) {
+            FitState::Ready
+        } else {
+            FitState::Idle
+        }
     }
 }
 
 impl SloDesk {
     fn send(self, request: SlosRequest) {
-        self.page.send(Request::Slos(request));
+        self.page.send(request);
     }
 
     /// The SLOs panel was opened: fetch the table and the decisions, and
@@ -165,16 +168,14 @@ impl SloDesk {
         }
         self.selected.set(Some(job));
         self.editing.set(false);
-        self.fit.set(None);
+        self.fit.forget();
         self.refit();
     }
 
     fn deselect(self) {
-        self.next_ticket();
+        self.fit.forget();
         self.selected.set(None);
-        self.fit.set(None);
         self.editing.set(false);
-        self.fit_state.set(FitState::Idle);
     }
 
     /// Changes the model settings and fits again.
@@ -189,8 +190,7 @@ impl SloDesk {
         let Some(job) = self.selected.get_untracked() else {
             return;
         };
-        let ticket = self.next_ticket();
-        self.fit_state.set(FitState::Solving);
+        let ticket = self.fit.start();
         let params = self.model.get_untracked();
         self.send(SlosRequest::FitSkyline {
             ticket,
@@ -254,20 +254,19 @@ impl SloDesk {
                 slo.error.set(Some(message));
             }
             // Answers to fits sent before the latest one are stale: dropped.
-            SlosResponse::Fit(view) if view.ticket == slo.ticket.get_value() => {
-                // The worker may have changed the solver (see the note).
+            SlosResponse::Fit(view) => {
                 let solver = view.model.params.solver;
-                if slo.model.with_untracked(|m| m.solver != solver) {
-                    slo.model.update(|m| m.solver = solver);
+                if slo.fit.done(view.ticket, *view) {
+                    // The worker may have changed the solver (see the note).
+                    if slo.model.with_untracked(|m| m.solver != solver) {
+                        slo.model.update(|m| m.solver = solver);
+                    }
                 }
-                slo.fit.set(Some(*view));
-                slo.fit_state.set(FitState::Ready);
             }
-            SlosResponse::FitFailed {
-                ticket, message, ..
-            } if ticket == slo.ticket.get_value() => {
-                slo.fit_state.set(FitState::Failed);
-                slo.error.set(Some(message));
+            SlosResponse::FitFailed(failure) => {
+                if slo.fit.failed(&failure) {
+                    slo.error.set(Some(failure.message));
+                }
             }
             SlosResponse::Decisions { decisions } => {
                 slo.decisions.set(decisions);
@@ -287,8 +286,6 @@ impl SloDesk {
                         .notify(format!("The export could not be downloaded: {e}"));
                 }
             }
-            // Answers to fits sent before the latest one: stale, dropped.
-            SlosResponse::Fit(_) | SlosResponse::FitFailed { .. } => {}
         }
     }
 }

@@ -639,14 +639,14 @@ fn JobDetail() -> impl IntoView {
 fn FitCard() -> impl IntoView {
     let slo = expect_context::<Studio>().slo;
     let placeholder = Signal::derive(move || {
-        match slo.fit_state.get() {
+        match slo.fit_state() {
             FitState::Failed => "No reservation: the fit was not accepted (see above).",
             _ => "Fitting the reservation…",
         }
         .to_owned()
     });
-    let state = move || slo.fit_state.get().label();
-    let chart: Signal<Option<FitView>> = slo.fit.into();
+    let state = move || slo.fit_state().label();
+    let chart: Signal<Option<FitView>> = slo.fit.view.into();
     view! {
         <section class="card fit-card">
             <header class="card-head">
@@ -657,7 +657,7 @@ fn FitCard() -> impl IntoView {
                 </span>
             </header>
             <FitControls/>
-            <div class="fit-canvas" class:stale=move || slo.fit_state.get() == FitState::Solving>
+            <div class="fit-canvas" class:stale=move || slo.fit_state() == FitState::Solving>
                 <PlotCanvas data=chart placeholder=placeholder testid="slo-chart"/>
             </div>
             <LpFigures/>
@@ -670,7 +670,7 @@ fn FitCard() -> impl IntoView {
 fn FitControls() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let model = studio.slo.model;
-    let fit = studio.slo.fit;
+    let fit = studio.slo.fit.view;
     let cells = move || fit.with(|f| f.as_ref().map(|f| f.model.runs * f.model.steps));
     let simplex_blocked = move || cells().is_some_and(|c| c > SIMPLEX_MAX_CELLS);
     let on_alpha = move |ev| {
@@ -796,7 +796,7 @@ fn figure(v: f64) -> String {
 #[component]
 fn LpFigures() -> impl IntoView {
     let slo = expect_context::<Studio>().slo;
-    move || slo.fit.with(|f| f.as_ref().map(lp_figures))
+    move || slo.fit.view.with(|f| f.as_ref().map(lp_figures))
 }
 
 fn lp_figures(fit: &FitView) -> impl IntoView {
@@ -881,7 +881,7 @@ fn QualityCard() -> impl IntoView {
                 <span class="card-note">"average per history run"</span>
             </header>
             {move || {
-                slo.fit
+                slo.fit.view
                     .with(|f| match f {
                         Some(f) => quality_table(f).into_any(),
                         None => view! { <p class="muted">"Waiting for the fit…"</p> }.into_any(),
@@ -999,7 +999,8 @@ fn DecisionCard(job: String) -> impl IntoView {
     let kind = move || decision().map(|d| d.kind);
     let row = move || slo.selected_row();
     let actionable = move || row().is_some_and(|r| r.actionable);
-    let fit_ready = move || slo.fit_state.get() == FitState::Ready && slo.fit.with(Option::is_some);
+    let fit_ready =
+        move || slo.fit_state() == FitState::Ready && slo.fit.view.with(Option::is_some);
     let busy = move || slo.deciding.with(Option::is_some);
     let note_value = move || {
         let n = note.get_untracked().trim().to_owned();
@@ -1017,6 +1018,7 @@ fn DecisionCard(job: String) -> impl IntoView {
             skyline: None,
             model: slo
                 .fit
+                .view
                 .with_untracked(|f| f.as_ref().map(|f| f.model.params.clone())),
             note: note_value(),
         })
@@ -1029,6 +1031,7 @@ fn DecisionCard(job: String) -> impl IntoView {
         d.window = window;
         d.skyline = slo
             .fit
+            .view
             .with_untracked(|f| f.as_ref().map(|f| f.model.skyline.clone()));
         studio.slo.decide(d);
     };
@@ -1055,6 +1058,7 @@ fn DecisionCard(job: String) -> impl IntoView {
         deadline.set(d.map(minutes).unwrap_or_default());
         let sky = recorded.and_then(|d| d.skyline).or_else(|| {
             slo.fit
+                .view
                 .with_untracked(|f| f.as_ref().map(|f| f.model.skyline.clone()))
         });
         if let Some(sky) = sky {
@@ -1075,7 +1079,7 @@ fn DecisionCard(job: String) -> impl IntoView {
                 return;
             }
         };
-        let scaled = slo.fit.with_untracked(|f| {
+        let scaled = slo.fit.view.with_untracked(|f| {
             f.as_ref().map(|f| {
                 let sky = &f.model.skyline;
                 let values: Vec<f64> = sky.containers.iter().map(|c| c * factor).collect();

@@ -3,6 +3,7 @@
 //! [`crate::protocol::Response::Slos`].
 
 use crate::parts::traces::protocol::JobChart;
+use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::resource_model::{ModelParams, Quality, ResourceModel};
 use skyplan_engine::slo::{NonPeriodicJob, SloDecision, SloParams};
@@ -54,6 +55,16 @@ pub enum SlosRequest {
     },
 }
 
+impl SlosRequest {
+    /// A later fit of the same job supersedes a fit still queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            SlosRequest::FitSkyline { job, .. } => Supersedes::same("slos fit", job),
+            _ => None,
+        }
+    }
+}
+
 /// What the worker tells the SLOs panel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
@@ -68,14 +79,7 @@ pub enum SlosResponse {
     /// A fitted reservation skyline with its history and quality.
     Fit(Box<FitView>),
     /// A fit failed; the previous one (if any) stays valid.
-    FitFailed {
-        /// The request's ticket.
-        ticket: u32,
-        /// Templated job name.
-        job: String,
-        /// The engine's message.
-        message: String,
-    },
+    FitFailed(Failure),
     /// Every decision, by job name (after a change, or on request).
     Decisions {
         /// The decisions.

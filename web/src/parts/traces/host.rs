@@ -5,12 +5,11 @@
 use super::protocol::{TracesRequest, TracesResponse};
 use super::views::{job_chart, series_chart, workspace_view};
 use crate::demo::DEMO_FILES;
-use crate::protocol::{js_error_text, Response};
-use crate::store::{Record, Store, StoredFile};
+use crate::protocol::js_error_text;
+use crate::store::{Record, StoredFile};
+use crate::toolkit::host::{Ctx, PartHost};
 use js_sys::Uint8Array;
-use skyplan_engine::{
-    Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError, Workspace,
-};
+use skyplan_engine::{Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError};
 use std::collections::HashMap;
 use web_sys::{Blob, FileReaderSync};
 
@@ -64,42 +63,32 @@ impl Failure {
     }
 }
 
-/// The context a request is answered in: the workspace the files go into,
-/// storage, and where answers go.
-pub struct Ctx<'a> {
-    /// The engine's workspace.
-    pub workspace: &'a mut Workspace,
-    /// Where loaded files are saved (`None`: no persistence this session).
-    pub store: Option<&'a Store>,
-    /// Where answers go.
-    pub post: &'a dyn Fn(&Response),
+/// Sends a Traces answer.
+fn send(ctx: &Ctx<'_>, response: TracesResponse) {
+    ctx.send(response);
 }
 
-impl Ctx<'_> {
-    fn send(&self, response: TracesResponse) {
-        (self.post)(&Response::Traces(response));
-    }
-
-    fn notice(&self, message: String) {
-        (self.post)(&Response::Notice { message });
-    }
-
-    /// Posts the workspace as it is now.
-    pub fn post_summary(&self) {
-        self.send(TracesResponse::Summary(workspace_view(self.workspace)));
-    }
-}
-
-/// What a request did that the other parts follow: the demo brings their
+/// What a request does that the other parts follow: the demo brings their
 /// content too, and "Clear" empties everything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loaded {
+pub enum After {
     /// Nothing the other parts follow.
-    Files,
-    /// The demo files were (re)loaded.
+    Nothing,
+    /// The demo files are (re)loaded.
     Demo,
-    /// Every file was removed.
+    /// Every file is removed.
     Cleared,
+}
+
+impl After {
+    /// What the other parts follow after `request`.
+    pub fn of(request: &TracesRequest) -> After {
+        match request {
+            TracesRequest::LoadDemo => After::Demo,
+            TracesRequest::Clear => After::Cleared,
+            _ => After::Nothing,
+        }
+    }
 }
 
 /// The Traces part's worker state: which loaded file is saved under which
@@ -118,34 +107,41 @@ impl TracesHost {
         TracesHost::default()
     }
 
-    /// Answers one request; says whether it loaded the demo or cleared
-    /// the workspace, which the other parts follow.
-    pub async fn handle(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        request: TracesRequest,
-        file: Option<Blob>,
-    ) -> Loaded {
+    /// Posts the workspace as it is now.
+    pub fn post_summary(&self, ctx: &Ctx<'_>) {
+        send(
+            ctx,
+            TracesResponse::Summary(workspace_view(ctx.workspace())),
+        );
+    }
+}
+
+impl PartHost for TracesHost {
+    type Request = TracesRequest;
+
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: TracesRequest) {
         match request {
             TracesRequest::LoadDemo => {
                 self.load_demo(ctx).await;
-                ctx.post_summary();
-                return Loaded::Demo;
+                self.post_summary(ctx);
             }
             TracesRequest::Import {
                 ticket,
                 name,
                 format,
                 lenient,
-            } => self.import(ctx, ticket, name, format, lenient, file).await,
+            } => {
+                let file = ctx.file.take();
+                self.import(ctx, ticket, name, format, lenient, file).await;
+            }
             TracesRequest::Remove { id } => {
                 if ctx.workspace.remove(id).is_some() {
                     self.demo.retain(|_, loaded| *loaded != id);
                     if let Some(key) = self.saved.remove(&id) {
-                        forget(ctx, key).await;
+                        self.forget(ctx, key).await;
                     }
                 }
-                ctx.post_summary();
+                self.post_summary(ctx);
             }
             TracesRequest::Clear => {
                 ctx.workspace.clear();
@@ -156,21 +152,24 @@ impl TracesHost {
                         ctx.notice(format!("Could not clear the saved workspace: {e}"));
                     }
                 }
-                ctx.post_summary();
-                return Loaded::Cleared;
+                self.post_summary(ctx);
             }
-            TracesRequest::Summary => ctx.post_summary(),
+            TracesRequest::Summary => self.post_summary(ctx),
             TracesRequest::JobSkylines { job } => {
-                ctx.send(TracesResponse::JobSkylines(job_chart(ctx.workspace, &job)));
+                send(
+                    ctx,
+                    TracesResponse::JobSkylines(job_chart(ctx.workspace(), &job)),
+                );
             }
-            TracesRequest::Series { index } => match series_chart(ctx.workspace, index) {
-                Some(chart) => ctx.send(TracesResponse::Series(chart)),
+            TracesRequest::Series { index } => match series_chart(ctx.workspace(), index) {
+                Some(chart) => send(ctx, TracesResponse::Series(chart)),
                 None => ctx.notice(format!("There is no series #{index} any more.")),
             },
         }
-        Loaded::Files
     }
+}
 
+impl TracesHost {
     /// Saves a loaded file and remembers its record.
     async fn save(&mut self, ctx: &Ctx<'_>, id: u32, file: StoredFile) {
         let Some(store) = ctx.store else {
@@ -217,14 +216,17 @@ impl TracesHost {
                 };
                 self.save(ctx, id, stored).await;
                 if let Some(file) = ctx.workspace.file(id) {
-                    ctx.send(TracesResponse::Imported {
-                        ticket,
-                        file: file.summary(),
-                        warnings,
-                        skipped,
-                    });
+                    send(
+                        ctx,
+                        TracesResponse::Imported {
+                            ticket,
+                            file: file.summary(),
+                            warnings,
+                            skipped,
+                        },
+                    );
                 }
-                ctx.post_summary();
+                self.post_summary(ctx);
             }
             Err(failure) => fail(ctx, ticket, name, failure),
         }
@@ -240,9 +242,9 @@ impl TracesHost {
                 }
                 Some(Err(f)) => {
                     fail(ctx, 0, name, f);
-                    forget(ctx, record.key).await;
+                    self.forget(ctx, record.key).await;
                 }
-                None => forget(ctx, record.key).await,
+                None => self.forget(ctx, record.key).await,
             },
             StoredFile::Upload {
                 name,
@@ -257,7 +259,7 @@ impl TracesHost {
                 Err(mut f) => {
                     f.message = format!("saved file could not be restored: {}", f.message);
                     fail(ctx, 0, name, f);
-                    forget(ctx, record.key).await;
+                    self.forget(ctx, record.key).await;
                 }
             },
         }
@@ -282,6 +284,15 @@ impl TracesHost {
         }
     }
 
+    /// Deletes a saved record, reporting failure.
+    pub async fn forget(&self, ctx: &Ctx<'_>, key: f64) {
+        if let Some(store) = ctx.store {
+            if let Err(e) = store.delete(key).await {
+                ctx.notice(format!("Could not update the saved workspace: {e}"));
+            }
+        }
+    }
+
     /// Imports the embedded demo file `name` (`None` if there is none).
     fn import_demo(&mut self, ctx: &mut Ctx<'_>, name: &str) -> Option<Result<u32, Failure>> {
         let (name, text) = DEMO_FILES.into_iter().find(|(n, _)| *n == name)?;
@@ -295,23 +306,17 @@ impl TracesHost {
     }
 }
 
-/// Deletes a saved record, reporting failure.
-pub async fn forget(ctx: &Ctx<'_>, key: f64) {
-    if let Some(store) = ctx.store {
-        if let Err(e) = store.delete(key).await {
-            ctx.notice(format!("Could not update the saved workspace: {e}"));
-        }
-    }
-}
-
 fn fail(ctx: &Ctx<'_>, ticket: u32, name: String, failure: Failure) {
-    ctx.send(TracesResponse::ImportFailed {
-        ticket,
-        name,
-        message: failure.message,
-        errors: failure.errors,
-        total: failure.total,
-    });
+    send(
+        ctx,
+        TracesResponse::ImportFailed {
+            ticket,
+            name,
+            message: failure.message,
+            errors: failure.errors,
+            total: failure.total,
+        },
+    );
 }
 
 /// Streams a `Blob` into the engine in [`SLICE_BYTES`] slices, reporting
@@ -348,12 +353,15 @@ fn read_blob(
         importer.push(&slice);
         offset = end;
         if let Some(ticket) = ticket {
-            ctx.send(TracesResponse::Progress {
-                ticket,
-                name: name.to_owned(),
-                done_bytes: offset,
-                total_bytes: total,
-            });
+            send(
+                ctx,
+                TracesResponse::Progress {
+                    ticket,
+                    name: name.to_owned(),
+                    done_bytes: offset,
+                    total_bytes: total,
+                },
+            );
         }
     }
     importer.finish().map_err(Failure::from)

@@ -7,7 +7,7 @@ use super::problems::ProblemList;
 use super::protocol::TracesRequest;
 use crate::parts::forecast::panel::ForecastCard;
 use crate::state::Studio;
-use crate::widgets::format::{bytes, count, span};
+use crate::widgets::format::{bytes, count, percent, span};
 use crate::widgets::{Dropzone, ProgressBar, Stat};
 use leptos::prelude::*;
 use skyplan_engine::{FileSummary, Format};
@@ -91,7 +91,19 @@ fn ImportCard() -> impl IntoView {
                         .traces.imports
                         .get()
                         .into_iter()
-                        .map(|i| view! { <ProgressBar name=i.name done=i.done total=i.total/> })
+                        .map(|i| {
+                            let pct = percent(i.done, i.total);
+                            let detail = format!("{} / {} · {pct:.0}%", bytes(i.done), bytes(i.total));
+                            view! {
+                                <ProgressBar
+                                    testid="progress"
+                                    name=i.name.clone()
+                                    label=i.name
+                                    detail=Signal::from(detail)
+                                    fraction=pct / 100.0
+                                />
+                            }
+                        })
                         .collect_view()
                 }}
             </div>

@@ -2,6 +2,7 @@
 //! and the charts of what is loaded. Carried by [`crate::protocol::Request::Traces`]
 //! and [`crate::protocol::Response::Traces`].
 
+use crate::toolkit::protocol::Supersedes;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::{FileSummary, Format, ParseError, Timestamp, WorkspaceSummary};
 
@@ -45,6 +46,14 @@ pub enum TracesRequest {
         /// Position in [`WorkspaceView::series`].
         index: usize,
     },
+}
+
+impl TracesRequest {
+    /// Nothing supersedes a Traces request: every import, removal and
+    /// chart is answered.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        None
+    }
 }
 
 /// What the worker tells the Traces panel.

@@ -1,11 +1,13 @@
 //! The Tuning panel's state: the queue tree being edited (or read from the
-//! cluster's files), the settings as typed, the last run, the schedule
-//! shown and what is in flight. Runs are ticketed: answers to anything but
-//! the latest run are dropped.
+//! cluster's files), the settings as typed, the last run (a [`Job`]:
+//! answers to anything but the latest run are dropped) and the schedule
+//! shown.
 
 use super::protocol::{ScheduleView, TuningRequest, TuningResponse, TuningSettings, TuningView};
 use crate::page::Page;
-use crate::protocol::Request;
+use crate::toolkit::files::read_text;
+use crate::toolkit::form::{at_least, number, whole};
+use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
 use skyplan_engine::tuning::{GroupConfig, Policy, QueueConf, SchedulerKind, SearchMethod};
@@ -54,15 +56,7 @@ impl TuningForm {
     /// The settings, or what is wrong with the form (the engine checks the
     /// ranges).
     pub fn settings(&self) -> Result<TuningSettings, String> {
-        fn whole<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-            text.trim()
-                .parse::<T>()
-                .map_err(|_| format!("{what}: a whole number, please"))
-        }
-        let first: usize = whole(&self.first_job, "First job")?;
-        if first == 0 {
-            return Err("First job: counted from 1".into());
-        }
+        let first = at_least(whole(&self.first_job, "First job")?, 1, "First job")?;
         Ok(TuningSettings {
             containers: whole(&self.containers, "Containers")?,
             per_machine: whole(&self.per_machine, "Per machine")?,
@@ -118,19 +112,12 @@ pub struct TuningDesk {
     pub current: RwSignal<GroupConfig>,
     /// The YARN file it was read from, if any.
     pub source: RwSignal<Option<String>>,
-    /// The last run's results.
-    pub view: RwSignal<Option<TuningView>>,
+    /// The last run.
+    pub run: Job<TuningView>,
     /// The group shown.
     pub group: RwSignal<usize>,
     /// The schedule shown (the best's, or a chosen candidate's).
     pub schedule: RwSignal<Option<ScheduleView>>,
-    /// A run is in flight.
-    pub running: RwSignal<bool>,
-    /// Searches done and in all, of the run in flight.
-    pub progress: RwSignal<(usize, usize)>,
-    /// The form's, the file's or the engine's last refusal.
-    pub error: RwSignal<Option<String>>,
-    ticket: StoredValue<u32>,
 }
 
 impl TuningDesk {
@@ -141,18 +128,14 @@ impl TuningDesk {
             form: RwSignal::new(TuningForm::default()),
             current: RwSignal::new(equal_queues(SchedulerKind::Capacity, 2)),
             source: RwSignal::new(None),
-            view: RwSignal::new(None),
+            run: Job::new(page),
             group: RwSignal::new(0),
             schedule: RwSignal::new(None),
-            running: RwSignal::new(false),
-            progress: RwSignal::new((0, 0)),
-            error: RwSignal::new(None),
-            ticket: StoredValue::new(0),
         }
     }
 
     fn send(self, request: TuningRequest) {
-        self.page.send(Request::Tuning(request));
+        self.page.send(request);
     }
 
     /// Switches the scheduler; the queues stay, Capacity shares are made to
@@ -185,14 +168,14 @@ impl TuningDesk {
     /// Sets one queue's share, minimum or maximum from the typed text (%
     /// except a Fair weight); a text that is not a number is reported.
     pub fn edit_queue(self, queue: usize, field: QueueField, text: &str) {
-        let Ok(value) = text.trim().trim_end_matches('%').trim().parse::<f64>() else {
-            self.error.set(Some(format!(
-                "Queue {}: {text:?} is not a number",
-                queue + 1
-            )));
-            return;
+        let value = match number(text, &format!("Queue {}", queue + 1)) {
+            Ok(value) => value,
+            Err(message) => {
+                self.run.error.set(Some(message));
+                return;
+            }
         };
-        self.error.set(None);
+        self.run.error.set(None);
         self.current.update(|c| {
             let weight = c.scheduler == SchedulerKind::Fair;
             if let Some(q) = c.queues.get_mut(queue) {
@@ -217,24 +200,18 @@ impl TuningDesk {
 
     /// Reads a YARN file chosen by the user and sends it to the worker.
     pub fn import_xml(self, file: web_sys::File) {
-        let name = file.name();
         let (parent, containers) = self
             .form
             .with_untracked(|f| (f.parent.clone(), f.containers.trim().parse().unwrap_or(8)));
-        self.error.set(None);
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(text) => self.send(TuningRequest::ReadXml {
-                    name,
-                    text: text.as_string().unwrap_or_default(),
-                    parent,
-                    containers,
-                }),
-                Err(e) => self.error.set(Some(format!(
-                    "{name} could not be read: {}",
-                    crate::protocol::js_error_text(&e)
-                ))),
-            }
+        self.run.error.set(None);
+        read_text(file, move |read| match read {
+            Ok((name, text)) => self.send(TuningRequest::ReadXml {
+                name,
+                text,
+                parent,
+                containers,
+            }),
+            Err(message) => self.run.error.set(Some(message)),
         });
     }
 
@@ -245,19 +222,11 @@ impl TuningDesk {
     }
 
     /// Tunes the current queues on the window with the form's settings.
-    pub fn run(self) {
-        let settings = match self.form.with_untracked(TuningForm::settings) {
-            Ok(s) => s,
-            Err(e) => {
-                self.error.set(Some(e));
-                return;
-            }
+    pub fn tune(self) {
+        let asked = self.form.with_untracked(TuningForm::settings);
+        let Some((ticket, settings)) = self.run.start_with(asked) else {
+            return;
         };
-        self.ticket.update_value(|t| *t = t.wrapping_add(1));
-        let ticket = self.ticket.get_value();
-        self.error.set(None);
-        self.running.set(true);
-        self.progress.set((0, 0));
         self.send(TuningRequest::Run {
             ticket,
             settings,
@@ -267,7 +236,11 @@ impl TuningDesk {
 
     /// Shows the schedule of candidate `candidate` of the group shown.
     pub fn pick(self, candidate: usize) {
-        let Some(ticket) = self.view.with_untracked(|v| v.as_ref().map(|v| v.ticket)) else {
+        let Some(ticket) = self
+            .run
+            .view
+            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
+        else {
             return;
         };
         self.send(TuningRequest::Schedule {
@@ -281,6 +254,7 @@ impl TuningDesk {
     pub fn show_group(self, group: usize) {
         self.group.set(group);
         let best = self
+            .run
             .view
             .with_untracked(|v| v.as_ref().and_then(|v| v.groups.get(group)).map(|g| g.best));
         if let Some(best) = best {
@@ -293,7 +267,7 @@ impl TuningDesk {
         let (group, candidate) = self
             .schedule
             .with_untracked(|s| s.as_ref().map(|s| (s.group, s.candidate)))?;
-        self.view.with_untracked(|v| {
+        self.run.view.with_untracked(|v| {
             v.as_ref()?
                 .groups
                 .get(group)?
@@ -329,44 +303,37 @@ impl TuningDesk {
 
     /// Takes in one answer of the worker.
     pub fn apply(self, response: TuningResponse) {
-        let latest = self.ticket.get_value();
         match response {
             TuningResponse::Config { name, config } => {
-                self.error.set(None);
+                self.run.error.set(None);
                 self.source.set(Some(name));
                 self.current.set(config);
             }
-            TuningResponse::ConfigFailed { message, .. } => self.error.set(Some(message)),
-            TuningResponse::Progress {
-                ticket,
-                done,
-                total,
-            } if ticket == latest => self.progress.set((done, total)),
-            TuningResponse::Ready(view) if view.ticket == latest => {
-                self.running.set(false);
+            TuningResponse::ConfigFailed { message, .. } => self.run.error.set(Some(message)),
+            TuningResponse::Progress(p) => {
+                self.run.progressed(&p);
+            }
+            TuningResponse::Ready(view) => {
                 let schedule = view.groups.first().map(|g| g.schedule.clone());
-                self.group.set(0);
-                self.schedule.set(schedule);
-                self.view.set(Some(*view));
+                if self.run.done(view.ticket, *view) {
+                    self.group.set(0);
+                    self.schedule.set(schedule);
+                }
             }
-            TuningResponse::Schedule(view) if view.ticket == latest => {
-                self.schedule.set(Some(*view));
+            TuningResponse::Schedule(view) => {
+                if self.run.is_current(view.ticket) {
+                    self.schedule.set(Some(*view));
+                }
             }
-            TuningResponse::Failed { ticket, message } if ticket == latest => {
-                self.running.set(false);
-                self.error.set(Some(message));
+            TuningResponse::Failed(failure) => {
+                self.run.failed(&failure);
             }
-            TuningResponse::ExportFailed { message } => self.error.set(Some(message)),
+            TuningResponse::ExportFailed { message } => self.run.error.set(Some(message)),
             TuningResponse::Xml { name, text } => {
                 if let Err(e) = save_text(&name, "application/xml", &text) {
                     self.page.notify(format!("{name} could not be saved: {e}"));
                 }
             }
-            // Answers to runs sent before the latest one: stale, dropped.
-            TuningResponse::Progress { .. }
-            | TuningResponse::Ready(_)
-            | TuningResponse::Schedule(_)
-            | TuningResponse::Failed { .. } => {}
         }
     }
 }

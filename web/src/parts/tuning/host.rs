@@ -4,12 +4,12 @@
 
 use super::protocol::{TuningRequest, TuningResponse};
 use super::views::{candidate_schedule, run, LastRun};
-use crate::protocol::{now_ms, Response};
+use crate::toolkit::host::{timed, Ctx, PartHost};
+use crate::toolkit::protocol::Failure;
 use skyplan_engine::tuning::{
     read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
     write_fair_xml, FairContext, GroupConfig, SchedulerKind, XmlError,
 };
-use skyplan_engine::Workspace;
 
 /// The Tuning part's worker state.
 #[derive(Default)]
@@ -20,20 +20,11 @@ pub struct TuningHost {
     last: Option<LastRun>,
 }
 
-impl TuningHost {
-    /// Nothing imported, nothing run.
-    pub fn new() -> TuningHost {
-        TuningHost::default()
-    }
+impl PartHost for TuningHost {
+    type Request = TuningRequest;
 
-    /// Answers one request of the Tuning panel.
-    pub fn handle(
-        &mut self,
-        workspace: &Workspace,
-        request: TuningRequest,
-        post: &dyn Fn(&Response),
-    ) {
-        let send = |r: TuningResponse| post(&Response::Tuning(r));
+    async fn handle(&mut self, ctx: &mut Ctx<'_>, request: TuningRequest) {
+        let send = |r: TuningResponse| ctx.send(r);
         match request {
             TuningRequest::ReadXml {
                 name,
@@ -56,21 +47,16 @@ impl TuningHost {
                 settings,
                 current,
             } => {
-                let t0 = now_ms();
-                let mut progress = |done: usize, total: usize| {
-                    send(TuningResponse::Progress {
-                        ticket,
-                        done,
-                        total,
-                    })
-                };
-                match run(workspace, ticket, &settings, &current, &mut progress) {
+                let mut progress = ctx.progress(ticket, TuningResponse::Progress);
+                let (answer, millis) =
+                    timed(|| run(ctx.workspace(), ticket, &settings, &current, &mut progress));
+                match answer {
                     Ok((mut view, last)) => {
-                        view.millis = now_ms() - t0;
+                        view.millis = millis;
                         self.last = Some(last);
                         send(TuningResponse::Ready(Box::new(view)));
                     }
-                    Err(message) => send(TuningResponse::Failed { ticket, message }),
+                    Err(message) => send(TuningResponse::Failed(Failure::new(ticket, message))),
                 }
             }
             TuningRequest::Schedule {
@@ -86,7 +72,7 @@ impl TuningHost {
                 };
                 match schedule {
                     Ok(view) => send(TuningResponse::Schedule(Box::new(view))),
-                    Err(message) => send(TuningResponse::Failed { ticket, message }),
+                    Err(message) => send(TuningResponse::Failed(Failure::new(ticket, message))),
                 }
             }
             TuningRequest::Export {
@@ -116,8 +102,8 @@ impl TuningHost {
     }
 
     /// "Clear": the imported file and the last run go.
-    pub fn reset(&mut self) {
-        *self = TuningHost::new();
+    async fn clear(&mut self, _ctx: &mut Ctx<'_>) {
+        *self = TuningHost::default();
     }
 }
 

@@ -22,6 +22,7 @@ use super::charts::{CandidatesPlot, CurvesPlot, SchedulePlot};
 use super::desk::{QueueField, TuningForm};
 use super::protocol::GroupView;
 use crate::state::Studio;
+use crate::toolkit::run::{JobStatus, RunControls};
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -68,7 +69,7 @@ const FIELDS: [Field<TuningForm>; 6] = [
 fn shown_group(studio: Studio) -> Option<GroupView> {
     let desk = studio.tuning;
     let k = desk.group.get();
-    desk.view.with(|v| v.as_ref()?.groups.get(k).cloned())
+    desk.run.view.with(|v| v.as_ref()?.groups.get(k).cloned())
 }
 
 /// The Tuning panel.
@@ -285,44 +286,19 @@ fn QueuesCard() -> impl IntoView {
 fn RunCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.tuning;
-    let status = move || {
-        if desk.running.get() {
-            let (done, total) = desk.progress.get();
-            return if total > 0 {
-                format!("searching… {done} / {total}")
-            } else {
-                "searching…".to_owned()
-            };
-        }
-        desk.view.with(|v| match v {
-            Some(v) => format!(
-                "{} group(s) of the {} history jobs in {} ms",
-                v.groups.len(),
-                count(v.history_jobs),
-                trimmed(v.millis, 0)
-            ),
-            None => "idle".to_owned(),
-        })
-    };
-    let pct = move || {
-        let (done, total) = desk.progress.get();
-        if total == 0 {
-            0.0
-        } else {
-            done as f64 * 100.0 / total as f64
-        }
-    };
+    let status = desk.run.status("searching", "", "idle", |v| {
+        format!(
+            "{} group(s) of the {} history jobs in {} ms",
+            v.groups.len(),
+            count(v.history_jobs),
+            trimmed(v.millis, 0)
+        )
+    });
     view! {
         <section class="card">
             <header class="card-head">
                 <h2>"Tune"</h2>
-                <span
-                    class="card-note"
-                    data-testid="tuning-status"
-                    data-running=move || desk.running.get().to_string()
-                >
-                    {status}
-                </span>
+                <JobStatus job=desk.run testid="tuning-status" text=status/>
             </header>
             <p class="card-text">
                 "A window of the loaded job history (SWIM traces, job histories): its jobs' tasks from their bytes, priorities mapped to queues as §4.3, all waiting at once unless arrivals are kept. Several groups are consecutive windows sharing R containers."
@@ -371,26 +347,13 @@ fn RunCard() -> impl IntoView {
                 />
                 " Keep submission times"
             </label>
-            <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="tuning-run"
-                    disabled=move || desk.running.get()
-                    on:click=move |_| desk.run()
-                >
-                    "Tune"
-                </button>
-            </div>
-            <Show when=move || desk.running.get()>
-                <div class="progress-track" role="progressbar" data-testid="tuning-progress">
-                    <div class="progress-fill" style=move || format!("width: {:.1}%", pct())></div>
-                </div>
-            </Show>
-            {move || {
-                desk.error
-                    .get()
-                    .map(|e| view! { <p class="field-error" data-testid="tuning-error">{e}</p> })
-            }}
+            <RunControls
+                job=desk.run
+                testid="tuning"
+                label="Tune"
+                busy="searching"
+                on_run=move || desk.tune()
+            />
         </section>
     }
 }
@@ -404,7 +367,7 @@ fn ResultsCard() -> impl IntoView {
     let chosen = move || desk.schedule.with(|s| s.as_ref().map(|s| s.candidate));
     let plot = Signal::derive(move || {
         let group = shown_group(studio)?;
-        let ticket = desk.view.with(|v| v.as_ref().map(|v| v.ticket))?;
+        let ticket = desk.run.view.with(|v| v.as_ref().map(|v| v.ticket))?;
         let chosen = chosen();
         Some(CandidatesPlot {
             key: format!(
@@ -417,14 +380,14 @@ fn ResultsCard() -> impl IntoView {
         })
     });
     let placeholder = Signal::derive(move || {
-        if desk.running.get() {
+        if desk.run.running.get() {
             "Searching in the worker…".to_owned()
         } else {
             "Press Tune: every configuration of the grid is compared by Algorithm 1 on the window's jobs.".to_owned()
         }
     });
     let groups = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             v.as_ref().filter(|v| v.groups.len() > 1).map(|v| {
                 v.groups
                     .iter()
@@ -546,7 +509,7 @@ fn ResultsCard() -> impl IntoView {
         <section class="card">
             <header class="card-head">
                 <h2>"Candidate configurations"</h2>
-                <Show when=move || desk.view.with(|v| v.as_ref().is_some_and(|v| v.groups.len() > 1))>
+                <Show when=move || desk.run.view.with(|v| v.as_ref().is_some_and(|v| v.groups.len() > 1))>
                     <div class="head-actions">
                         <select
                             data-testid="tuning-group"
@@ -564,7 +527,7 @@ fn ResultsCard() -> impl IntoView {
             {summary}
             <PlotCanvas data=plot placeholder=placeholder testid="tuning-candidates"/>
             <p class="hint">{search_note}</p>
-            <Show when=move || desk.view.with(Option::is_some)>
+            <Show when=move || desk.run.view.with(Option::is_some)>
                 <div class="tuning-tables">
                     <div class="table-scroll tuning-candidates">
                         <table class="data">
@@ -641,9 +604,13 @@ fn ScheduleCard() -> impl IntoView {
 fn SplitCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.tuning;
-    let split = move || desk.view.with(|v| v.as_ref().and_then(|v| v.split.clone()));
+    let split = move || {
+        desk.run
+            .view
+            .with(|v| v.as_ref().and_then(|v| v.split.clone()))
+    };
     let plot = Signal::derive(move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             let v = v.as_ref().filter(|v| v.split.is_some())?;
             Some(CurvesPlot {
                 groups: v.groups.clone(),
@@ -652,7 +619,7 @@ fn SplitCard() -> impl IntoView {
         })
     });
     let rows = move || {
-        desk.view.with(|v| {
+        desk.run.view.with(|v| {
             let Some(v) = v.as_ref() else {
                 return Vec::new();
             };

@@ -2,6 +2,7 @@
 //! [`crate::protocol::Request::Tuning`] and
 //! [`crate::protocol::Response::Tuning`].
 
+use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::tuning::{GroupConfig, SchedulerKind, SearchMethod};
 
@@ -96,6 +97,16 @@ pub enum TuningRequest {
     },
 }
 
+impl TuningRequest {
+    /// A later run supersedes a run still queued.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        match self {
+            TuningRequest::Run { .. } => Supersedes::any("tuning run"),
+            _ => None,
+        }
+    }
+}
+
 /// What the worker tells the Tuning panel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
@@ -114,26 +125,14 @@ pub enum TuningResponse {
         /// Located reason.
         message: String,
     },
-    /// Work done so far on a run.
-    Progress {
-        /// The run's ticket.
-        ticket: u32,
-        /// Searches done.
-        done: usize,
-        /// Searches in all.
-        total: usize,
-    },
+    /// Searches done so far on a run.
+    Progress(Progress),
     /// A run's results.
     Ready(Box<TuningView>),
     /// A candidate's schedule.
     Schedule(Box<ScheduleView>),
-    /// The engine refused a run.
-    Failed {
-        /// The run's ticket.
-        ticket: u32,
-        /// Why.
-        message: String,
-    },
+    /// The engine refused a run (or a schedule of its candidates).
+    Failed(Failure),
     /// The export refused (the imported file no longer matches).
     ExportFailed {
         /// Why, located.

@@ -1,0 +1,22 @@
+//! The studio toolkit: what every part builds on, so that a part is only
+//! its own messages, work and views.
+//!
+//! - On the page: [`job::Job`], one ticketed piece of worker work (a fit,
+//!   a quote, a run) with its last result, progress and error, where a new
+//!   run supersedes the last; [`run`], its controls on a card (run button,
+//!   status note, progress bar with what it is doing, error line); [`form`],
+//!   reading typed fields with one wording for what is wrong; [`files`],
+//!   reading a picked file as text.
+//! - In the messages: [`protocol`], the progress and failure every job
+//!   reports and the key by which a queued request is superseded.
+//! - In the worker: [`host`], the one context a part host answers in and
+//!   the one shape of a part host.
+//!
+//! Nothing here knows a part: parts look down on it, never the reverse.
+
+pub mod files;
+pub mod form;
+pub mod host;
+pub mod job;
+pub mod protocol;
+pub mod run;

@@ -1,0 +1,69 @@
+//! What every part's messages share: a ticketed job's [`Progress`] and
+//! [`Failure`], and the key by which a queued request is [`Supersedes`]d
+//! by a later one.
+//!
+//! A ticket is the page's id of one run of a job (a fit, a quote, a
+//! simulation): the worker echoes it in the progress and the answer, and
+//! the page keeps only answers to the run it asked last.
+
+use serde::{Deserialize, Serialize};
+
+/// Work done so far on a ticketed job: `done` steps of `total`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// Steps done.
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+}
+
+/// A ticketed job the worker (or the engine) refused, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// Why, in words (located where it can be: `file:line:col: why`).
+    pub message: String,
+}
+
+impl Failure {
+    /// Run `ticket` refused for `message`.
+    pub fn new(ticket: u32, message: impl Into<String>) -> Failure {
+        Failure {
+            ticket,
+            message: message.into(),
+        }
+    }
+}
+
+/// What a queued request is superseded by: a later queued request with the
+/// same key makes it pointless, so the worker drops it unanswered (a burst
+/// of slider moves or keystrokes costs one fit, quote or run).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Supersedes {
+    /// The kind of work, unique across parts (`"pricing quote"`).
+    pub op: &'static str,
+    /// What it is about (`""`: every request of the kind is the same work).
+    pub subject: String,
+}
+
+impl Supersedes {
+    /// Any later request of kind `op` supersedes this one.
+    pub fn any(op: &'static str) -> Option<Supersedes> {
+        Some(Supersedes {
+            op,
+            subject: String::new(),
+        })
+    }
+
+    /// A later request of kind `op` about the same `subject` supersedes
+    /// this one.
+    pub fn same(op: &'static str, subject: &str) -> Option<Supersedes> {
+        Some(Supersedes {
+            op,
+            subject: subject.to_owned(),
+        })
+    }
+}
