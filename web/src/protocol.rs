@@ -12,7 +12,9 @@
 
 use crate::parts::agenda::protocol::{AgendaRequest, AgendaResponse};
 use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
+use crate::parts::harvest::cycles::protocol::{CyclesRequest, CyclesResponse};
 use crate::parts::harvest::protocol::{HarvestRequest, HarvestResponse};
+use crate::parts::harvest::storage::protocol::{StorageRequest, StorageResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
 use crate::parts::shaping::protocol::{ShapingRequest, ShapingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
@@ -127,6 +129,23 @@ enveloped! {
     Harvest: HarvestRequest, HarvestResponse;
     Shaping: ShapingRequest, ShapingResponse;
 }
+
+/// A half of a part (Harvest's) goes into the part's variant, then into
+/// the envelope.
+macro_rules! half {
+    ($message:ty => $envelope:ident::$part:ident, $wrap:expr) => {
+        impl From<$message> for $envelope {
+            fn from(message: $message) -> $envelope {
+                $envelope::$part(($wrap)(message))
+            }
+        }
+    };
+}
+
+half!(CyclesRequest => Request::Harvest, HarvestRequest::Cycles);
+half!(CyclesResponse => Response::Harvest, HarvestResponse::Cycles);
+half!(StorageRequest => Request::Harvest, |m| HarvestRequest::Storage(Box::new(m)));
+half!(StorageResponse => Response::Harvest, |m| HarvestResponse::Storage(Box::new(m)));
 
 /// Builds the object to post: `{ msg, file? }`.
 ///

@@ -1,207 +1,17 @@
-//! The Harvest panel's state: the settings as typed, the tenants file in
-//! use, the last classification, the tenant shown with its spectrum, the
-//! class-selection explorer and the simulation. The classification and the
-//! simulation are [`Job`]s: answers to anything but the latest run of each
-//! are dropped (spectra and selections follow the classification's).
+//! The Harvest panel's state: each half's desk. A new classification of
+//! the spare-cycle half is followed by the storage half's grid.
 
-use super::protocol::{
-    HarvestRequest, HarvestResponse, HarvestSettings, HarvestView, JobSource, JobSpec,
-    SelectionView, SimSettings, SimView, SpectrumView,
-};
-use super::storage_desk::StorageDesk;
+use super::cycles::desk::CyclesDesk;
+use super::protocol::HarvestResponse;
+use super::storage::desk::StorageDesk;
 use crate::page::Page;
-use crate::toolkit::files::read_text;
-use crate::toolkit::form::{list, number, numbers, optional, whole};
-use crate::toolkit::job::Job;
-use leptos::prelude::*;
-use skyplan_engine::harvest::Scaling;
 
-/// The classification form as typed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClassifyForm {
-    /// The file of series (empty: automatic).
-    pub file: String,
-    /// k per pattern (empty: the elbow rule).
-    pub k: [String; 3],
-    /// Peak percentile.
-    pub peak: String,
-    /// Capacity's low percentile.
-    pub low: String,
-}
-
-impl Default for ClassifyForm {
-    fn default() -> Self {
-        let s = HarvestSettings::default();
-        ClassifyForm {
-            file: String::new(),
-            k: Default::default(),
-            peak: s.peak_percentile.to_string(),
-            low: s.capacity_percentile.to_string(),
-        }
-    }
-}
-
-impl ClassifyForm {
-    /// The settings (the engine checks the ranges).
-    pub fn settings(&self) -> Result<HarvestSettings, String> {
-        let mut k = [None; 3];
-        for (slot, (text, what)) in
-            k.iter_mut().zip(
-                self.k
-                    .iter()
-                    .zip(["k periodic", "k constant", "k unpredictable"]),
-            )
-        {
-            if !text.trim().is_empty() {
-                *slot = Some(whole(text, what)?);
-            }
-        }
-        Ok(HarvestSettings {
-            file: Some(self.file.clone()).filter(|f| !f.is_empty()),
-            k,
-            peak_percentile: number(&self.peak, "Peak percentile")?,
-            capacity_percentile: number(&self.low, "Low percentile")?,
-        })
-    }
-}
-
-/// The selection explorer's form as typed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SelectForm {
-    /// A history job's name (empty: described).
-    pub history_job: String,
-    /// Last run, seconds (empty: a new job).
-    pub last_run: String,
-    /// Concurrent containers.
-    pub containers: String,
-    /// Hour of day.
-    pub hour: String,
-    /// Seed.
-    pub seed: String,
-}
-
-impl Default for SelectForm {
-    fn default() -> Self {
-        SelectForm {
-            history_job: String::new(),
-            last_run: "300".into(),
-            containers: "40".into(),
-            hour: "14".into(),
-            seed: "7".into(),
-        }
-    }
-}
-
-impl SelectForm {
-    /// The job (the engine checks the ranges).
-    pub fn job(&self) -> Result<JobSpec, String> {
-        Ok(JobSpec {
-            history_job: Some(self.history_job.clone()).filter(|j| !j.is_empty()),
-            last_run_secs: optional(&self.last_run, |t| number(t, "Last run"))?,
-            containers: whole(&self.containers, "Containers")?,
-            hour: whole(&self.hour, "Hour of day")?,
-            seed: whole(&self.seed, "Seed")?,
-        })
-    }
-}
-
-/// The simulation form as typed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimForm {
-    /// Days.
-    pub days: String,
-    /// Levels, comma-separated percentages.
-    pub levels: String,
-    /// The root n (empty: linear scaling).
-    pub root: String,
-    /// Runs per level.
-    pub runs: String,
-    /// Seed.
-    pub seed: String,
-    /// Job source.
-    pub source: JobSource,
-}
-
-impl Default for SimForm {
-    fn default() -> Self {
-        let s = SimSettings::default();
-        SimForm {
-            days: s.days.to_string(),
-            levels: list(&s.levels),
-            root: String::new(),
-            runs: s.runs.to_string(),
-            seed: s.seed.to_string(),
-            source: s.source,
-        }
-    }
-}
-
-impl SimForm {
-    /// The settings (the engine checks the ranges).
-    pub fn settings(&self) -> Result<SimSettings, String> {
-        Ok(SimSettings {
-            days: number(&self.days, "Days")?,
-            levels: numbers(&self.levels, "Levels")?,
-            scaling: match optional(&self.root, |t| number(t, "Root n"))? {
-                None => Scaling::Linear,
-                Some(n) => Scaling::Root { n },
-            },
-            runs: whole(&self.runs, "Runs")?,
-            seed: whole(&self.seed, "Seed")?,
-            source: self.source,
-        })
-    }
-}
-
-/// How the tenants table is sorted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SortBy {
-    /// Tenant name.
-    Name,
-    /// Pattern.
-    Pattern,
-    /// Class.
-    Class,
-    /// Mean utilization.
-    Average,
-    /// Peak utilization.
-    Peak,
-    /// Servers.
-    Servers,
-}
-
-/// The Harvest panel's signals.
+/// The Harvest panel's signals, by half.
 #[derive(Clone, Copy)]
 pub struct HarvestDesk {
-    page: Page,
-    /// Classification settings as typed.
-    pub form: RwSignal<ClassifyForm>,
-    /// The tenants file in use and its tenant count.
-    pub tenants_file: RwSignal<Option<(String, usize)>>,
-    /// The classification (its error line also says why a tenants file
-    /// was refused).
-    pub classify: Job<HarvestView>,
-    /// The tenant shown.
-    pub tenant: RwSignal<Option<String>>,
-    /// Its spectrum.
-    pub spectrum: RwSignal<Option<SpectrumView>>,
-    /// Table sort (column, ascending).
-    pub sort: RwSignal<(SortBy, bool)>,
-    /// Table filter (name, pattern or class contains).
-    pub filter: RwSignal<String>,
-    /// The heat map shows the low percentile (else the mean).
-    pub show_low: RwSignal<bool>,
-    /// The selection explorer's form.
-    pub select_form: RwSignal<SelectForm>,
-    /// Its last answer.
-    pub selection: RwSignal<Option<SelectionView>>,
-    /// Its last refusal.
-    pub select_error: RwSignal<Option<String>>,
-    /// The simulation's form.
-    pub sim_form: RwSignal<SimForm>,
-    /// The simulation.
-    pub sim: Job<SimView>,
-    /// The storage view.
+    /// Tenants, classes, selection, the simulation.
+    pub cycles: CyclesDesk,
+    /// Reimages, the grid, placement, durability, availability.
     pub storage: StorageDesk,
 }
 
@@ -209,137 +19,25 @@ impl HarvestDesk {
     /// Nothing classified yet.
     pub fn new(page: Page) -> HarvestDesk {
         HarvestDesk {
-            page,
-            form: RwSignal::new(ClassifyForm::default()),
-            tenants_file: RwSignal::new(None),
-            classify: Job::new(page),
-            tenant: RwSignal::new(None),
-            spectrum: RwSignal::new(None),
-            sort: RwSignal::new((SortBy::Servers, false)),
-            filter: RwSignal::new(String::new()),
-            show_low: RwSignal::new(true),
-            select_form: RwSignal::new(SelectForm::default()),
-            selection: RwSignal::new(None),
-            select_error: RwSignal::new(None),
-            sim_form: RwSignal::new(SimForm::default()),
-            sim: Job::new(page),
+            cycles: CyclesDesk::new(page),
             storage: StorageDesk::new(page),
         }
     }
 
-    fn send(self, request: HarvestRequest) {
-        self.page.send(request);
-    }
-
     /// Classifies the tenants with the form's settings.
     pub fn classify(self) {
-        let asked = self.form.with_untracked(ClassifyForm::settings);
-        if let Some((ticket, settings)) = self.classify.start_with(asked) {
-            self.send(HarvestRequest::Classify { ticket, settings });
-        }
-    }
-
-    /// Reads a tenants CSV chosen by the user and sends it to the worker.
-    pub fn import_tenants(self, file: web_sys::File) {
-        self.classify.error.set(None);
-        read_text(file, move |read| match read {
-            Ok((name, text)) => self.send(HarvestRequest::ImportTenants { name, text }),
-            Err(message) => self.classify.error.set(Some(message)),
-        });
-    }
-
-    /// Stops using the tenants file.
-    pub fn forget_tenants(self) {
-        self.send(HarvestRequest::ForgetTenants);
-    }
-
-    /// Shows tenant `name` and its spectrum.
-    pub fn pick_tenant(self, name: String) {
-        self.tenant.set(Some(name.clone()));
-        self.send(HarvestRequest::Spectrum {
-            ticket: self.classify.ticket(),
-            tenant: name,
-        });
-    }
-
-    /// Runs Algorithm 1 for the explorer's job.
-    pub fn select_job(self) {
-        match self.select_form.with_untracked(SelectForm::job) {
-            Ok(job) => {
-                self.select_error.set(None);
-                self.send(HarvestRequest::Select {
-                    ticket: self.classify.ticket(),
-                    job,
-                });
-            }
-            Err(e) => self.select_error.set(Some(e)),
-        }
-    }
-
-    /// Runs the simulation with the form's settings.
-    pub fn simulate(self) {
-        let asked = self.sim_form.with_untracked(SimForm::settings);
-        if let Some((ticket, settings)) = self.sim.start_with(asked) {
-            self.send(HarvestRequest::Simulate { ticket, settings });
-        }
+        self.cycles.classify();
     }
 
     /// Takes in one answer of the worker.
     pub fn apply(self, response: HarvestResponse) {
         match response {
-            HarvestResponse::TenantsFile { name, tenants } => {
-                self.tenants_file.set(name.map(|n| (n, tenants)));
-            }
-            HarvestResponse::Classified(view) => {
-                let keep = self
-                    .tenant
-                    .get_untracked()
-                    .filter(|t| view.tenants.iter().any(|r| &r.name == t));
-                let first = keep.or_else(|| {
-                    view.tenants
-                        .iter()
-                        .max_by_key(|r| r.servers)
-                        .map(|r| r.name.clone())
-                });
-                if !self.classify.done(view.ticket, *view) {
-                    return;
+            HarvestResponse::Cycles(r) => {
+                if self.cycles.apply(r) {
+                    self.storage.refresh();
                 }
-                self.spectrum.set(None);
-                self.selection.set(None);
-                if let Some(name) = first {
-                    self.pick_tenant(name);
-                }
-                self.select_job();
-                self.storage.refresh();
-            }
-            HarvestResponse::Spectrum(view) => {
-                if self.classify.is_current(view.ticket) {
-                    self.spectrum.set(Some(*view));
-                }
-            }
-            HarvestResponse::Selected(view) => {
-                if self.classify.is_current(view.ticket) {
-                    self.selection.set(Some(*view));
-                }
-            }
-            HarvestResponse::Progress(p) => {
-                self.sim.progressed(&p);
-            }
-            HarvestResponse::Simulated(view) => {
-                self.sim.done(view.ticket, *view);
             }
             HarvestResponse::Storage(r) => self.storage.apply(*r),
-            HarvestResponse::FileRefused { message } => self.classify.error.set(Some(message)),
-            HarvestResponse::Failed(failure) => {
-                if !self.classify.failed(&failure) {
-                    self.sim.failed(&failure);
-                }
-            }
-            HarvestResponse::SelectFailed(failure) => {
-                if self.classify.is_current(failure.ticket) {
-                    self.select_error.set(Some(failure.message));
-                }
-            }
         }
     }
 }

@@ -1,20 +1,22 @@
-//! The Harvest part: spare cycles of primary tenants for batch work (the
-//! harvesting paper, §3–§6) — tenants and their patterns by FFT, classes by
-//! K-Means, the harvestable capacity per class and hour, Algorithm 1's
-//! class selection for a job, and the task-scheduling simulation of YARN-PT
-//! against YARN-H; and the storage view (§3's reimages, §4.2, §6): the
-//! reimage × peak grid, Algorithm 2's placement explained, durability and
-//! availability against stock HDFS.
+//! The Harvest part: spare cycles and storage of primary tenants for batch
+//! work (the harvesting paper). Two halves, each in the standard part
+//! shape (protocol, host, views, desk, panel, charts):
+//!
+//! - [`cycles`]: tenants and their patterns, classes, harvestable capacity,
+//!   class selection, the §6 task-scheduling simulation;
+//! - [`storage`]: the reimage × peak grid, Algorithm 2's placement,
+//!   durability and availability (§4.2, §6).
+//!
+//! What they share is here: the envelope of their messages ([`protocol`]),
+//! the tenants and reimages files the worker keeps for both ([`files`]),
+//! the worker host that hands each request to its half ([`host`]), the
+//! page state holding both halves' desks ([`desk`]) and the panel laying
+//! out both halves' cards ([`panel`]).
 
-pub mod charts;
+pub mod cycles;
 pub mod desk;
+pub mod files;
 pub mod host;
 pub mod panel;
 pub mod protocol;
-pub mod storage_charts;
-pub mod storage_desk;
-pub mod storage_host;
-pub mod storage_panel;
-pub mod storage_protocol;
-pub mod storage_views;
-pub mod views;
+pub mod storage;

@@ -9,7 +9,7 @@
 //!   primaries' average utilization for stock, PT and HDFS-H, one panel per
 //!   replication level.
 
-use super::storage_protocol::{AvailabilityView, DurabilityView, StorageView};
+use super::protocol::{AvailabilityView, DurabilityView, StorageView};
 use crate::widgets::chart::{frame, legend, tick, Area, DrawError, Plot, Px, FONT, INK, MUTED};
 use plotters::prelude::*;
 use skyplan_engine::harvest::{CdfPoint, Policy};

@@ -4,8 +4,7 @@
 //! [`Job`]s: answers to anything but the latest run of each are dropped
 //! (placements follow the grid's).
 
-use super::protocol::HarvestRequest;
-use super::storage_protocol::{
+use super::protocol::{
     AvailabilityView, DurabilityView, PlaceView, StorageRequest, StorageResponse, StorageSettings,
     StorageView,
 };
@@ -111,7 +110,7 @@ impl StorageDesk {
     }
 
     fn send(self, request: StorageRequest) {
-        self.page.send(HarvestRequest::Storage(Box::new(request)));
+        self.page.send(request);
     }
 
     /// The settings, or why not (shown on `error`).

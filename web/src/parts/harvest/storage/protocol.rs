@@ -1,9 +1,8 @@
-//! The Harvest panel's storage view's messages (§3's reimages, §4.2,
-//! §6's Figures 15–16), carried inside
-//! [`super::protocol::HarvestRequest::Storage`] and
-//! [`super::protocol::HarvestResponse::Storage`].
+//! The storage half's messages (§3's reimages, §4.2, §6's Figures 15–16).
+//! Carried by [`super::super::protocol::HarvestRequest::Storage`] and
+//! [`super::super::protocol::HarvestResponse::Storage`].
 
-use crate::toolkit::protocol::{Failure, Progress};
+use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::harvest::{
     AvailabilityReport, BlockTrace, CdfPoint, DurabilityReport, Grid, PlaceReport, Policy,
@@ -87,6 +86,13 @@ pub enum StorageRequest {
         /// Settings.
         settings: StorageSettings,
     },
+}
+
+impl StorageRequest {
+    /// Nothing supersedes a storage request: each simulation is answered.
+    pub fn supersedes_key(&self) -> Option<Supersedes> {
+        None
+    }
 }
 
 /// What the worker tells the storage view.

@@ -3,7 +3,7 @@
 //! and the last classification's series), the grid and a fill run, one
 //! block explained, and the durability and availability simulations.
 
-use super::storage_protocol::{
+use super::protocol::{
     AvailabilityView, DurabilityView, PlaceView, StorageSettings, StorageTenantRow, StorageView,
 };
 use skyplan_engine::fixtures::Rng;

@@ -23,8 +23,8 @@
 //! `storage-availability-row` (`data-level`, `data-r`, `data-h`,
 //! `data-stock`), `storage-sim-error`.
 
-use super::storage_charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
-use super::storage_desk::StorageForm;
+use super::charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
+use super::desk::StorageForm;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
 use crate::widgets::field::{text_field, Field};

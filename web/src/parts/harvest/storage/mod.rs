@@ -1,0 +1,10 @@
+//! The Harvest part's storage half (§3's reimages, §4.2, §6): the reimage
+//! × peak grid, Algorithm 2's placement explained, durability and
+//! availability against stock HDFS.
+
+pub mod charts;
+pub mod desk;
+pub mod host;
+pub mod panel;
+pub mod protocol;
+pub mod views;
