@@ -68,6 +68,11 @@ pub fn trimmed(value: f64, decimals: usize) -> String {
     }
 }
 
+/// Seconds as hours, at most two decimals.
+pub fn hours(secs: f64) -> String {
+    trimmed(secs / 3600.0, 2)
+}
+
 /// Percentage `done / total` in `0..=100` (100 for an empty file).
 pub fn percent(done: u64, total: u64) -> f64 {
     if total == 0 {

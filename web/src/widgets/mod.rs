@@ -6,6 +6,7 @@ pub mod chart;
 pub mod download;
 pub mod dropzone;
 pub mod field;
+pub mod file_button;
 pub mod format;
 pub mod progress;
 pub mod stat;

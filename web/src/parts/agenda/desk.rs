@@ -13,10 +13,104 @@ use crate::parts::agenda::protocol::{
     AgendaRequest, AgendaResponse, AgendaView, CompareView, PlanFormat,
 };
 use crate::protocol::now_ms;
+use crate::toolkit::form;
 use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
+use crate::widgets::format::trimmed;
 use leptos::prelude::*;
 use skyplan_engine::agenda::{Capacity, Method, MovePreview, OptimizeProgress};
+
+/// The capacity as typed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CapacityForm {
+    /// Cores.
+    pub cores: String,
+    /// Memory, MB.
+    pub memory: String,
+}
+
+impl CapacityForm {
+    /// The form showing `capacity`.
+    pub fn of(capacity: &Capacity) -> CapacityForm {
+        CapacityForm {
+            cores: trimmed(capacity.cores, 3),
+            memory: trimmed(capacity.memory_mb, 0),
+        }
+    }
+
+    /// The capacity, or why not.
+    pub fn capacity(&self) -> Result<Capacity, String> {
+        match (positive(&self.cores), positive(&self.memory)) {
+            (Some(cores), Some(memory_mb)) => Ok(Capacity { cores, memory_mb }),
+            _ => Err("Cores and memory must be positive numbers.".into()),
+        }
+    }
+}
+
+/// The one-off reservation form as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneOffForm {
+    /// Its name.
+    pub name: String,
+    /// Earliest start, `HH:MM` UTC.
+    pub start: String,
+    /// Deadline, `HH:MM` UTC (up to 24:00).
+    pub deadline: String,
+    /// Containers.
+    pub containers: String,
+    /// Duration, minutes.
+    pub minutes: String,
+}
+
+impl Default for OneOffForm {
+    fn default() -> Self {
+        OneOffForm {
+            name: "adhoc_backfill".into(),
+            start: "13:00".into(),
+            deadline: "17:00".into(),
+            containers: "20".into(),
+            minutes: "60".into(),
+        }
+    }
+}
+
+impl OneOffForm {
+    /// The one-off's request on a plan of `step_secs`-second steps, placed
+    /// by `method` (skylines stretched or not), or why not.
+    pub fn request(
+        &self,
+        step_secs: i64,
+        method: Method,
+        stretch: bool,
+    ) -> Result<AgendaRequest, String> {
+        let start_secs = hhmm(&self.start).ok_or("Start: HH:MM, e.g. 13:00.")?;
+        let deadline_secs = hhmm(&self.deadline).ok_or("Deadline: HH:MM, up to 24:00.")?;
+        let containers = positive(&self.containers).ok_or("Containers: a positive number.")?;
+        let minutes = positive(&self.minutes).ok_or("Duration: positive minutes.")?;
+        Ok(AgendaRequest::AddOneOff {
+            name: self.name.clone(),
+            start_secs,
+            deadline_secs,
+            containers,
+            steps: ((minutes * 60.0) / step_secs.max(1) as f64).ceil() as usize,
+            method,
+            stretch,
+        })
+    }
+}
+
+/// A positive number.
+fn positive(text: &str) -> Option<f64> {
+    form::positive(text, "value").ok()
+}
+
+/// `HH:MM` (hours up to 24) as seconds.
+fn hhmm(text: &str) -> Option<i64> {
+    let (h, m) = text.trim().split_once(':')?;
+    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+    ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440)
+        .then_some(h * 3600 + m * 60)
+}
 
 /// A reservation being dragged.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,5 +416,21 @@ impl AgendaDesk {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_fields() {
+        assert_eq!(hhmm("13:05"), Some(13 * 3600 + 300));
+        assert_eq!(hhmm("24:00"), Some(86_400));
+        assert_eq!(hhmm("24:01"), None);
+        assert_eq!(hhmm("7"), None);
+        assert_eq!(positive(" 2.5 "), Some(2.5));
+        assert_eq!(positive("0"), None);
+        assert_eq!(positive("x"), None);
     }
 }

@@ -19,17 +19,15 @@
 //!   session. The undo history is not saved.
 
 use crate::parts::agenda::protocol::{
-    method_label, AgendaRequest, AgendaResponse, AgendaView, CompareRow, CompareView, Outcome,
-    PlanFormat, ReservationView,
+    method_label, AgendaRequest, AgendaResponse, AgendaView, Outcome, PlanFormat, ReservationView,
 };
-use crate::protocol::now_ms;
+use crate::parts::agenda::views::{compare_view, derived_capacity, of_job, reservation_view};
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    lower_bounds, optimize_batch, optimize_plan_with_progress, plan_to_yarn,
-    requests_from_decisions, AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence,
-    ReservationRequest,
+    optimize_plan_with_progress, plan_to_yarn, requests_from_decisions, AgendaParams, Capacity,
+    Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
 };
 use skyplan_engine::export::plan_csv;
 use skyplan_engine::slo::{DecisionKind, SloDecision};
@@ -38,16 +36,6 @@ use skyplan_engine::{ContainerSize, Timestamp, Workspace};
 
 /// Changes kept for undo (and redo).
 pub const UNDO_DEPTH: usize = 50;
-
-/// Largest LP relaxation (variables) solved for a lower bound, as in
-/// `skyplan plan`.
-pub const LP_MAX_VARS: usize = 5_000;
-
-/// Capacity derived on first admission: this much above the lower bound.
-pub const HEADROOM: f64 = 1.25;
-
-/// Memory per core of a derived capacity (the CLI's default), MB.
-pub const MB_PER_CORE: f64 = 4096.0;
 
 /// Smallest parallelism a skyline step may be stretched to (the CLI's
 /// `--min-parallelism` default), or none: the skyline as it is.
@@ -633,64 +621,12 @@ impl AgendaHost {
 
     /// The plan's requests placed afresh by each method, with lower bounds.
     fn compare(&self, ctx: &Ctx<'_>, ticket: u32) {
-        let Some(plan) = &self.agenda.plan else {
-            ctx.send(AgendaResponse::Failed(Failure::new(
-                ticket,
-                "There is no plan to compare yet.",
-            )));
-            return;
-        };
-        let mut reservations: Vec<_> = plan.reservations().iter().collect();
-        reservations.sort_by_key(|r| (!r.periodic(), r.id));
-        let requests: Vec<ReservationRequest> =
-            reservations.iter().map(|r| r.request.clone()).collect();
-        let capacity = plan.capacity().to_vec();
-        let mut rows = Vec::new();
-        let bound = lower_bounds(plan, &requests, LP_MAX_VARS);
-        let mut optimized_gap = None;
-        for method in crate::parts::agenda::protocol::COMPARED {
-            let t = now_ms();
-            if method == Method::Optimized {
-                let Ok(empty) = Plan::new(plan.params().clone(), capacity.clone()) else {
-                    continue;
-                };
-                if let Ok(out) = optimize_batch(&empty, &requests, &OptimizeParams::default()) {
-                    let peak = out.report.peak;
-                    optimized_gap = Some(out.report.gap);
-                    rows.push(CompareRow {
-                        method,
-                        placed: requests.len(),
-                        peak,
-                        ratio: (bound.best > 0.0).then(|| peak / bound.best),
-                        millis: now_ms() - t,
-                    });
-                }
-                continue;
+        ctx.send(match &self.agenda.plan {
+            Some(plan) => AgendaResponse::Compare(compare_view(plan, ticket, self.revision)),
+            None => {
+                AgendaResponse::Failed(Failure::new(ticket, "There is no plan to compare yet."))
             }
-            let Ok(mut fresh) = Plan::new(plan.params().clone(), capacity.clone()) else {
-                continue;
-            };
-            let placed = requests
-                .iter()
-                .filter(|r| fresh.admit((*r).clone(), method).is_ok())
-                .count();
-            let peak = fresh.peak();
-            rows.push(CompareRow {
-                method,
-                placed,
-                peak,
-                ratio: (bound.best > 0.0).then(|| peak / bound.best),
-                millis: now_ms() - t,
-            });
-        }
-        ctx.send(AgendaResponse::Compare(CompareView {
-            ticket,
-            revision: self.revision,
-            requests: requests.len(),
-            rows,
-            bound,
-            optimized_gap,
-        }));
+        });
     }
 
     fn export(&self, ctx: &Ctx<'_>, format: PlanFormat, queue: &str) {
@@ -769,69 +705,6 @@ impl OneOff {
     }
 }
 
-/// The capacity derived for the first requests: [`HEADROOM`] × the lower
-/// bound on their peak load, in whole cores, [`MB_PER_CORE`] a core; and
-/// the note that says so.
-fn derived_capacity(
-    params: &AgendaParams,
-    requests: &[ReservationRequest],
-) -> Result<(Capacity, String), String> {
-    // Lower bounds are costs (load over capacity): on a reference capacity
-    // they scale to a load.
-    const REFERENCE: f64 = 1_000.0;
-    let reference = Plan::new(
-        params.clone(),
-        vec![Capacity {
-            cores: REFERENCE,
-            memory_mb: REFERENCE * MB_PER_CORE,
-        }],
-    )
-    .map_err(|e| e.to_string())?;
-    let bound = lower_bounds(&reference, requests, LP_MAX_VARS).best * REFERENCE;
-    if !(bound.is_finite() && bound > 0.0) {
-        return Err(
-            "These requests do not fit the plan's day; nothing to size the capacity on.".into(),
-        );
-    }
-    let cores = (bound * HEADROOM - 1e-9).ceil().max(1.0);
-    let capacity = Capacity {
-        cores,
-        memory_mb: cores * MB_PER_CORE,
-    };
-    let note = format!(
-        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core. Change it here."
-    );
-    Ok((capacity, note))
-}
-
-fn reservation_view(r: &skyplan_engine::agenda::Reservation) -> ReservationView {
-    ReservationView {
-        id: r.id,
-        name: r.request.name.clone(),
-        period_secs: match r.request.recurrence {
-            Recurrence::Periodic { period_secs } => Some(period_secs),
-            Recurrence::OneOff => None,
-        },
-        method: r.method,
-        start: r.start,
-        alloc: r.alloc.clone(),
-        window: r.window,
-        period_steps: r.period_steps,
-        instances: r.instances,
-        cores: r.request.container.cores,
-        memory_mb: r.request.container.memory_mb,
-        peak_containers: r.alloc.iter().copied().fold(0.0, f64::max),
-        demand: r.alloc.iter().sum(),
-    }
-}
-
-/// Whether a reservation named `name` was made for `job` (`job`, or one of
-/// its one-off instances `job#i`).
-fn of_job(name: &str, job: &str) -> bool {
-    name.strip_prefix(job)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
-}
-
 /// 00:00 UTC of the day of `t`.
 fn day_of(t: Timestamp) -> Timestamp {
     t - t.rem_euclid(86_400)
@@ -861,33 +734,6 @@ fn push_bounded(stack: &mut Vec<Change>, change: Change) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reservations_belong_to_their_job() {
-        assert!(of_job("revenue_rollup", "revenue_rollup"));
-        assert!(of_job("seven#2", "seven"));
-        assert!(!of_job("revenue_rollup_v2", "revenue_rollup"));
-        assert!(!of_job("rev", "revenue_rollup"));
-    }
-
-    #[test]
-    fn derived_capacity_is_a_quarter_above_the_bound() {
-        // 40 containers for 10 minutes in a window of exactly 10 minutes:
-        // the bound on the peak is 40 cores, the capacity 50.
-        let request = ReservationRequest::from_skyline(
-            "a",
-            Recurrence::OneOff,
-            (600, 1_200),
-            ContainerSize::default(),
-            &[40.0; 10],
-            60,
-            1.0,
-        );
-        let (c, note) = derived_capacity(&AgendaParams::default(), &[request]).unwrap();
-        assert_eq!(c.cores, 50.0);
-        assert_eq!(c.memory_mb, 50.0 * MB_PER_CORE);
-        assert!(note.contains("40.0 cores"), "{note}");
-    }
 
     #[test]
     fn one_off_form_is_checked() {

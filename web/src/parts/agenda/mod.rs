@@ -6,3 +6,4 @@ pub mod host;
 pub mod panel;
 pub mod protocol;
 pub mod timeline;
+pub mod views;

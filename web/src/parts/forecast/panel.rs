@@ -11,6 +11,7 @@
 
 use super::charts::ForecastPlot;
 use super::desk::ForecastForm;
+use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::run::{JobStatus, RunControls};
 use crate::widgets::field::{text_field, Field};
@@ -20,31 +21,11 @@ use leptos::prelude::*;
 use skyplan_engine::forecast::ForecastMethod;
 
 /// The form's fields.
-const FIELDS: [Field<ForecastForm>; 4] = [
-    (
-        "Window h",
-        "forecast-window",
-        |f| f.window.clone(),
-        |f, v| f.window = v,
-    ),
-    (
-        "Latest N",
-        "forecast-latest",
-        |f| f.latest.clone(),
-        |f, v| f.latest = v,
-    ),
-    (
-        "Steps ahead",
-        "forecast-horizon",
-        |f| f.horizon.clone(),
-        |f, v| f.horizon = v,
-    ),
-    (
-        "Rolling origins",
-        "forecast-origins",
-        |f| f.origins.clone(),
-        |f, v| f.origins = v,
-    ),
+const FIELDS: [Field<ForecastForm>; 4] = fields![ForecastForm:
+    ("Window h", "forecast-window", window),
+    ("Latest N", "forecast-latest", latest),
+    ("Steps ahead", "forecast-horizon", horizon),
+    ("Rolling origins", "forecast-origins", origins),
 ];
 
 /// The series the Traces chart shows, if it is one.

@@ -20,9 +20,10 @@
 //!   request of a session.
 
 use crate::parts::pricing::protocol::{
-    HistoryJob, HistoryView, JobSpec, PricingRequest, PricingResponse, PricingSettings, QueueRow,
-    QueueView, QuoteView, SimView,
+    JobSpec, PricingRequest, PricingResponse, PricingSettings, QueueRow, QueueView, QuoteView,
+    SimView,
 };
+use crate::parts::pricing::views::{history, history_view, queue_view, QUANTUM};
 use crate::protocol::now_ms;
 use crate::toolkit::host::{timed, Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
@@ -31,12 +32,11 @@ use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
 use skyplan_engine::export::queue_csv;
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::import::read_queue_csv;
-use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::pricing::{
     job_work, mean_processing_secs, price_at, quote, sweep, JobWork, LazySchedule, PriceParams,
     PricePoint, QueuedJob, Quote,
 };
-use skyplan_engine::{Format, Workspace};
+use skyplan_engine::Workspace;
 
 /// The `meta` record the queue is saved under.
 const META_KEY: &str = "pricing";
@@ -46,12 +46,6 @@ const SAVED_VERSION: u32 = 1;
 
 /// Deadlines on a quoted curve.
 pub const CURVE_POINTS: usize = 60;
-
-/// Bands the free capacity of the lazy schedule is sent in, at most.
-pub const FREE_BANDS: usize = 400;
-
-/// Seconds per quantum of the lazy schedule.
-const QUANTUM: f64 = 1.0;
 
 /// One admitted job, as saved: with its price and method when it was
 /// admitted here, without when it was imported.
@@ -120,27 +114,6 @@ impl Default for PricingHost {
     }
 }
 
-/// The jobs with durations of the workspace's job histories, the ids of
-/// their files and the files' names.
-fn history(workspace: &Workspace) -> (Vec<u32>, Vec<String>, Vec<WorkloadJob>) {
-    let (mut ids, mut names, mut jobs) = (Vec::new(), Vec::new(), Vec::new());
-    for f in workspace.files() {
-        if f.format != Format::JobHistoryCsv {
-            continue;
-        }
-        ids.push(f.id);
-        names.push(f.name.clone());
-        jobs.extend(
-            f.data
-                .workload
-                .iter()
-                .filter(|j| j.map_secs.is_some())
-                .cloned(),
-        );
-    }
-    (ids, names, jobs)
-}
-
 impl PartHost for PricingHost {
     type Request = PricingRequest;
 
@@ -150,19 +123,7 @@ impl PartHost for PricingHost {
         self.restore_once(ctx).await;
         match request {
             PricingRequest::State => {
-                let (_, files, jobs) = history(ctx.workspace());
-                ctx.send(PricingResponse::History(HistoryView {
-                    files,
-                    jobs: jobs
-                        .into_iter()
-                        .map(|j| HistoryJob {
-                            name: j.name,
-                            features: j.features,
-                            map_secs: j.map_secs.unwrap_or(0.0),
-                            reduce_secs: j.reduce_secs.unwrap_or(0.0),
-                        })
-                        .collect(),
-                }));
+                ctx.send(PricingResponse::History(history_view(ctx.workspace())));
                 self.post_queue(ctx);
             }
             PricingRequest::Quote {
@@ -508,34 +469,22 @@ impl PricingHost {
 
     /// The queue with its lazy schedule on the settings' cluster.
     fn queue_view(&self) -> QueueView {
-        let settings = self.desk.settings.unwrap_or_default();
-        let queue = self.queued();
-        let mut view = QueueView {
-            revision: self.revision,
-            settings: self.desk.settings,
-            rows: self
-                .desk
-                .queue
-                .iter()
-                .map(|a| QueueRow {
-                    name: a.job.name.clone(),
-                    map_work: a.job.map_work,
-                    reduce_work: a.job.reduce_work,
-                    deadline: a.job.deadline,
-                    price: a.price,
-                    method: a.method,
-                    map: None,
-                    reduce: None,
-                })
-                .collect(),
-            revenue: self.desk.queue.iter().filter_map(|a| a.price).sum(),
-            ..QueueView::default()
-        };
-        match LazySchedule::build(&queue, settings.slots, QUANTUM) {
-            Ok(s) => schedule_into(&s, &queue, &mut view),
-            Err(e) => view.problem = Some(e.to_string()),
-        }
-        view
+        let rows = self
+            .desk
+            .queue
+            .iter()
+            .map(|a| QueueRow {
+                name: a.job.name.clone(),
+                map_work: a.job.map_work,
+                reduce_work: a.job.reduce_work,
+                deadline: a.job.deadline,
+                price: a.price,
+                method: a.method,
+                map: None,
+                reduce: None,
+            })
+            .collect();
+        queue_view(self.revision, self.desk.settings, rows)
     }
 
     async fn save(&self, ctx: &Ctx<'_>) {
@@ -544,108 +493,5 @@ impl PricingHost {
             desk: self.desk.clone(),
         };
         ctx.write_record(&saved).await;
-    }
-}
-
-/// Fills `view` with the schedule `s` of `queue`: each row's lazily placed
-/// phases in seconds and the free capacity in at most [`FREE_BANDS`] bands.
-fn schedule_into(s: &LazySchedule, queue: &[QueuedJob], view: &mut QueueView) {
-    let q = s.quantum;
-    for (row, job) in view.rows.iter_mut().zip(queue) {
-        let Some((_, [map, reduce])) = s.placements.iter().find(|(n, _)| *n == job.name) else {
-            continue;
-        };
-        let span = |(first, last): (usize, usize), work: f64| {
-            (work > 1e-12).then(|| (first as f64 * q, (last + 1) as f64 * q))
-        };
-        row.map = span(*map, job.map_work);
-        row.reduce = span(*reduce, job.reduce_work);
-    }
-    let n = s.used.len();
-    view.horizon = n as f64 * q;
-    if n == 0 {
-        return;
-    }
-    let per = n.div_ceil(FREE_BANDS);
-    view.band_secs = per as f64 * q;
-    let free = |p: usize| -> Vec<f64> {
-        s.used
-            .chunks(per)
-            .map(|c| {
-                let used: f64 = c.iter().map(|u| u[p]).sum();
-                (1.0 - used / (s.capacity[p] * c.len() as f64)).clamp(0.0, 1.0)
-            })
-            .collect()
-    };
-    view.free_map = free(0);
-    view.free_reduce = free(1);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use skyplan_engine::pricing::Slots;
-
-    fn job(name: &str, map_work: f64, reduce_work: f64, deadline: f64) -> QueuedJob {
-        QueuedJob {
-            name: name.into(),
-            map_work,
-            reduce_work,
-            deadline,
-        }
-    }
-
-    /// Figure 7 on one slot: A (10 s) due 70 lies in [60, 70), B (20 s)
-    /// due 110 in [90, 110); the free bands say where the slack is.
-    #[test]
-    fn schedule_of_figure_7() {
-        let queue = [job("A", 10.0, 0.0, 70.0), job("B", 20.0, 0.0, 110.0)];
-        let one = Slots {
-            map: 1.0,
-            reduce: 1.0,
-        };
-        let s = LazySchedule::build(&queue, one, 1.0).unwrap();
-        let mut view = QueueView {
-            rows: queue
-                .iter()
-                .map(|j| QueueRow {
-                    name: j.name.clone(),
-                    map_work: j.map_work,
-                    reduce_work: j.reduce_work,
-                    deadline: j.deadline,
-                    price: Some(1.0),
-                    method: Some(Method::Gp),
-                    map: None,
-                    reduce: None,
-                })
-                .collect(),
-            ..QueueView::default()
-        };
-        schedule_into(&s, &queue, &mut view);
-        assert_eq!(view.rows[0].map, Some((60.0, 70.0)));
-        assert_eq!(view.rows[1].map, Some((90.0, 110.0)));
-        assert_eq!(view.rows[0].reduce, None);
-        assert_eq!(view.horizon, 110.0);
-        assert_eq!(view.band_secs, 1.0);
-        assert_eq!(view.free_map.len(), 110);
-        assert_eq!(view.free_map[0], 1.0);
-        assert_eq!(view.free_map[65], 0.0);
-        assert!(view.free_reduce.iter().all(|&f| f == 1.0));
-    }
-
-    #[test]
-    fn long_horizons_are_banded() {
-        let queue = [job("A", 1000.0, 0.0, 4000.0)];
-        let one = Slots {
-            map: 1.0,
-            reduce: 1.0,
-        };
-        let s = LazySchedule::build(&queue, one, 1.0).unwrap();
-        let mut view = QueueView::default();
-        schedule_into(&s, &queue, &mut view);
-        assert!(view.free_map.len() <= FREE_BANDS);
-        assert_eq!(view.band_secs, 10.0);
-        let free: f64 = view.free_map.iter().sum::<f64>() * view.band_secs;
-        assert!((free - 3000.0).abs() < 1e-9, "{free}");
     }
 }

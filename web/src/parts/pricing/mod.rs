@@ -6,3 +6,4 @@ pub mod desk;
 pub mod host;
 pub mod panel;
 pub mod protocol;
+pub mod views;

@@ -11,11 +11,152 @@
 use super::protocol::{ExportFormat, FitView, SloRow, SloTable, SlosRequest, SlosResponse};
 use crate::page::Page;
 use crate::parts::traces::protocol::WorkspaceView;
+use crate::toolkit::form::{number, numbers};
 use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
+use crate::widgets::format::trimmed;
 use leptos::prelude::*;
 use skyplan_engine::resource_model::ModelParams;
-use skyplan_engine::slo::{SloDecision, SloParams};
+use skyplan_engine::slo::{DecisionKind, SloDecision, SloParams};
+use skyplan_engine::Skyline;
+
+/// The inference settings as typed (the engine checks the ranges).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InferenceForm {
+    /// Earliest start: percentile of input availability.
+    pub start: String,
+    /// Deadline: percentile of output reads.
+    pub deadline: String,
+    /// Largest read-time CV for an actionable deadline.
+    pub cv: String,
+    /// Smallest slack ratio for an actionable deadline.
+    pub slack: String,
+}
+
+impl InferenceForm {
+    /// The start percentile's label.
+    pub const START: &'static str = "Earliest start: percentile of input availability";
+    /// The deadline percentile's label.
+    pub const DEADLINE: &'static str = "Deadline: percentile of output reads";
+    /// The read-time CV's label.
+    pub const CV: &'static str = "Largest read-time CV for an actionable deadline";
+    /// The slack ratio's label.
+    pub const SLACK: &'static str = "Smallest slack ratio for an actionable deadline";
+
+    /// The form showing `params`.
+    pub fn of(params: &SloParams) -> InferenceForm {
+        InferenceForm {
+            start: params.start_percentile.to_string(),
+            deadline: params.deadline_percentile.to_string(),
+            cv: params.max_read_cv.to_string(),
+            slack: params.min_slack_ratio.to_string(),
+        }
+    }
+
+    /// `base` with the form's settings, or what is not a number.
+    pub fn params(&self, base: SloParams) -> Result<SloParams, String> {
+        Ok(SloParams {
+            start_percentile: number(&self.start, Self::START)?,
+            deadline_percentile: number(&self.deadline, Self::DEADLINE)?,
+            max_read_cv: number(&self.cv, Self::CV)?,
+            min_slack_ratio: number(&self.slack, Self::SLACK)?,
+            ..base
+        })
+    }
+}
+
+/// A job's decision form as typed: the note every decision carries, and
+/// the override's window (minutes after each period start) and reservation
+/// (containers per step, `;`-separated), with the scale offered for `R*`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionForm {
+    /// Why it was overridden or rejected (optional).
+    pub note: String,
+    /// Earliest start, minutes.
+    pub start: String,
+    /// Deadline, minutes.
+    pub deadline: String,
+    /// The reservation's containers per step.
+    pub skyline: String,
+    /// Percentage of `R*` for "Use scaled R*".
+    pub scale: String,
+    /// Seconds per step of `skyline`.
+    pub step: u32,
+}
+
+impl Default for DecisionForm {
+    fn default() -> Self {
+        DecisionForm {
+            note: String::new(),
+            start: String::new(),
+            deadline: String::new(),
+            skyline: String::new(),
+            scale: "100".into(),
+            step: 60,
+        }
+    }
+}
+
+impl DecisionForm {
+    /// The note, if one is typed.
+    pub fn note(&self) -> Option<String> {
+        let note = self.note.trim();
+        (!note.is_empty()).then(|| note.to_owned())
+    }
+
+    /// The override's window, seconds after each period start.
+    pub fn window(&self) -> Result<(i64, i64), String> {
+        Ok((
+            parse_minutes("earliest start", &self.start)?,
+            parse_minutes("deadline", &self.deadline)?,
+        ))
+    }
+
+    /// The override's reservation.
+    pub fn skyline(&self) -> Result<Skyline, String> {
+        parse_skyline(&self.skyline).map(|values| Skyline::new(self.step, values))
+    }
+
+    /// The scale for `R*`, as a factor.
+    pub fn scale(&self) -> Result<f64, String> {
+        number(&self.scale, "scale").map(|p| p / 100.0)
+    }
+
+    /// Shows `window` and `skyline` in the override's fields.
+    pub fn show(&mut self, window: (Option<i64>, Option<i64>), skyline: Option<&Skyline>) {
+        self.start = window.0.map(minutes).unwrap_or_default();
+        self.deadline = window.1.map(minutes).unwrap_or_default();
+        if let Some(sky) = skyline {
+            self.skyline = skyline_text(&sky.containers);
+            self.step = sky.step_secs;
+        }
+        self.scale = "100".into();
+    }
+}
+
+/// Minutes as a form value: at most two decimals.
+pub fn minutes(secs: i64) -> String {
+    trimmed(secs as f64 / 60.0, 2)
+}
+
+/// A skyline as the override field shows it: `;`-separated containers.
+pub fn skyline_text(containers: &[f64]) -> String {
+    containers
+        .iter()
+        .map(|&c| trimmed(c, 3))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// A form field in minutes, as seconds.
+fn parse_minutes(label: &str, text: &str) -> Result<i64, String> {
+    number(text, label).map(|m| (m * 60.0).round() as i64)
+}
+
+/// The override field's containers (`;`-separated; blanks ignored).
+fn parse_skyline(text: &str) -> Result<Vec<f64>, String> {
+    numbers(text, "reservation")
+}
 
 /// Where the selected job's fit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +340,119 @@ impl SloDesk {
         });
     }
 
+    /// A decision of `kind` on the selected job `job`: its period and
+    /// first period, the fit's model settings and the form's note.
+    fn decision_of(
+        self,
+        job: String,
+        kind: DecisionKind,
+        form: &DecisionForm,
+    ) -> Option<SloDecision> {
+        let r = self.selected_row()?;
+        Some(SloDecision {
+            job,
+            kind,
+            period_secs: r.period_secs,
+            reference: r.reference,
+            window: None,
+            skyline: None,
+            model: self
+                .fit
+                .view
+                .with_untracked(|f| f.as_ref().map(|f| f.model.params.clone())),
+            note: form.note(),
+        })
+    }
+
+    /// Signs off `job`: the inferred window and the reservation `R*` shown.
+    pub fn sign_off(self, job: String, form: &DecisionForm) {
+        let Some(mut d) = self.decision_of(job, DecisionKind::SignedOff, form) else {
+            return;
+        };
+        d.window = self
+            .selected_row()
+            .and_then(|r| r.earliest_start_secs.zip(r.deadline_secs));
+        d.skyline = self
+            .fit
+            .view
+            .with_untracked(|f| f.as_ref().map(|f| f.model.skyline.clone()));
+        self.decide(d);
+    }
+
+    /// Rejects `job`'s SLO.
+    pub fn reject(self, job: String, form: &DecisionForm) {
+        if let Some(mut d) = self.decision_of(job, DecisionKind::Rejected, form) {
+            d.model = None;
+            self.decide(d);
+        }
+    }
+
+    /// Overrides `job`'s SLO with the form's window and reservation, or
+    /// says what in the form is not a number.
+    pub fn save_override(self, job: String, form: &DecisionForm) {
+        let parsed = form.window().and_then(|w| Ok((w, form.skyline()?)));
+        match parsed {
+            Ok((window, skyline)) => {
+                if let Some(mut d) = self.decision_of(job, DecisionKind::Overridden, form) {
+                    d.window = Some(window);
+                    d.skyline = Some(skyline);
+                    self.decide(d);
+                }
+            }
+            Err(message) => self.error.set(Some(message)),
+        }
+    }
+
+    /// Opens the override of `job` on what is recorded (a signed-off or
+    /// overridden decision), else on the inferred window and `R*`.
+    pub fn open_override(self, job: &str, form: RwSignal<DecisionForm>) {
+        let row = self.selected_row();
+        let recorded = self
+            .decision(job)
+            .filter(|d| d.kind != DecisionKind::Rejected);
+        let window = match recorded.as_ref().and_then(|d| d.window) {
+            Some((a, d)) => (Some(a), Some(d)),
+            None => (
+                row.as_ref()
+                    .and_then(|r| r.earliest_start_secs)
+                    .map(|a| a.max(0)),
+                row.as_ref().and_then(|r| r.deadline_secs),
+            ),
+        };
+        let skyline = recorded.and_then(|d| d.skyline).or_else(|| {
+            self.fit
+                .view
+                .with_untracked(|f| f.as_ref().map(|f| f.model.skyline.clone()))
+        });
+        form.update(|f| f.show(window, skyline.as_ref()));
+        self.editing.set(true);
+    }
+
+    /// Puts `R*` scaled by the form's percentage in the override's
+    /// reservation.
+    pub fn scale_override(self, form: RwSignal<DecisionForm>) {
+        let factor = match form.with_untracked(DecisionForm::scale) {
+            Ok(factor) => factor,
+            Err(message) => {
+                self.error.set(Some(message));
+                return;
+            }
+        };
+        let scaled = self.fit.view.with_untracked(|f| {
+            f.as_ref().map(|f| {
+                let sky = &f.model.skyline;
+                let values: Vec<f64> = sky.containers.iter().map(|c| c * factor).collect();
+                (skyline_text(&values), sky.step_secs)
+            })
+        });
+        if let Some((text, step)) = scaled {
+            form.update(|f| {
+                f.skyline = text;
+                f.step = step;
+            });
+        }
+    }
+
     /// Sends a decision for the engine to validate and record.
     pub fn decide(self, decision: SloDecision) {
         self.error.set(None);
@@ -287,5 +541,24 @@ impl SloDesk {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_fields_parse_or_say_why() {
+        assert_eq!(parse_minutes("deadline", " 50 "), Ok(3000));
+        assert_eq!(parse_minutes("start", "0.5"), Ok(30));
+        assert!(parse_minutes("start", "soon")
+            .unwrap_err()
+            .contains("`soon`"));
+        assert_eq!(parse_skyline("1; 2.5;;3 "), Ok(vec![1.0, 2.5, 3.0]));
+        assert!(parse_skyline("1;x").unwrap_err().contains("`x`"));
+        assert_eq!(skyline_text(&[15.333_333, 30.0, 0.5]), "15.333;30;0.5");
+        assert_eq!(minutes(63), "1.05");
+        assert_eq!(minutes(3000), "50");
     }
 }

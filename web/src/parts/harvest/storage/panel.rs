@@ -25,58 +25,24 @@
 
 use super::charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
 use super::desk::StorageForm;
+use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
 use crate::widgets::field::{text_field, Field};
+use crate::widgets::file_button::FileButton;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::harvest::{CellVerdict, Policy, TenantVerdict};
-use web_sys::HtmlInputElement;
 
-const FIELDS: [Field<StorageForm>; 7] = [
-    (
-        "Grid n",
-        "storage-grid-n",
-        |f| f.grid.clone(),
-        |f, v| f.grid = v,
-    ),
-    (
-        "Replicas R",
-        "storage-replication",
-        |f| f.replication.clone(),
-        |f, v| f.replication = v,
-    ),
-    (
-        "Blocks (fill, durability)",
-        "storage-blocks",
-        |f| f.blocks.clone(),
-        |f, v| f.blocks = v,
-    ),
-    (
-        "Runs",
-        "storage-runs",
-        |f| f.runs.clone(),
-        |f, v| f.runs = v,
-    ),
-    (
-        "Blocks (availability)",
-        "storage-availability-blocks",
-        |f| f.availability_blocks.clone(),
-        |f, v| f.availability_blocks = v,
-    ),
-    (
-        "Levels (%)",
-        "storage-levels",
-        |f| f.levels.clone(),
-        |f, v| f.levels = v,
-    ),
-    (
-        "Seed",
-        "storage-seed",
-        |f| f.seed.clone(),
-        |f, v| f.seed = v,
-    ),
+const FIELDS: [Field<StorageForm>; 7] = fields![StorageForm:
+    ("Grid n", "storage-grid-n", grid),
+    ("Replicas R", "storage-replication", replication),
+    ("Blocks (fill, durability)", "storage-blocks", blocks),
+    ("Runs", "storage-runs", runs),
+    ("Blocks (availability)", "storage-availability-blocks", availability_blocks),
+    ("Levels (%)", "storage-levels", levels),
+    ("Seed", "storage-seed", seed),
 ];
 
 fn cell_verdict(v: CellVerdict) -> &'static str {
@@ -130,22 +96,12 @@ pub fn StorageCard() -> impl IntoView {
                 }}
             </p>
             <div class="actions">
-                <label class="button small">
-                    "Read reimages CSV…"
-                    <input
-                        type="file"
-                        accept=".csv,text/csv"
-                        data-testid="storage-reimages-input"
-                        style="display: none"
-                        on:change=move |ev| {
-                            let input: HtmlInputElement = event_target(&ev);
-                            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                                desk.import_reimages(file);
-                            }
-                            input.set_value("");
-                        }
-                    />
-                </label>
+                <FileButton
+                    label="Read reimages CSV…"
+                    testid="storage-reimages-input"
+                    accept=".csv,text/csv"
+                    on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_reimages(f))
+                />
                 <button class="button small" data-testid="storage-refresh" on:click=move |_| desk.refresh()>
                     "Place again"
                 </button>

@@ -1,0 +1,144 @@
+//! Where the tenants come from, the clustering's settings, Classify.
+
+use crate::fields;
+use crate::parts::harvest::cycles::desk::ClassifyForm;
+use crate::state::Studio;
+use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::widgets::field::{text_field, Field};
+use crate::widgets::file_button::FileButton;
+use crate::widgets::format::{count, trimmed};
+use leptos::prelude::*;
+
+const CLASSIFY_FIELDS: [Field<ClassifyForm>; 5] = fields![ClassifyForm:
+    ("k periodic", "harvest-k-periodic", k[0]),
+    ("k constant", "harvest-k-constant", k[1]),
+    ("k unpredictable", "harvest-k-unpredictable", k[2]),
+    ("Peak percentile", "harvest-peak", peak),
+    ("Capacity low percentile", "harvest-low", low),
+];
+
+/// Where the tenants come from, the clustering's settings, Classify.
+#[component]
+pub fn SettingsCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.cycles;
+    let files = move || {
+        studio.traces.workspace.with(|w| {
+            w.summary
+                .files
+                .iter()
+                .filter(|f| f.series > 0)
+                .map(|f| f.name.clone())
+                .collect::<Vec<_>>()
+        })
+    };
+    let status = desk.classify.status("classifying", "", "idle", |v| {
+        format!(
+            "{} tenants, {} classes, {} slots of {} s in {} ms",
+            count(v.tenants.len()),
+            v.classes.len(),
+            count(v.slots),
+            v.step_secs,
+            trimmed(v.millis, 0)
+        )
+    });
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Tenants"</h2>
+                <JobStatus job=desk.classify testid="harvest-status" text=status/>
+            </header>
+            <p class="card-text">
+                "A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
+            </p>
+            <p class="hint" data-testid="harvest-tenants-file">
+                {move || match desk.tenants_file.get() {
+                    Some((name, n)) => format!("Tenants file: {name} ({n} tenants)"),
+                    None => "No tenants file: each series' tenant is its name before '/'.".to_owned(),
+                }}
+            </p>
+            <div class="actions">
+                <FileButton
+                    label="Read tenants CSV…"
+                    testid="harvest-tenants-input"
+                    accept=".csv,text/csv"
+                    on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_tenants(f))
+                />
+                <Show when=move || desk.tenants_file.with(Option::is_some)>
+                    <button class="button small" on:click=move |_| desk.forget_tenants()>
+                        "Forget tenants file"
+                    </button>
+                </Show>
+            </div>
+            <label class="field inline">
+                <span class="field-label">"Series from"</span>
+                <select
+                    data-testid="harvest-file"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        desk.form.update(|f| f.file = v);
+                    }
+                >
+                    <option value="">"automatic"</option>
+                    {move || {
+                        files()
+                            .into_iter()
+                            .map(|name| {
+                                let selected = desk.form.with(|f| f.file == name);
+                                view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <div class="form-grid two">
+                {CLASSIFY_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+            </div>
+            <div class="actions">
+                <RunButton
+                    job=desk.classify
+                    testid="harvest-classify"
+                    label="Classify"
+                    on_run=move || desk.classify()
+                />
+            </div>
+            <ErrorLine testid="harvest-error" error=desk.classify.error/>
+            <p class="hint">
+                {move || {
+                    desk.classify
+                        .view
+                        .with(|v| {
+                            v.as_ref()
+                                .map(|v| {
+                                    let k = v
+                                        .k
+                                        .iter()
+                                        .map(|k| {
+                                            format!(
+                                                "{} {} of {} tenants{}",
+                                                k.pattern.name(),
+                                                k.k,
+                                                k.tenants,
+                                                if k.overridden { " (set)" } else { "" }
+                                            )
+                                        })
+                                        .collect::<Vec<_>>()
+                                        .join(" · ");
+                                    let missing = if v.missing.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!(
+                                            " {} tenant(s) of the file have no series: {}.",
+                                            v.missing.len(),
+                                            v.missing.join(", ")
+                                        )
+                                    };
+                                    format!("From {}. Classes: {k}.{missing}", v.source)
+                                })
+                        })
+                        .unwrap_or_else(|| "Empty k: the elbow rule chooses (the least k explaining 90 % of the spread).".to_owned())
+                }}
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,138 @@
+//! The §6 simulation of YARN-PT against YARN-H.
+
+use crate::fields;
+use crate::parts::harvest::cycles::charts::SimPlot;
+use crate::parts::harvest::cycles::desk::SimForm;
+use crate::parts::harvest::cycles::protocol::JobSource;
+use crate::state::Studio;
+use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::widgets::field::{choice, text_field, Field};
+use crate::widgets::format::{count, trimmed};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+
+const SIM_FIELDS: [Field<SimForm>; 5] = fields![SimForm:
+    ("Days", "harvest-sim-days", days),
+    ("Levels (%)", "harvest-sim-levels", levels),
+    ("Root n (empty: linear)", "harvest-sim-root", root),
+    ("Runs", "harvest-sim-runs", runs),
+    ("Seed", "harvest-sim-seed", seed),
+];
+
+/// The §6 simulation.
+#[component]
+pub fn SimulationCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.harvest.cycles;
+    let plot = Signal::derive(move || desk.sim.view.get().map(|view| SimPlot { view }));
+    let status = desk.sim.status("running in the worker", " runs", "", |s| {
+        format!(
+            "{} servers, {} days, {} job templates, in {:.1} s",
+            count(s.report.servers),
+            trimmed(s.report.days, 1),
+            s.jobs,
+            s.millis / 1000.0
+        )
+    });
+    let rows = move || {
+        desk.sim.view.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.report
+                        .levels
+                        .iter()
+                        .map(|l| {
+                            view! {
+                                <tr
+                                    data-testid="harvest-sim-row"
+                                    data-level=l.level.to_string()
+                                    data-improvement=l.improvement.avg.to_string()
+                                >
+                                    <td class="num">{trimmed(l.level, 0)}</td>
+                                    <td class="num">{l.classes.to_string()}</td>
+                                    <td class="num">
+                                        {format!("{} / {} / {}", trimmed(l.pt.avg_job_secs.min, 0), trimmed(l.pt.avg_job_secs.avg, 0), trimmed(l.pt.avg_job_secs.max, 0))}
+                                    </td>
+                                    <td class="num">
+                                        {format!("{} / {} / {}", trimmed(l.h.avg_job_secs.min, 0), trimmed(l.h.avg_job_secs.avg, 0), trimmed(l.h.avg_job_secs.max, 0))}
+                                    </td>
+                                    <td class="num">{format!("{} / {}", trimmed(l.pt.kills.avg, 0), trimmed(l.h.kills.avg, 0))}</td>
+                                    <td class="num">{format!("{} / {}", trimmed(l.pt.utilization.avg, 1), trimmed(l.h.utilization.avg, 1))}</td>
+                                    <td class="num">{format!("{} %", trimmed(l.improvement.avg, 1))}</td>
+                                </tr>
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let paper = move || {
+        desk.sim.view.with(|s| {
+            s.as_ref().map(|s| {
+                let p = &s.report.paper;
+                format!(
+                    "The paper (Figures 13–14): average improvement {} with linear scaling, {} with the root, up to {}.",
+                    p.linear_avg_improvement, p.root_avg_improvement, p.max_improvement
+                )
+            })
+        })
+    };
+    view! {
+        <section class="card sim-card">
+            <header class="card-head">
+                <h2>"Task scheduling: YARN-PT against YARN-H (§6)"</h2>
+                <JobStatus job=desk.sim testid="harvest-sim-status" text=status/>
+                <div class="head-actions">
+                    <RunButton
+                        job=desk.sim
+                        testid="harvest-sim-run"
+                        label="Run"
+                        small=true
+                        blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
+                        on_run=move || desk.simulate()
+                    />
+                </div>
+            </header>
+            <p class="card-text">
+                "Servers of 12 cores with 4 kept for the primary tenant; batch jobs as DAGs of tasks arrive as a Poisson process (mean 300 s); the tenants' utilization is replayed, scaled to each target average. YARN-PT kills the youngest containers when the reserve is violated (killed tasks rerun); YARN-H also places each job by class selection."
+            </p>
+            <div class="sim-form">
+                {SIM_FIELDS.into_iter().map(|f| text_field(desk.sim_form, f)).collect_view()}
+                {choice(
+                    "Jobs",
+                    "harvest-sim-source",
+                    vec![
+                        (JobSource::Tpcds, "tpcds", "TPC-DS-like DAGs".into()),
+                        (JobSource::History, "history", "the loaded job history".into()),
+                    ],
+                    move || desk.sim_form.with(|f| f.source),
+                    move |source| desk.sim_form.update(|f| f.source = source),
+                )}
+            </div>
+            <ErrorLine testid="harvest-sim-error" error=desk.sim.error/>
+            <PlotCanvas
+                data=plot
+                placeholder=Signal::derive(|| "Press Run: the levels, a few seeded runs each, in the worker.".to_owned())
+                testid="harvest-sim"
+            />
+            <div class="table-scroll">
+                <table class="data">
+                    <thead>
+                        <tr>
+                            <th class="num">"Avg util. %"</th>
+                            <th class="num">"Classes"</th>
+                            <th class="num">"YARN-PT job s min / avg / max"</th>
+                            <th class="num">"YARN-H job s min / avg / max"</th>
+                            <th class="num">"Kills PT / H"</th>
+                            <th class="num">"Cluster util. % PT / H"</th>
+                            <th class="num">"Improvement"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <p class="hint">{paper}</p>
+        </section>
+    }
+}

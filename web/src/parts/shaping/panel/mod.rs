@@ -1,0 +1,64 @@
+//! The Shaping panel (the resource-shaping paper, §III-B, §IV): a workload
+//! (generated like §IV's, or read from an applications CSV with its usage
+//! CSV, a workload JSON, or Alibaba v2018 container tables), the
+//! reservation baseline against the shaped run (allocations follow the
+//! forecast + β = K1·R + K2·σ every minute after the grace period), one
+//! application's and one host's timelines side by side, the summary,
+//! Figure 2's policies as box plots, the K1 × K2 heat maps (Figure 3) with
+//! the recommended cell, and exports. All work runs in the worker; one file per card.
+//!
+//! Test ids: `shaping-panel`, `shaping-source`, `shaping-apps`,
+//! `shaping-seed`, `shaping-load`, `shaping-hosts`, `shaping-host-cpu`,
+//! `shaping-host-mem`, `shaping-files-input`, `shaping-loaded`,
+//! `shaping-read-error`, `shaping-forget`, `shaping-predictor`,
+//! `shaping-policy`, `shaping-k1`, `shaping-k2`, `shaping-grace`,
+//! `shaping-arima-warning`, `shaping-run`, `shaping-status`
+//! (`data-running`), `shaping-progress`, `shaping-error`, `shaping-app`,
+//! `shaping-host`, `shaping-resource`, the canvases `shaping-app-baseline`,
+//! `shaping-app-shaped`, `shaping-host-baseline`, `shaping-host-shaped`,
+//! `shaping-boxes`, `shaping-heat-ratio`, `shaping-heat-slack`,
+//! `shaping-heat-failed` (with `data-drawn`, `data-key`),
+//! `shaping-speedup` (`data-value`), `shaping-summary-row` (`data-metric`,
+//! `data-baseline`, `data-shaped`), `shaping-workload`, `shaping-compare`,
+//! `shaping-compare-status`, `shaping-grid-apps`, `shaping-target`,
+//! `shaping-grid-run`, `shaping-grid-status` (`data-running`),
+//! `shaping-grid-progress`, `shaping-grid-error`, `shaping-grid-cell`
+//! (`data-k1`, `data-k2`, `data-recommended`), `shaping-recommended`,
+//! `shaping-export-run`, `shaping-export-grid`, `shaping-png-timelines`,
+//! `shaping-png-boxes`, `shaping-png-grid`.
+
+mod export;
+mod grid;
+mod run;
+mod summary;
+mod timelines;
+mod workload;
+
+use self::export::ExportCard;
+use self::grid::GridCard;
+use self::run::RunCard;
+use self::summary::SummaryCard;
+use self::timelines::TimelinesCard;
+use self::workload::WorkloadCard;
+use leptos::prelude::*;
+
+/// The Shaping panel.
+#[component]
+pub fn ShapingPanel() -> impl IntoView {
+    view! {
+        <div class="pricing-page tuning-page shaping-page" data-testid="shaping-panel">
+            <div class="agenda">
+                <div class="main-column">
+                    <TimelinesCard/>
+                    <SummaryCard/>
+                    <GridCard/>
+                </div>
+                <aside class="sidebar">
+                    <WorkloadCard/>
+                    <RunCard/>
+                    <ExportCard/>
+                </aside>
+            </div>
+        </div>
+    }
+}

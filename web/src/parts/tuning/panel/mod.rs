@@ -1,0 +1,53 @@
+//! The Tuning panel (AdaptiveConfig, TPDS 2019): the queue tree the grid
+//! starts from (edited here or read from the cluster's
+//! `capacity-scheduler.xml` / Fair allocation file), the job mix of a window
+//! of the loaded history, every candidate configuration's estimated mean
+//! latency by Algorithm 1 with the best marked, the chosen configuration's
+//! schedule (Figure 7's picture), the simulated latency of the best against
+//! the current configuration, Algorithm 3's split among several groups, and
+//! the tuned configuration as YARN XML. All work runs in the worker; one
+//! file per card.
+//!
+//! Test ids: `tuning-panel`, `tuning-scheduler`, `tuning-queue-count`,
+//! `tuning-queue-row` (`data-queue`), `tuning-share`, `tuning-policy`,
+//! `tuning-capacity-sum`, `tuning-xml-input`, `tuning-source`,
+//! `tuning-run`, `tuning-status` (`data-running`), `tuning-progress`,
+//! `tuning-error`, `tuning-best` (`data-latency`), `tuning-current`
+//! (`data-latency`), `tuning-simulated`, `tuning-candidates` and
+//! `tuning-schedule` and `tuning-curves` (canvases with `data-drawn`),
+//! `tuning-candidate-row` (`data-index`, `data-best`, `data-latency`),
+//! `tuning-mix-row`, `tuning-split-row`, `tuning-group`, `tuning-adopt`,
+//! `tuning-export`.
+
+mod queues;
+mod results;
+mod run;
+mod schedule;
+mod split;
+
+use self::queues::QueuesCard;
+use self::results::ResultsCard;
+use self::run::RunCard;
+use self::schedule::ScheduleCard;
+use self::split::SplitCard;
+use leptos::prelude::*;
+
+/// The Tuning panel.
+#[component]
+pub fn TuningPanel() -> impl IntoView {
+    view! {
+        <div class="pricing-page tuning-page" data-testid="tuning-panel">
+            <div class="agenda">
+                <div class="main-column">
+                    <ResultsCard/>
+                    <ScheduleCard/>
+                    <SplitCard/>
+                </div>
+                <aside class="sidebar">
+                    <QueuesCard/>
+                    <RunCard/>
+                </aside>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,218 @@
+//! The candidates of the group shown: the best against the current
+//! configuration, estimated and simulated; the bar chart and the table.
+
+use crate::parts::tuning::charts::CandidatesPlot;
+use crate::parts::tuning::protocol::GroupView;
+use crate::state::Studio;
+use crate::widgets::format::{count, trimmed};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+
+/// The group shown, from the last run.
+fn shown_group(studio: Studio) -> Option<GroupView> {
+    let desk = studio.tuning;
+    let k = desk.group.get();
+    desk.run.view.with(|v| v.as_ref()?.groups.get(k).cloned())
+}
+
+/// The candidates of the group shown: the best against the current
+/// configuration, estimated and simulated; the bar chart and the table.
+#[component]
+pub fn ResultsCard() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.tuning;
+    let chosen = move || desk.schedule.with(|s| s.as_ref().map(|s| s.candidate));
+    let plot = Signal::derive(move || {
+        let group = shown_group(studio)?;
+        let ticket = desk.run.view.with(|v| v.as_ref().map(|v| v.ticket))?;
+        let chosen = chosen();
+        Some(CandidatesPlot {
+            key: format!(
+                "{ticket}:{}:{}",
+                desk.group.get(),
+                chosen.unwrap_or(usize::MAX)
+            ),
+            group,
+            chosen,
+        })
+    });
+    let placeholder = Signal::derive(move || {
+        if desk.run.running.get() {
+            "Searching in the worker…".to_owned()
+        } else {
+            "Press Tune: every configuration of the grid is compared by Algorithm 1 on the window's jobs.".to_owned()
+        }
+    });
+    let groups = move || {
+        desk.run.view.with(|v| {
+            v.as_ref().filter(|v| v.groups.len() > 1).map(|v| {
+                v.groups
+                    .iter()
+                    .enumerate()
+                    .map(|(k, g)| {
+                        view! {
+                            <option value=k.to_string() selected=move || desk.group.get() == k>
+                                {g.name.clone()}
+                            </option>
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    let summary = move || {
+        shown_group(studio).map(|g| {
+            let best = &g.candidates[g.best];
+            let gain = if g.current_secs > 0.0 {
+                (1.0 - best.latency_secs / g.current_secs) * 100.0
+            } else {
+                0.0
+            };
+            let sim_gain = if g.simulated_current_secs > 0.0 {
+                (1.0 - g.simulated_best_secs / g.simulated_current_secs) * 100.0
+            } else {
+                0.0
+            };
+            view! {
+                <div class="agenda-figures tuning-figures">
+                    <div class="figure" data-testid="tuning-best" data-latency=best.latency_secs.to_string()>
+                        <span class="figure-label">"Best (estimated)"</span>
+                        <span class="figure-value">{format!("{} s", trimmed(best.latency_secs, 1))}</span>
+                        <span class="figure-note">{best.label.clone()}</span>
+                    </div>
+                    <div class="figure" data-testid="tuning-current" data-latency=g.current_secs.to_string()>
+                        <span class="figure-label">"Current (estimated)"</span>
+                        <span class="figure-value">{format!("{} s", trimmed(g.current_secs, 1))}</span>
+                        <span class="figure-note">{format!("best is {} % lower", trimmed(gain, 1))}</span>
+                    </div>
+                    <div class="figure" data-testid="tuning-simulated">
+                        <span class="figure-label">"Simulated (YARN, heartbeats, AMs)"</span>
+                        <span class="figure-value">
+                            {format!(
+                                "{} s vs {} s",
+                                trimmed(g.simulated_best_secs, 1),
+                                trimmed(g.simulated_current_secs, 1)
+                            )}
+                        </span>
+                        <span class="figure-note">
+                            {format!("best vs current: {} % lower", trimmed(sim_gain, 1))}
+                        </span>
+                    </div>
+                </div>
+            }
+        })
+    };
+    let rows = move || {
+        let Some(g) = shown_group(studio) else {
+            return Vec::new();
+        };
+        let chosen = chosen();
+        CandidatesPlot::order(&g)
+            .into_iter()
+            .enumerate()
+            .map(|(rank, k)| {
+                let c = &g.candidates[k];
+                view! {
+                    <tr
+                        data-testid="tuning-candidate-row"
+                        data-index=k.to_string()
+                        data-best=(k == g.best).to_string()
+                        data-latency=c.latency_secs.to_string()
+                        class:selected=chosen == Some(k)
+                        on:click=move |_| desk.pick(k)
+                    >
+                        <td class="num">{(rank + 1).to_string()}</td>
+                        <td>{c.label.clone()}{if k == g.best { " ★" } else { "" }}</td>
+                        <td class="num">{trimmed(c.latency_secs, 1)}</td>
+                    </tr>
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let mix = move || {
+        shown_group(studio)
+            .map(|g| {
+                g.mix
+                    .into_iter()
+                    .map(|m| {
+                        view! {
+                            <tr data-testid="tuning-mix-row">
+                                <td>{m.queue}</td>
+                                <td class="num">{count(m.jobs)}</td>
+                                <td class="num">{count(m.tasks)}</td>
+                                <td class="num">{trimmed(m.work_secs, 0)}</td>
+                            </tr>
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    let search_note = move || {
+        shown_group(studio).map(|g| {
+            format!(
+                "{}: {} jobs submitted over {} s on {} containers; {} configurations evaluated ({} draws, {} rounds). Click a row to see its schedule.",
+                g.name,
+                count(g.jobs),
+                trimmed(g.span_secs, 0),
+                g.containers,
+                count(g.candidates.len()),
+                count(g.samples),
+                g.rounds
+            )
+        })
+    };
+    view! {
+        <section class="card">
+            <header class="card-head">
+                <h2>"Candidate configurations"</h2>
+                <Show when=move || desk.run.view.with(|v| v.as_ref().is_some_and(|v| v.groups.len() > 1))>
+                    <div class="head-actions">
+                        <select
+                            data-testid="tuning-group"
+                            on:change=move |ev| {
+                                if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                    desk.show_group(k);
+                                }
+                            }
+                        >
+                            {groups}
+                        </select>
+                    </div>
+                </Show>
+            </header>
+            {summary}
+            <PlotCanvas data=plot placeholder=placeholder testid="tuning-candidates"/>
+            <p class="hint">{search_note}</p>
+            <Show when=move || desk.run.view.with(Option::is_some)>
+                <div class="tuning-tables">
+                    <div class="table-scroll tuning-candidates">
+                        <table class="data">
+                            <thead>
+                                <tr>
+                                    <th class="num">"#"</th>
+                                    <th>"Configuration"</th>
+                                    <th class="num">"Est. mean latency (s)"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                    <div class="table-scroll">
+                        <table class="data">
+                            <thead>
+                                <tr>
+                                    <th>"Queue"</th>
+                                    <th class="num">"Jobs"</th>
+                                    <th class="num">"Tasks"</th>
+                                    <th class="num">"Task-seconds"</th>
+                                </tr>
+                            </thead>
+                            <tbody>{mix}</tbody>
+                        </table>
+                    </div>
+                </div>
+            </Show>
+        </section>
+    }
+}
