@@ -51,7 +51,8 @@ pub fn JobStatus<T: Send + Sync + 'static>(
     /// The job.
     job: Job<T>,
     /// The note's `data-testid`.
-    testid: &'static str,
+    #[prop(into)]
+    testid: String,
     /// Its text.
     #[prop(into)]
     text: Signal<String>,

@@ -16,7 +16,7 @@ use web_sys::HtmlCanvasElement;
 pub(crate) const INK: RGBColor = RGBColor(28, 37, 54);
 pub(crate) const MUTED: RGBColor = RGBColor(96, 108, 128);
 pub(crate) const GRID: RGBColor = RGBColor(226, 231, 238);
-const AXIS: RGBColor = RGBColor(150, 160, 176);
+pub(crate) const AXIS: RGBColor = RGBColor(150, 160, 176);
 pub(crate) const ACCENT: RGBColor = RGBColor(37, 99, 235);
 pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(37, 99, 235),

@@ -1,8 +1,9 @@
 //! The fields of a form held in a signal: the form keeps what was typed,
 //! and the desk parses it when the form is sent (so a half-typed number is
 //! never refused while typing). [`fields!`](crate::fields) lists a form's
-//! text fields; [`text_field`] and [`number_field`] draw one; [`choice`]
-//! is a `<select>` of typed options.
+//! text fields; [`text_field`], [`number_field`] and [`line_field`] draw
+//! one; [`choice`] is a `<select>` of typed options, [`checkbox`] a
+//! checkbox.
 
 use leptos::prelude::*;
 
@@ -29,55 +30,60 @@ macro_rules! fields {
     };
 }
 
+/// How a field's input reads and when it writes the form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Text with a decimal keyboard, written when committed (on change).
+    Decimal,
+    /// A number input, written on every keystroke.
+    Number,
+    /// Text, written on every keystroke.
+    Line,
+}
+
 /// A text input bound to one field of `form`, committed on change.
 pub fn text_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
-    input_field(form, field, false)
+    input_field(form, field, Kind::Decimal)
 }
 
 /// A number input bound to one field of `form`, kept on every keystroke.
 pub fn number_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
-    input_field(form, field, true)
+    input_field(form, field, Kind::Number)
+}
+
+/// A text input bound to one field of `form` (a plain `String` signal is a
+/// form of one field), kept on every keystroke.
+pub fn line_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
+    input_field(form, field, Kind::Line)
+}
+
+/// The whole of a `String` signal, as a [`Field`] of it.
+pub const fn whole_text(label: &'static str, testid: &'static str) -> Field<String> {
+    (label, testid, |s| s.clone(), |s, v| *s = v)
 }
 
 fn input_field<F: Send + Sync + 'static>(
     form: RwSignal<F>,
     (label, testid, get, set): Field<F>,
-    number: bool,
+    kind: Kind,
 ) -> impl IntoView {
-    let value = move || form.with(get);
-    let input = if number {
-        view! {
-            <input
-                type="number"
-                step="any"
-                data-testid=testid
-                prop:value=value
-                on:input=move |ev| {
-                    let v = event_target_value(&ev);
-                    form.update(|f| set(f, v));
-                }
-            />
-        }
-        .into_any()
-    } else {
-        view! {
-            <input
-                type="text"
-                inputmode="decimal"
-                data-testid=testid
-                prop:value=value
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    form.update(|f| set(f, v));
-                }
-            />
-        }
-        .into_any()
+    let live = kind != Kind::Decimal;
+    let write = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        form.update(|f| set(f, v));
     };
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
-            {input}
+            <input
+                type=if kind == Kind::Number { "number" } else { "text" }
+                step=(kind == Kind::Number).then_some("any")
+                inputmode=(kind == Kind::Decimal).then_some("decimal")
+                data-testid=testid
+                prop:value=move || form.with(get)
+                on:input=move |ev| if live { write(ev) }
+                on:change=move |ev| if !live { write(ev) }
+            />
         </label>
     }
 }
@@ -85,14 +91,18 @@ fn input_field<F: Send + Sync + 'static>(
 /// A labelled `<select>` of `options` — each a value, its `<option>`
 /// value and its text — showing `current` and reporting the value chosen
 /// to `set`.
-pub fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
+pub fn choice<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
     label: &'static str,
     testid: &'static str,
-    options: Vec<(T, &'static str, String)>,
+    options: Vec<(T, V, String)>,
     current: impl Fn() -> T + Copy + Send + Sync + 'static,
     set: impl Fn(T) + Send + Sync + 'static,
 ) -> impl IntoView {
-    let values: Vec<(T, &'static str)> = options.iter().map(|(t, v, _)| (*t, *v)).collect();
+    let options: Vec<(T, String, String)> = options
+        .into_iter()
+        .map(|(t, value, text)| (t, value.into(), text))
+        .collect();
+    let values: Vec<(T, String)> = options.iter().map(|(t, v, _)| (*t, v.clone())).collect();
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
@@ -116,6 +126,61 @@ pub fn choice<T: Copy + PartialEq + Send + Sync + 'static>(
                     })
                     .collect_view()}
             </select>
+        </label>
+    }
+}
+
+/// A labelled `<select>` of one field of `form`: `none` (the empty value)
+/// first, then the names `names()` lists as they change (`inline`: the
+/// label beside the select).
+pub fn name_choice<F: Send + Sync + 'static>(
+    form: RwSignal<F>,
+    (label, testid, get, set): Field<F>,
+    none: &'static str,
+    names: impl Fn() -> Vec<String> + Send + Sync + 'static,
+    inline: bool,
+) -> impl IntoView {
+    view! {
+        <label class=if inline { "field inline" } else { "field" }>
+            <span class="field-label">{label}</span>
+            <select
+                data-testid=testid
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    form.update(|f| set(f, v));
+                }
+            >
+                <option value="">{none}</option>
+                {move || {
+                    names()
+                        .into_iter()
+                        .map(|name| {
+                            let selected = form.with(|f| get(f) == name);
+                            view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+    }
+}
+
+/// A checkbox with its label: shows `checked()`, reports a change to `set`.
+pub fn checkbox(
+    testid: &'static str,
+    label: &'static str,
+    checked: impl Fn() -> bool + Send + Sync + 'static,
+    set: impl Fn(bool) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="check">
+            <input
+                type="checkbox"
+                data-testid=testid
+                prop:checked=checked
+                on:change=move |ev| set(event_target_checked(&ev))
+            />
+            <span>{label}</span>
         </label>
     }
 }

@@ -2,6 +2,8 @@
 //! props and report through callbacks; only panels know the
 //! [`crate::state::Studio`], and a chart used by one part lives in its folder.
 
+pub mod button;
+pub mod card;
 pub mod chart;
 pub mod download;
 pub mod dropzone;
@@ -10,6 +12,7 @@ pub mod file_button;
 pub mod format;
 pub mod progress;
 pub mod stat;
+pub mod table;
 
 pub use chart::PlotCanvas;
 pub use dropzone::Dropzone;

@@ -18,6 +18,7 @@
 
 use crate::parts::agenda::desk::Drag;
 use crate::parts::agenda::protocol::{AgendaView, ReservationView};
+use crate::widgets::chart::{AXIS, FONT, INK, MUTED};
 use leptos::prelude::*;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -27,15 +28,12 @@ use std::fmt::Write as _;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, MouseEvent};
 
-const INK: RGBColor = RGBColor(28, 37, 54);
-const MUTED: RGBColor = RGBColor(96, 108, 128);
+/// The timeline's grid, lighter than the charts'.
 const GRID: RGBColor = RGBColor(232, 236, 242);
-const AXIS: RGBColor = RGBColor(150, 160, 176);
 const CAPACITY: RGBColor = RGBColor(153, 27, 27);
 const COST: RGBColor = RGBColor(15, 23, 42);
 const PEAK: RGBColor = RGBColor(220, 38, 38);
 const WINDOW: RGBColor = RGBColor(37, 99, 235);
-const FONT: &str = "sans-serif";
 
 /// Job colours: distinct, calm, readable under a dark cost line.
 pub const PALETTE: [RGBColor; 12] = [

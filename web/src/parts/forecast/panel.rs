@@ -14,7 +14,8 @@ use super::desk::ForecastForm;
 use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::run::{JobStatus, RunControls};
-use crate::widgets::field::{text_field, Field};
+use crate::widgets::card::Card;
+use crate::widgets::field::{choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -121,42 +122,24 @@ pub fn ForecastCard() -> impl IntoView {
     };
     view! {
         <Show when=move || selected_series(studio).is_some()>
-            <section class="card" data-testid="forecast-card">
-                <header class="card-head">
-                    <h2>"Forecast"</h2>
-                    <JobStatus job=desk.run testid="forecast-status" text=status class="hint"/>
-                </header>
+            <Card
+                title="Forecast"
+                testid="forecast-card"
+                head=move || {
+                    view! {
+                        <JobStatus job=desk.run testid="forecast-status" text=status class="hint"/>
+                    }
+                }
+            >
                 <div class="sim-form">
                     {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
-                    <label class="field">
-                        <span class="field-label">"Band drawn"</span>
-                        <select
-                            data-testid="forecast-method"
-                            on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                if let Some(m) = ForecastMethod::ALL
-                                    .into_iter()
-                                    .find(|m| m.to_string() == v)
-                                {
-                                    desk.band.set(m);
-                                }
-                            }
-                        >
-                            {ForecastMethod::ALL
-                                .into_iter()
-                                .map(|m| {
-                                    view! {
-                                        <option
-                                            value=m.to_string()
-                                            selected=move || desk.band.get() == m
-                                        >
-                                            {m.to_string()}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()}
-                        </select>
-                    </label>
+                    {choice(
+                        "Band drawn",
+                        "forecast-method",
+                        ForecastMethod::ALL.into_iter().map(|m| (m, m.to_string(), m.to_string())).collect(),
+                        move || desk.band.get(),
+                        move |m| desk.band.set(m),
+                    )}
                 </div>
                 <RunControls
                     job=desk.run
@@ -189,7 +172,7 @@ pub fn ForecastCard() -> impl IntoView {
                 <p class="hint">
                     "Each method forecasts one step from every origin over the end of the series, fitted on the latest N + h observations before it (the GP updated online, ARIMA's order chosen by AIC and refitted periodically); coverage is the share of observations inside their 95 % prediction interval — near 95 % is honest, well below is overconfident. Click a row to draw its band."
                 </p>
-            </section>
+            </Card>
         </Show>
     }
 }

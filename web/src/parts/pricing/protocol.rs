@@ -10,6 +10,7 @@
 use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{JobEstimate, Method};
+use skyplan_engine::fixtures::QueueParams;
 use skyplan_engine::model::JobFeatures;
 use skyplan_engine::pricing::{
     JobWork, PriceFunction, PricePoint, Quote, SimParams, SimReport, Slots,
@@ -39,17 +40,15 @@ pub struct PricingSettings {
 }
 
 impl Default for PricingSettings {
-    /// GP at 95 %, 80 + 80 slots (the demo history's cluster), eq. (13)
-    /// with κ = 1.
+    /// The demo queue's: GP at 95 %, 80 + 80 slots (the demo history's
+    /// cluster), eq. (13) with κ = 1.
     fn default() -> Self {
+        let demo = QueueParams::default();
         PricingSettings {
-            method: Method::Gp,
-            level: 0.95,
-            slots: Slots {
-                map: 80.0,
-                reduce: 80.0,
-            },
-            function: PriceFunction::Mrm { kappa: 1.0 },
+            method: demo.method,
+            level: demo.level,
+            slots: demo.slots,
+            function: demo.function,
         }
     }
 }

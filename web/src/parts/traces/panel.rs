@@ -7,6 +7,9 @@ use super::problems::ProblemList;
 use super::protocol::TracesRequest;
 use crate::parts::forecast::panel::ForecastCard;
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
+use crate::widgets::field::checkbox;
 use crate::widgets::format::{bytes, count, percent, span};
 use crate::widgets::{Dropzone, ProgressBar, Stat};
 use leptos::prelude::*;
@@ -38,10 +41,7 @@ fn ImportCard() -> impl IntoView {
     let on_files =
         Callback::new(move |files: web_sys::FileList| studio.traces.import_files(&files));
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Import traces"</h2>
-            </header>
+        <Card title="Import traces">
             <Dropzone on_files=on_files/>
             <div class="options">
                 <label class="field">
@@ -59,31 +59,16 @@ fn ImportCard() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
-                <label class="check">
-                    <input
-                        type="checkbox"
-                        data-testid="lenient-toggle"
-                        prop:checked=move || studio.traces.lenient.get()
-                        on:change=move |ev| studio.traces.lenient.set(event_target_checked(&ev))
-                    />
-                    <span>"Lenient — keep good lines, skip bad ones"</span>
-                </label>
+                {checkbox(
+                    "lenient-toggle",
+                    "Lenient — keep good lines, skip bad ones",
+                    move || studio.traces.lenient.get(),
+                    move |on| studio.traces.lenient.set(on),
+                )}
             </div>
             <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="load-demo"
-                    on:click=move |_| studio.traces.send(TracesRequest::LoadDemo)
-                >
-                    "Load demo workspace"
-                </button>
-                <button
-                    class="button danger"
-                    data-testid="clear"
-                    on:click=move |_| studio.traces.send(TracesRequest::Clear)
-                >
-                    "Clear"
-                </button>
+                {button("button primary", "load-demo", "Load demo workspace", || false, move || studio.traces.send(TracesRequest::LoadDemo))}
+                {button("button danger", "clear", "Clear", || false, move || studio.traces.send(TracesRequest::Clear))}
             </div>
             <div class="progress-list">
                 {move || {
@@ -107,7 +92,7 @@ fn ImportCard() -> impl IntoView {
                         .collect_view()
                 }}
             </div>
-        </section>
+        </Card>
     }
 }
 
@@ -119,10 +104,7 @@ fn TotalsCard() -> impl IntoView {
         Signal::derive(move || studio.traces.workspace.with(f))
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Workspace"</h2>
-            </header>
+        <Card title="Workspace">
             <div class="stats">
                 <Stat label="files" testid="count-files" value=total(|w| w.summary.files.len())/>
                 <Stat label="jobs" testid="count-jobs" value=total(|w| w.summary.jobs)/>
@@ -141,7 +123,7 @@ fn TotalsCard() -> impl IntoView {
                     {move || studio.traces.workspace.with(|w| span(w.summary.span))}
                 </span>
             </p>
-        </section>
+        </Card>
     }
 }
 
@@ -206,21 +188,25 @@ fn ChartCard() -> impl IntoView {
         }
     });
     view! {
-        <section class="card chart-card">
-            <header class="card-head">
-                <h2>"Chart"</h2>
-                <select
-                    class="chart-select"
-                    data-testid="chart-select"
-                    aria-label="What to chart"
-                    prop:disabled=move || studio.traces.selection.with(String::is_empty)
-                    on:change=move |ev| studio.traces.select_chart(event_target_value(&ev))
-                >
-                    {options}
-                </select>
-            </header>
+        <Card
+            title="Chart"
+            class="chart-card"
+            head=move || {
+                view! {
+                    <select
+                        class="chart-select"
+                        data-testid="chart-select"
+                        aria-label="What to chart"
+                        prop:disabled=move || studio.traces.selection.with(String::is_empty)
+                        on:change=move |ev| studio.traces.select_chart(event_target_value(&ev))
+                    >
+                        {options}
+                    </select>
+                }
+            }
+        >
             <ChartCanvas data=studio.traces.chart placeholder=placeholder/>
-        </section>
+        </Card>
     }
 }
 
@@ -246,10 +232,7 @@ fn FilesCard() -> impl IntoView {
             .into_any()
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Loaded files"</h2>
-            </header>
+        <Card title="Loaded files">
             <div class="table-scroll">
                 <table class="files">
                     <thead>
@@ -271,7 +254,7 @@ fn FilesCard() -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-        </section>
+        </Card>
     }
 }
 

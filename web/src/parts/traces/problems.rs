@@ -2,6 +2,7 @@
 //! lines skipped by lenient imports. Stays until dismissed.
 
 use super::desk::{Problem, ProblemKind};
+use crate::widgets::button::button;
 use leptos::prelude::*;
 
 /// Every problem, newest last; nothing when there are none.
@@ -32,13 +33,13 @@ pub fn ProblemList(
                     <header class="card-head">
                         <h2>{heading}</h2>
                         <span class="card-note">"What is loaded is unchanged."</span>
-                        <button
-                            class="button ghost small"
-                            data-testid="dismiss-errors"
-                            on:click=move |_| on_dismiss_all.run(())
-                        >
-                            "Dismiss all"
-                        </button>
+                        {button(
+                            "button ghost small",
+                            "dismiss-errors",
+                            "Dismiss all",
+                            || false,
+                            move || on_dismiss_all.run(()),
+                        )}
                     </header>
                     {list
                         .into_iter()

@@ -3,7 +3,8 @@
 use crate::nav::Panel;
 use crate::parts::agenda::protocol::{method_label, method_value, AgendaRequest, METHODS};
 use crate::state::Studio;
-use crate::widgets::field::choice;
+use crate::widgets::card::Card;
+use crate::widgets::field::{checkbox, choice};
 use leptos::prelude::*;
 
 /// Admission of the signed-off and overridden SLOs.
@@ -14,10 +15,7 @@ pub fn AdmitCard() -> impl IntoView {
     let panel = use_context::<RwSignal<Panel>>();
     let waiting = move || desk.view.with(|v| v.as_ref().map_or(0, |v| v.admissible));
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Admit signed-off jobs"</h2>
-            </header>
+        <Card title="Admit signed-off jobs">
             <p class="card-text" data-testid="admissible">
                 {move || match waiting() {
                     0 => "No signed-off or overridden SLO is waiting.".to_owned(),
@@ -32,15 +30,12 @@ pub fn AdmitCard() -> impl IntoView {
                 move || desk.method.get(),
                 move |m| desk.method.set(m),
             )}
-            <label class="check">
-                <input
-                    type="checkbox"
-                    data-testid="stretch-toggle"
-                    prop:checked=move || desk.stretch.get()
-                    on:change=move |ev| desk.stretch.set(event_target_checked(&ev))
-                />
-                <span>"Stretch skylines down to 1 container a step"</span>
-            </label>
+            {checkbox(
+                "stretch-toggle",
+                "Stretch skylines down to 1 container a step",
+                move || desk.stretch.get(),
+                move |on| desk.stretch.set(on),
+            )}
             <div class="actions">
                 <button
                     class="button primary"
@@ -70,6 +65,6 @@ pub fn AdmitCard() -> impl IntoView {
             <p class="hint">
                 "Periodic jobs are placed first, then one-offs; placed reservations never move on their own. Stretched skylines spread over their windows (lower peaks, no room to drag); unstretched ones keep their shape."
             </p>
-        </section>
+        </Card>
     }
 }

@@ -1,8 +1,17 @@
 //! The capacity inputs and how the capacity was set.
 
+use crate::fields;
 use crate::parts::agenda::desk::CapacityForm;
 use crate::state::Studio;
+use crate::widgets::card::Card;
+use crate::widgets::field::{number_field, Field};
 use leptos::prelude::*;
+
+/// The capacity's fields.
+const CAPACITY_FIELDS: [Field<CapacityForm>; 2] = fields![CapacityForm:
+    ("Cores", "capacity-cores", cores),
+    ("Memory (MB)", "capacity-memory", memory),
+];
 
 /// The capacity inputs and how the capacity was set.
 #[component]
@@ -25,10 +34,7 @@ pub fn CapacityCard() -> impl IntoView {
         Err(e) => local_error.set(Some(e)),
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Capacity"</h2>
-            </header>
+        <Card title="Capacity">
             <form
                 class="form-grid"
                 on:submit=move |ev| {
@@ -36,28 +42,7 @@ pub fn CapacityCard() -> impl IntoView {
                     apply();
                 }
             >
-                <label class="field">
-                    <span class="field-label">"Cores"</span>
-                    <input
-                        type="number"
-                        min="1"
-                        step="any"
-                        data-testid="capacity-cores"
-                        prop:value=move || form.with(|f| f.cores.clone())
-                        on:input=move |ev| form.update(|f| f.cores = event_target_value(&ev))
-                    />
-                </label>
-                <label class="field">
-                    <span class="field-label">"Memory (MB)"</span>
-                    <input
-                        type="number"
-                        min="1"
-                        step="any"
-                        data-testid="capacity-memory"
-                        prop:value=move || form.with(|f| f.memory.clone())
-                        on:input=move |ev| form.update(|f| f.memory = event_target_value(&ev))
-                    />
-                </label>
+                {CAPACITY_FIELDS.into_iter().map(|f| number_field(form, f)).collect_view()}
                 <button class="button" type="submit" data-testid="capacity-apply">
                     "Apply"
                 </button>
@@ -73,6 +58,6 @@ pub fn CapacityCard() -> impl IntoView {
                         })
                 }}
             </p>
-        </section>
+        </Card>
     }
 }

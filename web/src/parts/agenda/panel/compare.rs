@@ -2,6 +2,7 @@
 
 use crate::parts::agenda::protocol::{method_label, method_value, CompareView};
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use leptos::prelude::*;
 
 /// The plan's requests placed afresh by each method, against lower bounds.
@@ -71,28 +72,29 @@ pub fn CompareCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Compare methods"</h2>
-                <button
-                    class="button small"
-                    data-testid="compare-run"
-                    disabled=move || {
-                        desk.compare.running.get()
-                            || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
-                    }
-                    on:click=move |_| studio.agenda.compare_agenda()
-                >
-                    {move || if desk.compare.running.get() { "Placing…" } else { "Compare" }}
-                </button>
-            </header>
-            <p class="card-text">
-                "The plan's requests placed afresh on an empty plan by each method, same order and capacity."
-            </p>
+        <Card
+            title="Compare methods"
+            text="The plan's requests placed afresh on an empty plan by each method, same order and capacity."
+            head=move || {
+                view! {
+                    <button
+                        class="button small"
+                        data-testid="compare-run"
+                        disabled=move || {
+                            desk.compare.running.get()
+                                || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
+                        }
+                        on:click=move |_| studio.agenda.compare_agenda()
+                    >
+                        {move || if desk.compare.running.get() { "Placing…" } else { "Compare" }}
+                    </button>
+                }
+            }
+        >
             {table}
             <Show when=stale>
                 <p class="hint warn">"The plan has changed since: compare again."</p>
             </Show>
-        </section>
+        </Card>
     }
 }

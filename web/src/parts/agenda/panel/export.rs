@@ -2,6 +2,8 @@
 
 use crate::parts::agenda::protocol::PlanFormat;
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::download::save_canvases;
 use leptos::prelude::*;
 
@@ -14,7 +16,7 @@ pub fn ExportCard() -> impl IntoView {
         desk.view
             .with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
     };
-    let png = move |_| {
+    let png = move || {
         if let Err(e) = save_canvases(&["agenda-canvas"], 1, "skyplan-agenda.png") {
             studio
                 .page
@@ -22,30 +24,11 @@ pub fn ExportCard() -> impl IntoView {
         }
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Export"</h2>
-            </header>
+        <Card title="Export">
             <div class="actions">
-                <button
-                    class="button"
-                    data-testid="export-csv-plan"
-                    disabled=empty
-                    on:click=move |_| studio.agenda.export_agenda(PlanFormat::Csv)
-                >
-                    "CSV"
-                </button>
-                <button
-                    class="button"
-                    data-testid="export-yarn"
-                    disabled=empty
-                    on:click=move |_| studio.agenda.export_agenda(PlanFormat::Yarn)
-                >
-                    "YARN JSON"
-                </button>
-                <button class="button" data-testid="export-png" disabled=empty on:click=png>
-                    "PNG"
-                </button>
+                {button("button", "export-csv-plan", "CSV", empty, move || desk.export_agenda(PlanFormat::Csv))}
+                {button("button", "export-yarn", "YARN JSON", empty, move || desk.export_agenda(PlanFormat::Yarn))}
+                {button("button", "export-png", "PNG", empty, png)}
             </div>
             <label class="field inline">
                 <span class="field-label">"YARN queue"</span>
@@ -59,6 +42,6 @@ pub fn ExportCard() -> impl IntoView {
             <p class="hint">
                 "CSV: one row per run of equal steps of each instance (UTC). YARN: submissions for the ReservationSystem REST API."
             </p>
-        </section>
+        </Card>
     }
 }

@@ -1,9 +1,23 @@
 //! The one-off reservation form (the desk parses it).
 
+use crate::fields;
 use crate::parts::agenda::desk::OneOffForm;
 use crate::parts::agenda::protocol::method_label;
 use crate::state::Studio;
+use crate::widgets::card::Card;
+use crate::widgets::field::{line_field, Field};
 use leptos::prelude::*;
+
+/// The one-off's name.
+const NAME_FIELD: Field<OneOffForm> = fields![OneOffForm: ("Name", "oneoff-name", name)][0];
+
+/// The one-off's window and work.
+const ONE_OFF_FIELDS: [Field<OneOffForm>; 4] = fields![OneOffForm:
+    ("Earliest start (UTC)", "oneoff-start", start),
+    ("Deadline (UTC)", "oneoff-deadline", deadline),
+    ("Containers", "oneoff-containers", containers),
+    ("Duration (min)", "oneoff-minutes", minutes),
+];
 
 /// The one-off form.
 #[component]
@@ -25,27 +39,8 @@ pub fn OneOffCard() -> impl IntoView {
             Err(e) => local_error.set(Some(e)),
         }
     };
-    let field = |label: &'static str,
-                 testid: &'static str,
-                 get: fn(&OneOffForm) -> String,
-                 set: fn(&mut OneOffForm, String)| {
-        view! {
-            <label class="field">
-                <span class="field-label">{label}</span>
-                <input
-                    type="text"
-                    data-testid=testid
-                    prop:value=move || form.with(get)
-                    on:input=move |ev| form.update(|f| set(f, event_target_value(&ev)))
-                />
-            </label>
-        }
-    };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Add a one-off reservation"</h2>
-            </header>
+        <Card title="Add a one-off reservation">
             <form
                 class="form-grid two"
                 on:submit=move |ev| {
@@ -53,11 +48,8 @@ pub fn OneOffCard() -> impl IntoView {
                     add();
                 }
             >
-                <div class="wide">{field("Name", "oneoff-name", |f| f.name.clone(), |f, v| f.name = v)}</div>
-                {field("Earliest start (UTC)", "oneoff-start", |f| f.start.clone(), |f, v| f.start = v)}
-                {field("Deadline (UTC)", "oneoff-deadline", |f| f.deadline.clone(), |f, v| f.deadline = v)}
-                {field("Containers", "oneoff-containers", |f| f.containers.clone(), |f, v| f.containers = v)}
-                {field("Duration (min)", "oneoff-minutes", |f| f.minutes.clone(), |f, v| f.minutes = v)}
+                <div class="wide">{line_field(form, NAME_FIELD)}</div>
+                {ONE_OFF_FIELDS.into_iter().map(|f| line_field(form, f)).collect_view()}
                 <div class="wide actions">
                     <button class="button" type="submit" data-testid="oneoff-add" disabled=move || desk.busy.get()>
                         {move || format!("Add by {}", method_label(desk.method.get()))}
@@ -68,6 +60,6 @@ pub fn OneOffCard() -> impl IntoView {
             <p class="hint">
                 "Placed with the method and stretch setting above, on the capacity left by periodic reservations; a later periodic admission may move it or push it out."
             </p>
-        </section>
+        </Card>
     }
 }

@@ -7,6 +7,7 @@ use crate::parts::agenda::protocol::AgendaRequest;
 use crate::parts::agenda::timeline::{Geometry, Stack, Timeline};
 use crate::protocol::now_ms;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::progress::ProgressBar;
 use leptos::prelude::*;
@@ -54,57 +55,59 @@ pub fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> i
     let on_drop = Callback::new(move |()| studio.agenda.drop_drag());
     let on_drawn = Callback::new(move |asked: f64| desk.latency.set(Some(now_ms() - asked)));
     view! {
-        <section class="card agenda-plan">
-            <header class="card-head">
-                <h2>"Plan"</h2>
-                <span class="card-note">
-                    {move || {
-                        view_of()
-                            .map(|v| match v.origin {
-                                Some(o) => {
-                                    format!(
-                                        "one day from {} UTC · {}-second steps",
-                                        format_timestamp(o).get(..10).unwrap_or_default(),
-                                        v.step_secs,
-                                    )
+        <Card
+            title="Plan"
+            class="agenda-plan"
+            head=move || {
+                view! {
+                    <span class="card-note">
+                        {move || {
+                            view_of()
+                                .map(|v| match v.origin {
+                                    Some(o) => {
+                                        format!(
+                                            "one day from {} UTC · {}-second steps",
+                                            format_timestamp(o).get(..10).unwrap_or_default(),
+                                            v.step_secs,
+                                        )
+                                    }
+                                    None => "one day · no reservations yet".into(),
+                                })
+                        }}
+                    </span>
+                    <div class="head-actions">
+                        {[(true, "undo", "Undo (Ctrl+Z)", "↶ Undo"), (false, "redo", "Redo (Ctrl+Y)", "↷ Redo")]
+                            .map(|(back, testid, title, label)| {
+                                let steps = move || desk.view.with(|v| v.as_ref().map_or(0, |v| if back { v.undo } else { v.redo }));
+                                let request = move || if back { AgendaRequest::Undo } else { AgendaRequest::Redo };
+                                view! {
+                                    <button
+                                        class="button small"
+                                        data-testid=testid
+                                        title=title
+                                        disabled=move || steps() == 0
+                                        on:click=move |_| studio.agenda.agenda_change(request())
+                                    >
+                                        {label}
+                                    </button>
                                 }
-                                None => "one day · no reservations yet".into(),
-                            })
-                    }}
-                </span>
-                <div class="head-actions">
-                    <button
-                        class="button small"
-                        data-testid="undo"
-                        title="Undo (Ctrl+Z)"
-                        disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.undo == 0))
-                        on:click=move |_| studio.agenda.agenda_change(AgendaRequest::Undo)
-                    >
-                        "↶ Undo"
-                    </button>
-                    <button
-                        class="button small"
-                        data-testid="redo"
-                        title="Redo (Ctrl+Y)"
-                        disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.redo == 0))
-                        on:click=move |_| studio.agenda.agenda_change(AgendaRequest::Redo)
-                    >
-                        "↷ Redo"
-                    </button>
-                    <button
-                        class="button small"
-                        data-testid="optimize"
-                        title="Re-place every unlocked reservation together to lower the peak (undoable)"
-                        disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
-                        on:click=move |_| {
-                            let locked = studio.agenda.locked_ids();
-                            studio.agenda.agenda_change(AgendaRequest::Optimize { locked })
-                        }
-                    >
-                        "Optimize"
-                    </button>
-                </div>
-            </header>
+                            })}
+                        <button
+                            class="button small"
+                            data-testid="optimize"
+                            title="Re-place every unlocked reservation together to lower the peak (undoable)"
+                            disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
+                            on:click=move |_| {
+                                let locked = studio.agenda.locked_ids();
+                                studio.agenda.agenda_change(AgendaRequest::Optimize { locked })
+                            }
+                        >
+                            "Optimize"
+                        </button>
+                    </div>
+                }
+            }
+        >
             <Show when=move || desk.optimizing.with(|p| p.is_some())>
                 <ProgressBar
                     testid="optimize-progress"
@@ -189,7 +192,7 @@ pub fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> i
             <DragStatus/>
             <Legend/>
             <Messages/>
-        </section>
+        </Card>
     }
 }
 
@@ -197,8 +200,7 @@ pub fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> i
 /// After a snap-back: why.
 #[component]
 fn DragStatus() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.agenda;
+    let desk = expect_context::<Studio>().agenda;
     let status = move || {
         let drag: Drag = desk.drag.get()?;
         desk.view.with(|v| {
@@ -274,8 +276,7 @@ fn Legend() -> impl IntoView {
 /// The last change's outcome and the engine's last refusal.
 #[component]
 fn Messages() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.agenda;
+    let desk = expect_context::<Studio>().agenda;
     let outcome = move || {
         desk.view
             .with(|v| v.as_ref().and_then(|v| v.outcome.clone()))

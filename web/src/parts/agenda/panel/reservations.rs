@@ -4,7 +4,9 @@ use super::text::{at, kind};
 use crate::parts::agenda::protocol::{method_label, AgendaRequest, ReservationView};
 use crate::parts::agenda::timeline::{css_colour, Geometry, Stack};
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::trimmed;
+use crate::widgets::table::{col, num, DataTable};
 use leptos::prelude::*;
 
 /// Pixel attributes of a row: `(start, end, x, y, step)` in CSS pixels.
@@ -101,35 +103,18 @@ pub fn ReservationsCard(
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Reservations"</h2>
-                <span class="card-note">"Stacked bottom-up in this order"</span>
-            </header>
-            <div class="table-scroll agenda-table">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th>"Job"</th>
-                            <th>"Kind"</th>
-                            <th>"Window"</th>
-                            <th>"Reserved"</th>
-                            <th class="num">"Peak containers"</th>
-                            <th>"Method"</th>
-                            <th>"Optimize"</th>
-                            <th></th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {rows}
-                        <Show when=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))>
-                            <tr>
-                                <td class="empty" colspan="8">"No reservations."</td>
-                            </tr>
-                        </Show>
-                    </tbody>
-                </table>
-            </div>
-        </section>
+        <Card
+            title="Reservations"
+            head=move || view! { <span class="card-note">"Stacked bottom-up in this order"</span> }
+        >
+            <DataTable cols=vec![col("Job"), col("Kind"), col("Window"), col("Reserved"), num("Peak containers"), col("Method"), col("Optimize"), col("")] frame="agenda-table">
+                {rows}
+                <Show when=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))>
+                    <tr>
+                        <td class="empty" colspan="8">"No reservations."</td>
+                    </tr>
+                </Show>
+            </DataTable>
+        </Card>
     }
 }

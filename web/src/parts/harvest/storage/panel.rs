@@ -27,10 +27,15 @@ use super::charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
 use super::desk::StorageForm;
 use crate::fields;
 use crate::state::Studio;
+use crate::toolkit::job::Job;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
-use crate::widgets::field::{text_field, Field};
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
+use crate::widgets::chart::Plot;
+use crate::widgets::field::{line_field, text_field, whole_text, Field};
 use crate::widgets::file_button::FileButton;
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::table::{col, num, Col, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::harvest::{CellVerdict, Policy, TenantVerdict};
@@ -67,8 +72,7 @@ fn tenant_verdict(v: TenantVerdict) -> &'static str {
 /// The storage view.
 #[component]
 pub fn StorageCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.storage;
+    let desk = expect_context::<Studio>().harvest.storage;
     let status = desk.grid.status("placing", "", "idle", |v| {
         format!(
             "{} tenants, {} × {} grid, {} blocks placed in {} ms",
@@ -81,14 +85,13 @@ pub fn StorageCard() -> impl IntoView {
     });
     let cdfs = Signal::derive(move || desk.grid.view.get().map(|view| ReimageCdfPlot { view }));
     view! {
-        <section class="card storage-card" data-testid="storage-card">
-            <header class="card-head">
-                <h2>"Harvested storage: replica placement (§4.2)"</h2>
-                <JobStatus job=desk.grid testid="storage-status" text=status/>
-            </header>
-            <p class="card-text">
-                "Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
-            </p>
+        <Card
+            title="Harvested storage: replica placement (§4.2)"
+            class="storage-card"
+            testid="storage-card"
+            text="Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
+            head=move || view! { <JobStatus job=desk.grid testid="storage-status" text=status/> }
+        >
             <p class="hint" data-testid="storage-reimages-file">
                 {move || match desk.reimages_file.get() {
                     Some((name, n)) => format!("Reimages file: {name} ({} server reimages)", count(n as usize)),
@@ -119,15 +122,14 @@ pub fn StorageCard() -> impl IntoView {
             <Explorer/>
             <Durability/>
             <Availability/>
-        </section>
+        </Card>
     }
 }
 
 /// The grid, cell by cell.
 #[component]
 fn GridView() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.storage;
+    let desk = expect_context::<Studio>().harvest.storage;
     let cells = move || {
         desk.grid.view.with(|v| {
             let Some(v) = v else {
@@ -225,8 +227,7 @@ fn GridView() -> impl IntoView {
 /// One block placed from a chosen writer, explained.
 #[component]
 fn Explorer() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.storage;
+    let desk = expect_context::<Studio>().harvest.storage;
     let tenants = move || {
         desk.grid.view.with(|v| {
             v.as_ref()
@@ -323,15 +324,7 @@ fn Explorer() -> impl IntoView {
                     }}
                 </select>
             </label>
-            <label class="field">
-                <span class="field-label">"Server #"</span>
-                <input
-                    type="text"
-                    data-testid="storage-writer-server"
-                    prop:value=move || desk.writer_server.get()
-                    on:input=move |ev| desk.writer_server.set(event_target_value(&ev))
-                />
-            </label>
+            {line_field(desk.writer_server, whole_text("Server #", "storage-writer-server"))}
             <label class="field">
                 <span class="field-label">"Policy"</span>
                 <select
@@ -350,14 +343,13 @@ fn Explorer() -> impl IntoView {
                     <option value="pt">"HDFS-PT"</option>
                 </select>
             </label>
-            <button
-                class="button small primary"
-                data-testid="storage-place"
-                disabled=move || desk.grid.view.with(Option::is_none)
-                on:click=move |_| desk.place()
-            >
-                "Place"
-            </button>
+            {button(
+                "button small primary",
+                "storage-place",
+                "Place",
+                move || desk.grid.view.with(Option::is_none),
+                move || desk.place(),
+            )}
         </div>
         <ErrorLine testid="storage-place-error" error=desk.place_error/>
         <ol class="storage-steps">{steps}</ol>
@@ -367,8 +359,7 @@ fn Explorer() -> impl IntoView {
 /// Figure 15.
 #[component]
 fn Durability() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.storage;
+    let desk = expect_context::<Studio>().harvest.storage;
     let slot = desk.durability;
     let plot = Signal::derive(move || slot.view.get().map(|view| DurabilityPlot { view }));
     let status = slot.status("running in the worker", "", "", |v| {
@@ -415,44 +406,25 @@ fn Durability() -> impl IntoView {
             .with(|v| v.as_ref().map(|v| v.report.paper.summary.clone()))
     };
     view! {
-        <h3>"Durability: a year of reimages (Figure 15)"</h3>
-        <div class="actions">
-            <RunButton
-                job=slot
-                testid="storage-durability-run"
-                label="Run"
-                small=true
-                blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
-                on_run=move || desk.run_durability()
-            />
-            <JobStatus job=slot testid="storage-durability-status" text=status/>
-        </div>
-        <ErrorLine testid="storage-sim-error" error=slot.error/>
-        <PlotCanvas
-            data=plot
-            placeholder=Signal::derive(|| "Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock.".to_owned())
+        <SimRun
+            title="Durability: a year of reimages (Figure 15)"
+            job=slot
             testid="storage-durability"
+            on_run=move || desk.run_durability()
+            status=status
+            plot=plot
+            placeholder="Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock."
+            cols=vec![col("Policy"), num("R"), num("Lost % min / avg / max"), num("Lost blocks (avg)")]
+            rows=rows
+            paper=Signal::derive(paper)
         />
-        <table class="data">
-            <thead>
-                <tr>
-                    <th>"Policy"</th>
-                    <th class="num">"R"</th>
-                    <th class="num">"Lost % min / avg / max"</th>
-                    <th class="num">"Lost blocks (avg)"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-        </table>
-        <p class="hint">{paper}</p>
     }
 }
 
 /// Figure 16.
 #[component]
 fn Availability() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.storage;
+    let desk = expect_context::<Studio>().harvest.storage;
     let slot = desk.availability;
     let plot = Signal::derive(move || slot.view.get().map(|view| AvailabilityPlot { view }));
     let status = slot.status("running in the worker", "", "", |v| {
@@ -507,37 +479,71 @@ fn Availability() -> impl IntoView {
             .with(|v| v.as_ref().map(|v| v.report.paper.clone()))
     };
     view! {
-        <h3>"Availability against utilization (Figure 16)"</h3>
+        <SimRun
+            title="Availability against utilization (Figure 16)"
+            job=slot
+            testid="storage-availability"
+            on_run=move || desk.run_availability()
+            status=status
+            plot=plot
+            placeholder="Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy."
+            cols=vec![
+                num("Level %"),
+                num("Avg util. %"),
+                num("R"),
+                num("Stock failed %"),
+                num("PT failed %"),
+                num("H failed %"),
+            ]
+            rows=rows
+            paper=Signal::derive(paper)
+        />
+    }
+}
+
+/// One of the storage half's simulations: Run with its status, the error
+/// line, its chart, its table and what the paper found.
+#[component]
+fn SimRun<T: Send + Sync + 'static, P: Plot>(
+    /// The section's title.
+    title: &'static str,
+    /// The simulation.
+    job: Job<T>,
+    /// The prefix of its test ids: `-run`, `-status`, and its canvas's.
+    testid: &'static str,
+    /// What Run does.
+    #[prop(into)]
+    on_run: Callback<()>,
+    /// Its status line.
+    status: Signal<String>,
+    /// Its chart.
+    plot: Signal<Option<P>>,
+    /// What the chart says before a run.
+    placeholder: &'static str,
+    /// The table's columns.
+    cols: Vec<Col>,
+    /// The table's rows.
+    rows: impl IntoView + 'static,
+    /// What the paper found.
+    paper: Signal<Option<String>>,
+) -> impl IntoView {
+    let desk = expect_context::<Studio>().harvest.storage;
+    view! {
+        <h3>{title}</h3>
         <div class="actions">
             <RunButton
-                job=slot
-                testid="storage-availability-run"
+                job=job
+                testid=format!("{testid}-run")
                 label="Run"
                 small=true
                 blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
-                on_run=move || desk.run_availability()
+                on_run=on_run
             />
-            <JobStatus job=slot testid="storage-availability-status" text=status/>
+            <JobStatus job=job testid=format!("{testid}-status") text=status/>
         </div>
-        <ErrorLine testid="storage-sim-error" error=slot.error/>
-        <PlotCanvas
-            data=plot
-            placeholder=Signal::derive(|| "Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy.".to_owned())
-            testid="storage-availability"
-        />
-        <table class="data">
-            <thead>
-                <tr>
-                    <th class="num">"Level %"</th>
-                    <th class="num">"Avg util. %"</th>
-                    <th class="num">"R"</th>
-                    <th class="num">"Stock failed %"</th>
-                    <th class="num">"PT failed %"</th>
-                    <th class="num">"H failed %"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-        </table>
-        <p class="hint">{paper}</p>
+        <ErrorLine testid="storage-sim-error" error=job.error/>
+        <PlotCanvas data=plot placeholder=placeholder testid=testid/>
+        <DataTable cols=cols>{rows}</DataTable>
+        <p class="hint">{move || paper.get()}</p>
     }
 }

@@ -3,6 +3,7 @@
 use crate::fields;
 use crate::parts::pricing::desk::PricingForm;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -23,17 +24,13 @@ const JOB_FIELDS: [Field<PricingForm>; 5] = fields![PricingForm:
 /// The new job: pick from the history or describe it.
 #[component]
 pub fn JobCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.pricing;
+    let desk = expect_context::<Studio>().pricing;
     let jobs = move || {
         desk.history
             .with(|h| h.as_ref().map_or(0, |h| h.jobs.len()))
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"New job"</h2>
-            </header>
+        <Card title="New job">
             <label class="field">
                 <span class="field-label">"Pick from the history"</span>
                 <select
@@ -104,6 +101,6 @@ pub fn JobCard() -> impl IntoView {
                 </div>
                 {JOB_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
-        </section>
+        </Card>
     }
 }

@@ -3,8 +3,11 @@
 use crate::parts::pricing::charts::{duration_text, price_text, GanttPlot};
 use crate::parts::pricing::protocol::{PricingRequest, QueueView};
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::file_button::FileButton;
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
@@ -25,42 +28,43 @@ pub fn QueueCard() -> impl IntoView {
             .with(|q| q.as_ref().is_none_or(|q| q.rows.is_empty()))
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Queue"</h2>
-                <span class="card-note">
-                    {move || {
-                        desk.queue
-                            .with(|q| q.as_ref().map(summary))
-                            .unwrap_or_default()
-                    }}
-                </span>
-                <div class="head-actions">
-                    <FileButton
-                        label="Import CSV"
-                        testid="queue-import"
-                        accept=".csv,text/csv"
-                        title="Add the jobs of a queue CSV: name,map_work,reduce_work,deadline"
-                        on_files=move |files| files.into_iter().take(1).for_each(|f| studio.pricing.import_queue(f))
-                    />
-                    <button
-                        class="button small"
-                        data-testid="queue-export"
-                        disabled=empty
-                        on:click=move |_| studio.pricing.export_queue()
-                    >
-                        "Export CSV"
-                    </button>
-                    <button
-                        class="button small"
-                        data-testid="queue-clear"
-                        disabled=move || empty() || desk.busy.get()
-                        on:click=move |_| studio.pricing.pricing_change(PricingRequest::Clear)
-                    >
-                        "Clear"
-                    </button>
-                </div>
-            </header>
+        <Card
+            title="Queue"
+            head=move || {
+                view! {
+                    <span class="card-note">
+                        {move || {
+                            desk.queue
+                                .with(|q| q.as_ref().map(summary))
+                                .unwrap_or_default()
+                        }}
+                    </span>
+                    <div class="head-actions">
+                        <FileButton
+                            label="Import CSV"
+                            testid="queue-import"
+                            accept=".csv,text/csv"
+                            title="Add the jobs of a queue CSV: name,map_work,reduce_work,deadline"
+                            on_files=move |files| files.into_iter().take(1).for_each(|f| studio.pricing.import_queue(f))
+                        />
+                        {button(
+                            "button small",
+                            "queue-export",
+                            "Export CSV",
+                            empty,
+                            move || studio.pricing.export_queue(),
+                        )}
+                        {button(
+                            "button small",
+                            "queue-clear",
+                            "Clear",
+                            move || empty() || desk.busy.get(),
+                            move || studio.pricing.pricing_change(PricingRequest::Clear),
+                        )}
+                    </div>
+                }
+            }
+        >
             {move || {
                 desk.queue
                     .with(|q| q.as_ref().and_then(|q| q.problem.clone()))
@@ -91,58 +95,43 @@ pub fn QueueCard() -> impl IntoView {
             <p class="hint">
                 "Each job as late as its deadline allows (latest deadline first): map in blue, reduce in orange, its slack in grey up to its deadline (red). Green bands: free map and reduce capacity, the slack a new job fills."
             </p>
-            <div class="table-scroll">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th>"Job"</th>
-                            <th class="num">"Deadline"</th>
-                            <th class="num">"Map work (slot-s)"</th>
-                            <th class="num">"Reduce work (slot-s)"</th>
-                            <th>"Method"</th>
-                            <th class="num">"Price"</th>
-                            <th></th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {move || {
-                            desk.queue
-                                .with(|q| q.as_ref().map(|q| q.rows.clone()).unwrap_or_default())
-                                .into_iter()
-                                .map(|r| {
-                                    let name = r.name.clone();
-                                    view! {
-                                        <tr data-testid="queue-row" data-name=r.name.clone()>
-                                            <td class="job-name">{r.name.clone()}</td>
-                                            <td class="num">{duration_text(r.deadline)}</td>
-                                            <td class="num">{trimmed(r.map_work, 0)}</td>
-                                            <td class="num">{trimmed(r.reduce_work, 0)}</td>
-                                            <td>{r.method.map_or_else(|| "imported".to_string(), |m| m.to_string())}</td>
-                                            <td class="num">{r.price.map_or_else(|| "—".to_string(), price_text)}</td>
-                                            <td>
-                                                <button
-                                                    class="button ghost small"
-                                                    data-testid="queue-remove"
-                                                    disabled=move || desk.busy.get()
-                                                    on:click=move |_| {
-                                                        studio
-                                                            .pricing.pricing_change(PricingRequest::Remove {
-                                                                name: name.clone(),
-                                                            })
-                                                    }
-                                                >
-                                                    "Remove"
-                                                </button>
-                                            </td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
-        </section>
+            <DataTable cols=vec![col("Job"), num("Deadline"), num("Map work (slot-s)"), num("Reduce work (slot-s)"), col("Method"), num("Price"), col("")]>
+                {move || {
+                    desk.queue
+                        .with(|q| q.as_ref().map(|q| q.rows.clone()).unwrap_or_default())
+                        .into_iter()
+                        .map(|r| {
+                            let name = r.name.clone();
+                            view! {
+                                <tr data-testid="queue-row" data-name=r.name.clone()>
+                                    <td class="job-name">{r.name.clone()}</td>
+                                    <td class="num">{duration_text(r.deadline)}</td>
+                                    <td class="num">{trimmed(r.map_work, 0)}</td>
+                                    <td class="num">{trimmed(r.reduce_work, 0)}</td>
+                                    <td>{r.method.map_or_else(|| "imported".to_string(), |m| m.to_string())}</td>
+                                    <td class="num">{r.price.map_or_else(|| "—".to_string(), price_text)}</td>
+                                    <td>
+                                        <button
+                                            class="button ghost small"
+                                            data-testid="queue-remove"
+                                            disabled=move || desk.busy.get()
+                                            on:click=move |_| {
+                                                studio
+                                                    .pricing.pricing_change(PricingRequest::Remove {
+                                                        name: name.clone(),
+                                                    })
+                                            }
+                                        >
+                                            "Remove"
+                                        </button>
+                                    </td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </DataTable>
+        </Card>
     }
 }
 

@@ -5,6 +5,7 @@ use crate::parts::pricing::charts::{duration_text, price_text, CurvePlot};
 use crate::parts::pricing::protocol::{method_value, QuoteView};
 use crate::state::Studio;
 use crate::toolkit::run::ErrorLine;
+use crate::widgets::card::Card;
 use crate::widgets::chart::plot_x_span;
 use crate::widgets::format::trimmed;
 use crate::widgets::PlotCanvas;
@@ -43,26 +44,29 @@ pub fn QuoteCard() -> impl IntoView {
         desk.form.update(|f| f.deadline = format!("{deadline:.0}"));
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Quote"</h2>
-                <span
-                    class="card-note"
-                    data-testid="quote-status"
-                    data-round-trip-ms=move || desk.round_trip.get().map(|ms| ms.to_string())
-                    data-quote-ms=move || quote().map(|q| q.quote_millis.to_string())
-                >
-                    {move || {
-                        if desk.quote.running.get() {
-                            "estimating…".to_string()
-                        } else {
-                            quote()
-                                .map(|q| timing(&q, desk.round_trip.get()))
-                                .unwrap_or_default()
-                        }
-                    }}
-                </span>
-            </header>
+        <Card
+            title="Quote"
+            head=move || {
+                view! {
+                    <span
+                        class="card-note"
+                        data-testid="quote-status"
+                        data-round-trip-ms=move || desk.round_trip.get().map(|ms| ms.to_string())
+                        data-quote-ms=move || quote().map(|q| q.quote_millis.to_string())
+                    >
+                        {move || {
+                            if desk.quote.running.get() {
+                                "estimating…".to_string()
+                            } else {
+                                quote()
+                                    .map(|q| timing(&q, desk.round_trip.get()))
+                                    .unwrap_or_default()
+                            }
+                        }}
+                    </span>
+                }
+            }
+        >
             <ErrorLine testid="quote-error" error=desk.quote.error/>
             {move || quote().map(|q| view! { <EstimateTable quote=q/> })}
             <div class="agenda-figures">
@@ -181,7 +185,7 @@ pub fn QuoteCard() -> impl IntoView {
                         }
                     })
             }}
-        </section>
+        </Card>
     }
 }
 

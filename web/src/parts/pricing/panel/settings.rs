@@ -4,6 +4,7 @@ use crate::fields;
 use crate::parts::pricing::desk::PricingForm;
 use crate::parts::pricing::protocol::{method_of, method_value, FUNCTIONS};
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::field::{choice, text_field, Field};
 use leptos::prelude::*;
 use skyplan_engine::estimate::Method;
@@ -19,13 +20,9 @@ const SETTINGS_FIELDS: [Field<PricingForm>; 4] = fields![PricingForm:
 /// Method, level, cluster and price function.
 #[component]
 pub fn SettingsCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let form = studio.pricing.form;
+    let form = expect_context::<Studio>().pricing.form;
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Estimate, cluster and price"</h2>
-            </header>
+        <Card title="Estimate, cluster and price">
             <div class="form-grid two">
                 {choice(
                     "Method",
@@ -50,6 +47,6 @@ pub fn SettingsCard() -> impl IntoView {
             <p class="hint">
                 "Work per phase = the method's PI upper bound × the phase's slots: the job holds the cluster for its estimated duration, as in MRM. The history's durations were measured on its own cluster; give that cluster's slots."
             </p>
-        </section>
+        </Card>
     }
 }

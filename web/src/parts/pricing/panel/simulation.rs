@@ -6,6 +6,7 @@ use crate::parts::pricing::desk::SimForm;
 use crate::parts::pricing::protocol::SimView;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
@@ -71,23 +72,25 @@ pub fn SimulationCard() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="card sim-card">
-            <header class="card-head">
-                <h2>"Simulation: MRM against FCFS and priority (§6.3)"</h2>
-                <JobStatus job=desk.sim testid="sim-status" text=status/>
-                <div class="head-actions">
-                    <RunButton
-                        job=desk.sim
-                        testid="sim-run"
-                        label="Run"
-                        small=true
-                        on_run=move || studio.pricing.request_simulation()
-                    />
-                </div>
-            </header>
-            <p class="card-text">
-                "One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
-            </p>
+        <Card
+            title="Simulation: MRM against FCFS and priority (§6.3)"
+            class="sim-card"
+            text="One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
+            head=move || {
+                view! {
+                    <JobStatus job=desk.sim testid="sim-status" text=status/>
+                    <div class="head-actions">
+                        <RunButton
+                            job=desk.sim
+                            testid="sim-run"
+                            label="Run"
+                            small=true
+                            on_run=move || studio.pricing.request_simulation()
+                        />
+                    </div>
+                }
+            }
+        >
             <div class="sim-form">{SIM_FIELDS.into_iter().map(|f| text_field(desk.sim_form, f)).collect_view()}</div>
             <ErrorLine testid="sim-error" error=desk.sim.error/>
             // Before the first run there is nothing to chart or tabulate:
@@ -139,7 +142,7 @@ pub fn SimulationCard() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-        </section>
+        </Card>
     }
 }
 

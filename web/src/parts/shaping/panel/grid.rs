@@ -5,8 +5,11 @@ use crate::parts::shaping::charts::{HeatPlot, Metric};
 use crate::parts::shaping::desk::ShapingForm;
 use crate::state::Studio;
 use crate::toolkit::run::{JobStatus, RunControls};
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::trimmed;
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
@@ -19,8 +22,7 @@ const GRID_FIELDS: [Field<ShapingForm>; 2] = fields![ShapingForm:
 /// The K1 × K2 heat maps, on demand.
 #[component]
 pub fn GridCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.shaping;
+    let desk = expect_context::<Studio>().shaping;
     let heat = move |metric: Metric| {
         Signal::derive(move || {
             desk.grid.view.with(|g| {
@@ -102,14 +104,11 @@ pub fn GridCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"K1 × K2 heat maps"</h2>
-                <JobStatus job=desk.grid testid="shaping-grid-status" text=status/>
-            </header>
-            <p class="card-text">
-                "Figure 3 for the chosen forecaster and policy: K1 ∈ {0, 5, 10, 25, 50, 100} % × K2 ∈ {0, 1, 2, 3}, each shaped run against the reservation baseline. To answer in about half a minute in the browser it runs one seed of a smaller workload (the paper averages 10 runs of 150,000 applications; `skyplan shape grid` runs three seeds). The recommendation — beyond the paper — is the best turnaround whose failures stay under the target."
-            </p>
+        <Card
+            title="K1 × K2 heat maps"
+            text="Figure 3 for the chosen forecaster and policy: K1 ∈ {0, 5, 10, 25, 50, 100} % × K2 ∈ {0, 1, 2, 3}, each shaped run against the reservation baseline. To answer in about half a minute in the browser it runs one seed of a smaller workload (the paper averages 10 runs of 150,000 applications; `skyplan shape grid` runs three seeds). The recommendation — beyond the paper — is the best turnaround whose failures stay under the target."
+            head=move || view! { <JobStatus job=desk.grid testid="shaping-grid-status" text=status/> }
+        >
             <div class="form-grid two">
                 {GRID_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
@@ -121,14 +120,13 @@ pub fn GridCard() -> impl IntoView {
                 unit=" runs"
                 on_run=move || desk.run_grid()
             >
-                <button
-                    class="button"
-                    data-testid="shaping-retarget"
-                    disabled=move || desk.grid.view.with(Option::is_none) || desk.grid.running.get()
-                    on:click=move |_| desk.retarget()
-                >
-                    "Recommend for the target"
-                </button>
+                {button(
+                    "button",
+                    "shaping-retarget",
+                    "Recommend for the target",
+                    move || desk.grid.view.with(Option::is_none) || desk.grid.running.get(),
+                    move || desk.retarget(),
+                )}
             </RunControls>
             <p class="hint" data-testid="shaping-recommended">{recommended}</p>
             <div class="shaping-heat">
@@ -138,23 +136,10 @@ pub fn GridCard() -> impl IntoView {
                     .collect_view()}
             </div>
             <Show when=move || desk.grid.view.with(Option::is_some)>
-                <div class="table-scroll shaping-cells">
-                    <table class="data">
-                        <thead>
-                            <tr>
-                                <th class="num">"K1 %"</th>
-                                <th class="num">"K2"</th>
-                                <th class="num">"Turnaround ratio"</th>
-                                <th class="num">"Memory slack %"</th>
-                                <th class="num">"Failed %"</th>
-                                <th class="num">"Preempted %"</th>
-                                <th></th>
-                            </tr>
-                        </thead>
-                        <tbody>{cells}</tbody>
-                    </table>
-                </div>
+                <DataTable cols=vec![num("K1 %"), num("K2"), num("Turnaround ratio"), num("Memory slack %"), num("Failed %"), num("Preempted %"), col("")] frame="shaping-cells">
+                    {cells}
+                </DataTable>
             </Show>
-        </section>
+        </Card>
     }
 }

@@ -6,6 +6,7 @@ use crate::parts::shaping::protocol::Stage;
 use crate::state::Studio;
 use crate::toolkit::job::busy_text;
 use crate::toolkit::run::{JobStatus, RunControls};
+use crate::widgets::card::Card;
 use crate::widgets::field::{choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -29,8 +30,7 @@ fn stage_word(stage: Stage) -> &'static str {
 /// The shaper's settings; Run, with progress.
 #[component]
 pub fn RunCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.shaping;
+    let desk = expect_context::<Studio>().shaping;
     let status = desk.run.status_by(
         move |progress| busy_text(stage_word(desk.stage.get()), progress, ""),
         "idle",
@@ -57,14 +57,11 @@ pub fn RunCard() -> impl IntoView {
     let predictor = move || desk.form.with(|f| f.predictor);
     let policy = move || desk.form.with(|f| f.policy);
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Shape"</h2>
-                <JobStatus job=desk.run testid="shaping-status" text=status/>
-            </header>
-            <p class="card-text">
-                "The reservation baseline (full requests, never changed) against the shaped run: every minute after the grace period each component gets its forecast + β = K1·R + K2·σ; the pessimistic policy preempts by Algorithm 1, the optimistic one lets the OS kill on shortage."
-            </p>
+        <Card
+            title="Shape"
+            text="The reservation baseline (full requests, never changed) against the shaped run: every minute after the grace period each component gets its forecast + β = K1·R + K2·σ; the pessimistic policy preempts by Algorithm 1, the optimistic one lets the OS kill on shortage."
+            head=move || view! { <JobStatus job=desk.run testid="shaping-status" text=status/> }
+        >
             <div class="form-grid two">
                 {choice(
                     "Forecaster",
@@ -102,6 +99,6 @@ pub fn RunCard() -> impl IntoView {
                 stage=stage
                 on_run=move || desk.shape()
             />
-        </section>
+        </Card>
     }
 }

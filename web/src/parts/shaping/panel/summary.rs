@@ -3,7 +3,10 @@
 use crate::parts::shaping::charts::BoxesPlot;
 use crate::state::Studio;
 use crate::toolkit::run::JobStatus;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, hours, trimmed};
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::shaping::RunSummary;
@@ -35,8 +38,7 @@ fn summary_row(
 /// Baseline against shaped: figures, the table and Figure 2's boxes.
 #[component]
 pub fn SummaryCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.shaping;
+    let desk = expect_context::<Studio>().shaping;
     let figures = move || {
         desk.run.view.with(|v| {
             v.as_ref().map(|v| {
@@ -165,44 +167,26 @@ pub fn SummaryCard() -> impl IntoView {
     let compare_status = desk.compare.status("running", "", "", |(_, _, ms)| {
         format!("3 runs in {} ms", trimmed(*ms, 0))
     });
+    let no_compare = move || {
+        desk.run.view.with(Option::is_none) || desk.compare.running.get() || desk.run.running.get()
+    };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Baseline against shaped"</h2>
-            </header>
+        <Card title="Baseline against shaped">
             {figures}
             <p class="hint" data-testid="shaping-workload">{workload}</p>
             <Show when=move || desk.run.view.with(Option::is_some)>
-                <div class="table-scroll">
-                    <table class="data">
-                        <thead>
-                            <tr>
-                                <th>"Metric"</th>
-                                <th class="num">"Reservation baseline"</th>
-                                <th class="num">"Shaped"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                <DataTable cols=vec![col("Metric"), num("Reservation baseline"), num("Shaped")]>
+                    {rows}
+                </DataTable>
             </Show>
             <div class="actions">
-                <button
-                    class="button"
-                    data-testid="shaping-compare"
-                    disabled=move || {
-                        desk.run.view.with(Option::is_none) || desk.compare.running.get() || desk.run.running.get()
-                    }
-                    on:click=move |_| desk.compare()
-                >
-                    "Compare policies"
-                </button>
+                {button("button", "shaping-compare", "Compare policies", no_compare, move || desk.compare())}
                 <JobStatus job=desk.compare testid="shaping-compare-status" text=compare_status/>
             </div>
             <PlotCanvas data=boxes placeholder=boxes_placeholder testid="shaping-boxes"/>
             <p class="hint">
                 "Figure 2's picture: turnaround and memory slack per application under each policy with the run's forecaster, K1 and K2 (boxes: quartiles; whiskers: 1.5 IQR; bar: median; triangle: mean)."
             </p>
-        </section>
+        </Card>
     }
 }

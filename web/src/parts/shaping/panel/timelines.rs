@@ -4,6 +4,7 @@
 use crate::parts::shaping::charts::{AppAxes, AppPlot, HostPlot};
 use crate::parts::shaping::desk::Shown;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::hours;
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -12,8 +13,7 @@ use leptos::prelude::*;
 /// side.
 #[component]
 pub fn TimelinesCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.shaping;
+    let desk = expect_context::<Studio>().shaping;
     let policy = move || {
         desk.run
             .view
@@ -119,45 +119,48 @@ pub fn TimelinesCard() -> impl IntoView {
     };
     let none = move || desk.run.view.with(Option::is_none);
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Shaping timelines"</h2>
-                <div class="head-actions">
-                    <select
-                        data-testid="shaping-app"
-                        class="shaping-app-select"
-                        disabled=none
-                        on:change=move |ev| {
-                            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                                desk.pick_app(i);
+        <Card
+            title="Shaping timelines"
+            head=move || {
+                view! {
+                    <div class="head-actions">
+                        <select
+                            data-testid="shaping-app"
+                            class="shaping-app-select"
+                            disabled=none
+                            on:change=move |ev| {
+                                if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                    desk.pick_app(i);
+                                }
                             }
-                        }
-                    >
-                        {app_options}
-                    </select>
-                    <select
-                        data-testid="shaping-host"
-                        disabled=none
-                        on:change=move |ev| {
-                            if let Ok(h) = event_target_value(&ev).parse::<usize>() {
-                                desk.pick_host(h);
+                        >
+                            {app_options}
+                        </select>
+                        <select
+                            data-testid="shaping-host"
+                            disabled=none
+                            on:change=move |ev| {
+                                if let Ok(h) = event_target_value(&ev).parse::<usize>() {
+                                    desk.pick_host(h);
+                                }
                             }
-                        }
-                    >
-                        {host_options}
-                    </select>
-                    <select
-                        data-testid="shaping-resource"
-                        on:change=move |ev| {
-                            desk.shown
-                                .set(if event_target_value(&ev) == "cpu" { Shown::Cpu } else { Shown::Mem });
-                        }
-                    >
-                        <option value="mem">"Memory"</option>
-                        <option value="cpu">"CPU"</option>
-                    </select>
-                </div>
-            </header>
+                        >
+                            {host_options}
+                        </select>
+                        <select
+                            data-testid="shaping-resource"
+                            on:change=move |ev| {
+                                desk.shown
+                                    .set(if event_target_value(&ev) == "cpu" { Shown::Cpu } else { Shown::Mem });
+                            }
+                        >
+                            <option value="mem">"Memory"</option>
+                            <option value="cpu">"CPU"</option>
+                        </select>
+                    </div>
+                }
+            }
+        >
             <div class="shaping-pair">
                 <PlotCanvas data=app_plot(false) placeholder=placeholder testid="shaping-app-baseline"/>
                 <PlotCanvas data=app_plot(true) placeholder=placeholder testid="shaping-app-shaped"/>
@@ -172,6 +175,6 @@ pub fn TimelinesCard() -> impl IntoView {
             <p class="hint">
                 "The host's allocation against its use and capacity: shaping packs more components onto it, closer to what they use."
             </p>
-        </section>
+        </Card>
     }
 }

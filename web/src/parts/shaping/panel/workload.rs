@@ -4,6 +4,8 @@ use crate::fields;
 use crate::parts::shaping::desk::ShapingForm;
 use crate::parts::shaping::protocol::WorkloadSource;
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::file_button::FileButton;
 use crate::widgets::format::{count, hours};
@@ -22,8 +24,7 @@ const WORKLOAD_FIELDS: [Field<ShapingForm>; 6] = fields![ShapingForm:
 /// Where the workload comes from: the generator's settings, or files.
 #[component]
 pub fn WorkloadCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.shaping;
+    let desk = expect_context::<Studio>().shaping;
     let files = move || desk.form.with(|f| f.source == WorkloadSource::Files);
     let loaded = move || {
         desk.loaded.with(|l| match l {
@@ -38,13 +39,10 @@ pub fn WorkloadCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Workload"</h2>
-            </header>
-            <p class="card-text">
-                "§IV's synthetic workload — rigid and elastic applications, components from one to thousands, runtimes from seconds to weeks, bursty arrivals at the paper's rate per host — or your own."
-            </p>
+        <Card
+            title="Workload"
+            text="§IV's synthetic workload — rigid and elastic applications, components from one to thousands, runtimes from seconds to weeks, bursty arrivals at the paper's rate per host — or your own."
+        >
             <label class="field">
                 <span class="field-label">"Source"</span>
                 <select
@@ -83,13 +81,13 @@ pub fn WorkloadCard() -> impl IntoView {
                     on_files=move |files| desk.read_files(files)
                 />
                 <Show when=move || desk.loaded.with(Option::is_some)>
-                    <button
-                        class="button small"
-                        data-testid="shaping-forget"
-                        on:click=move |_| desk.forget_files()
-                    >
-                        "Forget files"
-                    </button>
+                    {button(
+                        "button small",
+                        "shaping-forget",
+                        "Forget files",
+                        || false,
+                        move || desk.forget_files(),
+                    )}
                 </Show>
             </div>
             <p class="hint" data-testid="shaping-loaded">{loaded}</p>
@@ -101,6 +99,6 @@ pub fn WorkloadCard() -> impl IntoView {
             <p class="hint">
                 "Choose together: an applications CSV (app,arrival,runtime,kind,count,cpu,mem) with its usage CSV (app,minute,cpu,mem), or a workload JSON, or Alibaba v2018 container_meta.csv with container_usage.csv (every container a core component)."
             </p>
-        </section>
+        </Card>
     }
 }

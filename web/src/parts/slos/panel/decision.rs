@@ -2,8 +2,11 @@
 //! or reject (the desk parses the form).
 
 use super::labels::{decision_label, offset};
+use crate::fields;
 use crate::parts::slos::desk::{minutes, DecisionForm, FitState};
 use crate::state::Studio;
+use crate::widgets::card::Card;
+use crate::widgets::field::{number_field, Field};
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
 use skyplan_engine::time::format_duration;
@@ -19,6 +22,12 @@ pub fn reservation_text(sky: &Skyline) -> String {
         trimmed(sky.area() / 3600.0, 1)
     )
 }
+
+/// The override's window.
+const WINDOW_FIELDS: [Field<DecisionForm>; 2] = fields![DecisionForm:
+    ("Earliest start (min)", "override-start", start),
+    ("Deadline (min)", "override-deadline", deadline),
+];
 
 /// The selected job's decision: what is recorded, and the controls.
 #[component]
@@ -81,14 +90,18 @@ pub fn DecisionCard(job: String) -> impl IntoView {
         })
     };
     view! {
-        <section class="card decision-card">
-            <header class="card-head">
-                <h2>"Decision"</h2>
-                {move || {
-                    let label = decision_label(kind());
-                    view! { <span class=format!("decision {label}")>{label}</span> }
-                }}
-            </header>
+        <Card
+            title="Decision"
+            class="decision-card"
+            head=move || {
+                view! {
+                    {move || {
+                        let label = decision_label(kind());
+                        view! { <span class=format!("decision {label}")>{label}</span> }
+                    }}
+                }
+            }
+        >
             {inferred}
             {recorded}
             <label class="field">
@@ -141,26 +154,7 @@ pub fn DecisionCard(job: String) -> impl IntoView {
             <Show when=move || slo.editing.get()>
                 <div class="override-form" data-testid="override-form">
                     <div class="form-row">
-                        <label class="field">
-                            <span class="field-label">"Earliest start (min)"</span>
-                            <input
-                                type="number"
-                                step="any"
-                                data-testid="override-start"
-                                prop:value=move || form.with(|f| f.start.clone())
-                                on:input=move |ev| form.update(|f| f.start = event_target_value(&ev))
-                            />
-                        </label>
-                        <label class="field">
-                            <span class="field-label">"Deadline (min)"</span>
-                            <input
-                                type="number"
-                                step="any"
-                                data-testid="override-deadline"
-                                prop:value=move || form.with(|f| f.deadline.clone())
-                                on:input=move |ev| form.update(|f| f.deadline = event_target_value(&ev))
-                            />
-                        </label>
+                        {WINDOW_FIELDS.into_iter().map(|f| number_field(form, f)).collect_view()}
                     </div>
                     <p class="hint">
                         {move || {
@@ -212,6 +206,6 @@ pub fn DecisionCard(job: String) -> impl IntoView {
                     </div>
                 </div>
             </Show>
-        </section>
+        </Card>
     }
 }

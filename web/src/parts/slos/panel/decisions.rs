@@ -4,6 +4,9 @@ use super::decision::reservation_text;
 use super::labels::{decision_label, offset};
 use crate::parts::slos::protocol::ExportFormat;
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
+use crate::widgets::table::{col, num, DataTable};
 use leptos::prelude::*;
 
 /// Every decision, loaded job or not, with export.
@@ -72,13 +75,13 @@ pub fn DecisionsCard() -> impl IntoView {
                             <span class="load-state" class:missing=!recurring>{status}</span>
                         </td>
                         <td>
-                            <button
-                                class="button ghost small"
-                                data-testid="withdraw-row"
-                                on:click=move |_| studio.slo.undecide(job.clone())
-                            >
-                                "Withdraw"
-                            </button>
+                            {button(
+                                "button ghost small",
+                                "withdraw-row",
+                                "Withdraw",
+                                || false,
+                                move || studio.slo.undecide(job.clone()),
+                            )}
                         </td>
                     </tr>
                 }
@@ -87,46 +90,36 @@ pub fn DecisionsCard() -> impl IntoView {
             .into_any()
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Decisions"</h2>
-                <span class="card-note">
-                    "what the agenda receives · saved in this browser, kept when a job's runs are removed"
-                </span>
-                <div class="head-actions">
-                    {[ExportFormat::Csv, ExportFormat::Json]
-                        .map(|format| {
-                            let ext = format.extension();
-                            view! {
-                                <button
-                                    class="button small"
-                                    data-testid=format!("export-{ext}")
-                                    prop:disabled=none
-                                    on:click=move |_| studio.slo.export_decisions(format)
-                                >
-                                    {format!("Export {}", ext.to_uppercase())}
-                                </button>
-                            }
-                        })
-                        .collect_view()}
-                </div>
-            </header>
-            <div class="table-scroll">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th>"Job"</th>
-                            <th>"Decision"</th>
-                            <th class="num">"Window (from period start)"</th>
-                            <th class="num">"Reservation"</th>
-                            <th>"Note"</th>
-                            <th>"Runs"</th>
-                            <th></th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-        </section>
+        <Card
+            title="Decisions"
+            head=move || {
+                view! {
+                    <span class="card-note">
+                        "what the agenda receives · saved in this browser, kept when a job's runs are removed"
+                    </span>
+                    <div class="head-actions">
+                        {[ExportFormat::Csv, ExportFormat::Json]
+                            .map(|format| {
+                                let ext = format.extension();
+                                view! {
+                                    <button
+                                        class="button small"
+                                        data-testid=format!("export-{ext}")
+                                        prop:disabled=none
+                                        on:click=move |_| studio.slo.export_decisions(format)
+                                    >
+                                        {format!("Export {}", ext.to_uppercase())}
+                                    </button>
+                                }
+                            })
+                            .collect_view()}
+                    </div>
+                }
+            }
+        >
+            <DataTable cols=vec![col("Job"), col("Decision"), num("Window (from period start)"), num("Reservation"), col("Note"), col("Runs"), col("")]>
+                {rows}
+            </DataTable>
+        </Card>
     }
 }

@@ -7,6 +7,7 @@ use super::quality::QualityCard;
 use crate::parts::slos::desk::FitState;
 use crate::parts::slos::protocol::{FitView, SIMPLEX_MAX_CELLS};
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -45,20 +46,24 @@ fn FitCard() -> impl IntoView {
     let state = move || slo.fit_state().label();
     let chart: Signal<Option<FitView>> = slo.fit.view.into();
     view! {
-        <section class="card fit-card">
-            <header class="card-head">
-                <h2>{move || slo.selected.get().unwrap_or_default()}</h2>
-                <span class="card-note">"history skylines and the proposed reservation R*"</span>
-                <span class="fit-status" data-testid="fit-status" data-state=state>
-                    {state}
-                </span>
-            </header>
+        <Card
+            title=Signal::derive(move || slo.selected.get().unwrap_or_default())
+            class="fit-card"
+            head=move || {
+                view! {
+                    <span class="card-note">"history skylines and the proposed reservation R*"</span>
+                    <span class="fit-status" data-testid="fit-status" data-state=state>
+                        {state}
+                    </span>
+                }
+            }
+        >
             <FitControls/>
             <div class="fit-canvas" class:stale=move || slo.fit_state() == FitState::Solving>
                 <PlotCanvas data=chart placeholder=placeholder testid="slo-chart"/>
             </div>
             <LpFigures/>
-        </section>
+        </Card>
     }
 }
 

@@ -5,6 +5,7 @@ use super::labels::{decision_label, offset, ratio, window_text};
 use super::settings::SettingsForm;
 use crate::parts::slos::protocol::SloRow;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use leptos::prelude::*;
 use skyplan_engine::slo::DecisionKind;
 use skyplan_engine::time::format_duration;
@@ -98,8 +99,7 @@ impl Filter {
 /// The recurring jobs, filterable and sortable, and the non-periodic groups.
 #[component]
 pub fn JobsCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let slo = studio.slo;
+    let slo = expect_context::<Studio>().slo;
     let query = RwSignal::new(String::new());
     let filter = RwSignal::new(Filter::All);
     let sort = RwSignal::new((SortKey::Job, true));
@@ -165,51 +165,54 @@ pub fn JobsCard() -> impl IntoView {
     let header =
         move |key, label, title| view! { <SortHeader key=key label=label title=title sort=sort/> };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Recurring jobs"</h2>
-                <span class="card-note">{summary}</span>
-                <div class="head-actions">
-                    <input
-                        class="search"
-                        type="search"
-                        placeholder="Filter by name"
-                        aria-label="Filter jobs by name"
-                        data-testid="slo-filter"
-                        prop:value=move || query.get()
-                        on:input=move |ev| query.set(event_target_value(&ev))
-                    />
-                    <select
-                        aria-label="Which jobs"
-                        data-testid="slo-show"
-                        on:change=move |ev| {
-                            let value = event_target_value(&ev);
-                            if let Some((f, ..)) = Filter::ALL.iter().find(|(_, v, _)| *v == value) {
-                                filter.set(*f);
-                            }
-                        }
-                    >
-                        {Filter::ALL
-                            .into_iter()
-                            .map(|(f, value, label)| {
-                                view! {
-                                    <option value=value prop:selected=move || filter.get() == f>
-                                        {label}
-                                    </option>
+        <Card
+            title="Recurring jobs"
+            head=move || {
+                view! {
+                    <span class="card-note">{summary}</span>
+                    <div class="head-actions">
+                        <input
+                            class="search"
+                            type="search"
+                            placeholder="Filter by name"
+                            aria-label="Filter jobs by name"
+                            data-testid="slo-filter"
+                            prop:value=move || query.get()
+                            on:input=move |ev| query.set(event_target_value(&ev))
+                        />
+                        <select
+                            aria-label="Which jobs"
+                            data-testid="slo-show"
+                            on:change=move |ev| {
+                                let value = event_target_value(&ev);
+                                if let Some((f, ..)) = Filter::ALL.iter().find(|(_, v, _)| *v == value) {
+                                    filter.set(*f);
                                 }
-                            })
-                            .collect_view()}
-                    </select>
-                    <button
-                        class="button small"
-                        class:pressed=move || settings.get()
-                        aria-expanded=move || settings.get().to_string()
-                        on:click=move |_| settings.update(|s| *s = !*s)
-                    >
-                        "Inference settings"
-                    </button>
-                </div>
-            </header>
+                            }
+                        >
+                            {Filter::ALL
+                                .into_iter()
+                                .map(|(f, value, label)| {
+                                    view! {
+                                        <option value=value prop:selected=move || filter.get() == f>
+                                            {label}
+                                        </option>
+                                    }
+                                })
+                                .collect_view()}
+                        </select>
+                        <button
+                            class="button small"
+                            class:pressed=move || settings.get()
+                            aria-expanded=move || settings.get().to_string()
+                            on:click=move |_| settings.update(|s| *s = !*s)
+                        >
+                            "Inference settings"
+                        </button>
+                    </div>
+                }
+            }
+        >
             <Show when=move || settings.get()>
                 <SettingsForm/>
             </Show>
@@ -235,7 +238,7 @@ pub fn JobsCard() -> impl IntoView {
                 </table>
             </div>
             <NonPeriodic/>
-        </section>
+        </Card>
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::parts::slos::protocol::FitView;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
 use skyplan_engine::resource_model::Quality;
@@ -11,11 +12,10 @@ use skyplan_engine::resource_model::Quality;
 pub fn QualityCard() -> impl IntoView {
     let slo = expect_context::<Studio>().slo;
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Reservation quality"</h2>
-                <span class="card-note">"average per history run"</span>
-            </header>
+        <Card
+            title="Reservation quality"
+            head=move || view! { <span class="card-note">"average per history run"</span> }
+        >
             {move || {
                 slo.fit.view
                     .with(|f| match f {
@@ -23,7 +23,7 @@ pub fn QualityCard() -> impl IntoView {
                         None => view! { <p class="muted">"Waiting for the fit…"</p> }.into_any(),
                     })
             }}
-        </section>
+        </Card>
     }
 }
 

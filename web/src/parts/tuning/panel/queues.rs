@@ -3,6 +3,8 @@
 
 use crate::parts::tuning::desk::QueueField;
 use crate::state::Studio;
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
 use crate::widgets::field::choice;
 use crate::widgets::file_button::FileButton;
 use crate::widgets::format::trimmed;
@@ -13,8 +15,7 @@ use skyplan_engine::tuning::{Policy, SchedulerKind};
 /// policies; importable from YARN files.
 #[component]
 pub fn QueuesCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.tuning;
+    let desk = expect_context::<Studio>().tuning;
     let fair = move || desk.current.with(|c| c.scheduler == SchedulerKind::Fair);
     let rows = move || {
         let config = desk.current.get();
@@ -96,19 +97,20 @@ pub fn QueuesCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Queues"</h2>
-                <span class="card-note" data-testid="tuning-source">
-                    {move || match desk.source.get() {
-                        Some(name) => format!("from {name}"),
-                        None => "our own".to_owned(),
-                    }}
-                </span>
-            </header>
-            <p class="card-text">
-                "The cluster's current configuration: the grid keeps its queues and bounds, and its latency is the yardstick. Read it from capacity-scheduler.xml or a Fair allocation file, or edit it here."
-            </p>
+        <Card
+            title="Queues"
+            text="The cluster's current configuration: the grid keeps its queues and bounds, and its latency is the yardstick. Read it from capacity-scheduler.xml or a Fair allocation file, or edit it here."
+            head=move || {
+                view! {
+                    <span class="card-note" data-testid="tuning-source">
+                        {move || match desk.source.get() {
+                            Some(name) => format!("from {name}"),
+                            None => "our own".to_owned(),
+                        }}
+                    </span>
+                }
+            }
+        >
             <div class="form-grid two">
                 {choice(
                     "Scheduler",
@@ -151,14 +153,12 @@ pub fn QueuesCard() -> impl IntoView {
                     on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_xml(f))
                 />
                 <Show when=move || desk.source.with(Option::is_some)>
-                    <button class="button small" on:click=move |_| desk.forget_xml()>
-                        "Forget file"
-                    </button>
+                    {button("button small", "", "Forget file", || false, move || desk.forget_xml())}
                 </Show>
             </div>
             <p class="hint">
                 "The grid pairs queues (1, 2, 4 or 6): shares in steps between 1/6 and 5/6 of a pair (1/3–2/3 with more queues) and, under Fair, fifo, fair or drf in every queue."
             </p>
-        </section>
+        </Card>
     }
 }

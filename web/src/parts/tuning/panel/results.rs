@@ -4,7 +4,9 @@
 use crate::parts::tuning::charts::CandidatesPlot;
 use crate::parts::tuning::protocol::GroupView;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
@@ -163,56 +165,40 @@ pub fn ResultsCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Candidate configurations"</h2>
-                <Show when=move || desk.run.view.with(|v| v.as_ref().is_some_and(|v| v.groups.len() > 1))>
-                    <div class="head-actions">
-                        <select
-                            data-testid="tuning-group"
-                            on:change=move |ev| {
-                                if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                                    desk.show_group(k);
+        <Card
+            title="Candidate configurations"
+            head=move || {
+                view! {
+                    <Show when=move || desk.run.view.with(|v| v.as_ref().is_some_and(|v| v.groups.len() > 1))>
+                        <div class="head-actions">
+                            <select
+                                data-testid="tuning-group"
+                                on:change=move |ev| {
+                                    if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                        desk.show_group(k);
+                                    }
                                 }
-                            }
-                        >
-                            {groups}
-                        </select>
-                    </div>
-                </Show>
-            </header>
+                            >
+                                {groups}
+                            </select>
+                        </div>
+                    </Show>
+                }
+            }
+        >
             {summary}
             <PlotCanvas data=plot placeholder=placeholder testid="tuning-candidates"/>
             <p class="hint">{search_note}</p>
             <Show when=move || desk.run.view.with(Option::is_some)>
                 <div class="tuning-tables">
-                    <div class="table-scroll tuning-candidates">
-                        <table class="data">
-                            <thead>
-                                <tr>
-                                    <th class="num">"#"</th>
-                                    <th>"Configuration"</th>
-                                    <th class="num">"Est. mean latency (s)"</th>
-                                </tr>
-                            </thead>
-                            <tbody>{rows}</tbody>
-                        </table>
-                    </div>
-                    <div class="table-scroll">
-                        <table class="data">
-                            <thead>
-                                <tr>
-                                    <th>"Queue"</th>
-                                    <th class="num">"Jobs"</th>
-                                    <th class="num">"Tasks"</th>
-                                    <th class="num">"Task-seconds"</th>
-                                </tr>
-                            </thead>
-                            <tbody>{mix}</tbody>
-                        </table>
-                    </div>
+                    <DataTable cols=vec![num("#"), col("Configuration"), num("Est. mean latency (s)")] frame="tuning-candidates">
+                        {rows}
+                    </DataTable>
+                    <DataTable cols=vec![col("Queue"), num("Jobs"), num("Tasks"), num("Task-seconds")]>
+                        {mix}
+                    </DataTable>
                 </div>
             </Show>
-        </section>
+        </Card>
     }
 }

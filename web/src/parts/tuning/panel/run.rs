@@ -4,7 +4,8 @@ use crate::fields;
 use crate::parts::tuning::desk::TuningForm;
 use crate::state::Studio;
 use crate::toolkit::run::{JobStatus, RunControls};
-use crate::widgets::field::{choice, text_field, Field};
+use crate::widgets::card::Card;
+use crate::widgets::field::{checkbox, choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
 use skyplan_engine::tuning::SearchMethod;
@@ -22,8 +23,7 @@ const FIELDS: [Field<TuningForm>; 6] = fields![TuningForm:
 /// The window of the history and the search settings; Tune.
 #[component]
 pub fn RunCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.tuning;
+    let desk = expect_context::<Studio>().tuning;
     let status = desk.run.status("searching", "", "idle", |v| {
         format!(
             "{} group(s) of the {} history jobs in {} ms",
@@ -33,14 +33,11 @@ pub fn RunCard() -> impl IntoView {
         )
     });
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Tune"</h2>
-                <JobStatus job=desk.run testid="tuning-status" text=status/>
-            </header>
-            <p class="card-text">
-                "A window of the loaded job history (SWIM traces, job histories): its jobs' tasks from their bytes, priorities mapped to queues as §4.3, all waiting at once unless arrivals are kept. Several groups are consecutive windows sharing R containers."
-            </p>
+        <Card
+            title="Tune"
+            text="A window of the loaded job history (SWIM traces, job histories): its jobs' tasks from their bytes, priorities mapped to queues as §4.3, all waiting at once unless arrivals are kept. Several groups are consecutive windows sharing R containers."
+            head=move || view! { <JobStatus job=desk.run testid="tuning-status" text=status/> }
+        >
             <div class="form-grid two">
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
                 {choice(
@@ -66,18 +63,12 @@ pub fn RunCard() -> impl IntoView {
                     />
                 </label>
             </div>
-            <label class="check">
-                <input
-                    type="checkbox"
-                    data-testid="tuning-arrivals"
-                    prop:checked=move || desk.form.with(|f| f.arrivals)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        desk.form.update(|f| f.arrivals = on);
-                    }
-                />
-                " Keep submission times"
-            </label>
+            {checkbox(
+                "tuning-arrivals",
+                "Keep submission times",
+                move || desk.form.with(|f| f.arrivals),
+                move |on| desk.form.update(|f| f.arrivals = on),
+            )}
             <RunControls
                 job=desk.run
                 testid="tuning"
@@ -85,6 +76,6 @@ pub fn RunCard() -> impl IntoView {
                 busy="searching"
                 on_run=move || desk.tune()
             />
-        </section>
+        </Card>
     }
 }

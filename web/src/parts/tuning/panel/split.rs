@@ -2,15 +2,16 @@
 
 use crate::parts::tuning::charts::CurvesPlot;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::trimmed;
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
 /// Algorithm 3's split among several groups.
 #[component]
 pub fn SplitCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.tuning;
+    let desk = expect_context::<Studio>().tuning;
     let split = move || {
         desk.run
             .view
@@ -51,44 +52,37 @@ pub fn SplitCard() -> impl IntoView {
     };
     view! {
         <Show when=move || split().is_some()>
-            <section class="card">
-                <header class="card-head">
-                    <h2>"Cluster split by Algorithm 3"</h2>
-                    <span class="card-note">
-                        {move || {
-                            split()
-                                .map(|s| {
-                                    format!(
-                                        "{} containers · r_Alloc {} · r_sum {} · {} s less latency in all",
-                                        s.total,
-                                        s.r_alloc,
-                                        s.r_sum,
-                                        trimmed(s.reduction, 1)
-                                    )
-                                })
-                                .unwrap_or_default()
-                        }}
-                    </span>
-                </header>
+            <Card
+                title="Cluster split by Algorithm 3"
+                head=move || {
+                    view! {
+                        <span class="card-note">
+                            {move || {
+                                split()
+                                    .map(|s| {
+                                        format!(
+                                            "{} containers · r_Alloc {} · r_sum {} · {} s less latency in all",
+                                            s.total,
+                                            s.r_alloc,
+                                            s.r_sum,
+                                            trimmed(s.reduction, 1)
+                                        )
+                                    })
+                                    .unwrap_or_default()
+                            }}
+                        </span>
+                    }
+                }
+            >
                 <PlotCanvas
                     data=plot
                     placeholder=Signal::derive(String::new)
                     testid="tuning-curves"
                 />
-                <div class="table-scroll">
-                    <table class="data">
-                        <thead>
-                            <tr>
-                                <th>"Group"</th>
-                                <th class="num">"Containers"</th>
-                                <th class="num">"Share"</th>
-                                <th class="num">"Best est. latency (s)"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            </section>
+                <DataTable cols=vec![col("Group"), num("Containers"), num("Share"), num("Best est. latency (s)")]>
+                    {rows}
+                </DataTable>
+            </Card>
         </Show>
     }
 }

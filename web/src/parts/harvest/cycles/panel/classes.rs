@@ -2,15 +2,16 @@
 
 use crate::parts::harvest::cycles::charts::ClassDaysPlot;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
 /// The classes: average days and their tags.
 #[component]
 pub fn ClassesCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.cycles;
+    let desk = expect_context::<Studio>().harvest.cycles;
     let plot = Signal::derive(move || {
         desk.classify.view.with(|v| {
             v.as_ref()
@@ -46,32 +47,22 @@ pub fn ClassesCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Classes by K-Means"</h2>
-                <span class="card-note">"per pattern, on each tenant's average day"</span>
-            </header>
+        <Card
+            title="Classes by K-Means"
+            head=move || {
+                view! {
+                    <span class="card-note">"per pattern, on each tenant's average day"</span>
+                }
+            }
+        >
             <PlotCanvas
                 data=plot
                 placeholder=Signal::derive(|| "Classes appear after classification.".to_owned())
                 testid="harvest-class-days"
             />
-            <div class="table-scroll">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th>"Class"</th>
-                            <th>"Pattern"</th>
-                            <th class="num">"Tenants"</th>
-                            <th class="num">"Servers"</th>
-                            <th class="num">"Avg %"</th>
-                            <th class="num">"Peak %"</th>
-                            <th>"Its tenants"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-        </section>
+            <DataTable cols=vec![col("Class"), col("Pattern"), num("Tenants"), num("Servers"), num("Avg %"), num("Peak %"), col("Its tenants")]>
+                {rows}
+            </DataTable>
+        </Card>
     }
 }

@@ -4,8 +4,11 @@ use crate::fields;
 use crate::parts::harvest::cycles::desk::SelectForm;
 use crate::state::Studio;
 use crate::toolkit::run::ErrorLine;
-use crate::widgets::field::{text_field, Field};
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
+use crate::widgets::field::{name_choice, text_field, Field};
 use crate::widgets::format::trimmed;
+use crate::widgets::table::{col, num, DataTable};
 use leptos::prelude::*;
 use skyplan_engine::harvest::{JobType, Outcome};
 
@@ -19,8 +22,7 @@ const SELECT_FIELDS: [Field<SelectForm>; 4] = fields![SelectForm:
 /// Algorithm 1 for one job.
 #[component]
 pub fn SelectCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.cycles;
+    let desk = expect_context::<Studio>().harvest.cycles;
     let jobs = move || {
         desk.classify.view.with(|v| {
             v.as_ref()
@@ -81,66 +83,41 @@ pub fn SelectCard() -> impl IntoView {
                                 trimmed(s.millis, 2)
                             )}
                         </p>
-                        <div class="table-scroll">
-                            <table class="data">
-                                <thead>
-                                    <tr>
-                                        <th>"Class"</th>
-                                        <th class="num">"Headroom"</th>
-                                        <th class="num">"W"</th>
-                                        <th class="num">"Probability"</th>
-                                    </tr>
-                                </thead>
-                                <tbody>{rows}</tbody>
-                            </table>
-                        </div>
+                        <DataTable cols=vec![col("Class"), num("Headroom"), num("W"), num("Probability")]>
+                            {rows}
+                        </DataTable>
                     </div>
                 }
             })
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Class selection"</h2>
-                <span class="card-note">"Algorithm 1"</span>
-            </header>
-            <p class="card-text">
-                "A job's type from its last run (short < 173 s, long > 433 s, new: medium), its concurrency from its DAG, each class's headroom in containers at that hour, ranked by the type × pattern weights."
-            </p>
-            <label class="field">
-                <span class="field-label">"Job"</span>
-                <select
-                    data-testid="harvest-select-job"
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        desk.select_form.update(|f| f.history_job = v);
-                    }
-                >
-                    <option value="">"described below"</option>
-                    {move || {
-                        jobs()
-                            .into_iter()
-                            .map(|j| view! { <option value=j.clone()>{j.clone()}</option> })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
+        <Card
+            title="Class selection"
+            text="A job's type from its last run (short < 173 s, long > 433 s, new: medium), its concurrency from its DAG, each class's headroom in containers at that hour, ranked by the type × pattern weights."
+            head=move || view! { <span class="card-note">"Algorithm 1"</span> }
+        >
+            {name_choice(
+                desk.select_form,
+                fields![SelectForm: ("Job", "harvest-select-job", history_job)][0],
+                "described below",
+                jobs,
+                false,
+            )}
             <div class="form-grid two">
                 {SELECT_FIELDS.into_iter().map(|f| text_field(desk.select_form, f)).collect_view()}
             </div>
             <div class="actions">
-                <button
-                    class="button primary"
-                    data-testid="harvest-select-run"
-                    disabled=move || desk.classify.view.with(Option::is_none)
-                    on:click=move |_| desk.select_job()
-                >
-                    "Select classes"
-                </button>
+                {button(
+                    "button primary",
+                    "harvest-select-run",
+                    "Select classes",
+                    move || desk.classify.view.with(Option::is_none),
+                    move || desk.select_job(),
+                )}
             </div>
             <ErrorLine testid="harvest-select-error" error=desk.select_error/>
             {result}
-        </section>
+        </Card>
     }
 }

@@ -4,7 +4,9 @@ use crate::fields;
 use crate::parts::harvest::cycles::desk::ClassifyForm;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
-use crate::widgets::field::{text_field, Field};
+use crate::widgets::button::button;
+use crate::widgets::card::Card;
+use crate::widgets::field::{name_choice, text_field, Field};
 use crate::widgets::file_button::FileButton;
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -43,14 +45,11 @@ pub fn SettingsCard() -> impl IntoView {
         )
     });
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Tenants"</h2>
-                <JobStatus job=desk.classify testid="harvest-status" text=status/>
-            </header>
-            <p class="card-text">
-                "A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
-            </p>
+        <Card
+            title="Tenants"
+            text="A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
+            head=move || view! { <JobStatus job=desk.classify testid="harvest-status" text=status/> }
+        >
             <p class="hint" data-testid="harvest-tenants-file">
                 {move || match desk.tenants_file.get() {
                     Some((name, n)) => format!("Tenants file: {name} ({n} tenants)"),
@@ -65,32 +64,16 @@ pub fn SettingsCard() -> impl IntoView {
                     on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_tenants(f))
                 />
                 <Show when=move || desk.tenants_file.with(Option::is_some)>
-                    <button class="button small" on:click=move |_| desk.forget_tenants()>
-                        "Forget tenants file"
-                    </button>
+                    {button("button small", "", "Forget tenants file", || false, move || desk.forget_tenants())}
                 </Show>
             </div>
-            <label class="field inline">
-                <span class="field-label">"Series from"</span>
-                <select
-                    data-testid="harvest-file"
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        desk.form.update(|f| f.file = v);
-                    }
-                >
-                    <option value="">"automatic"</option>
-                    {move || {
-                        files()
-                            .into_iter()
-                            .map(|name| {
-                                let selected = desk.form.with(|f| f.file == name);
-                                view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </label>
+            {name_choice(
+                desk.form,
+                fields![ClassifyForm: ("Series from", "harvest-file", file)][0],
+                "automatic",
+                files,
+                true,
+            )}
             <div class="form-grid two">
                 {CLASSIFY_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
@@ -139,6 +122,6 @@ pub fn SettingsCard() -> impl IntoView {
                         .unwrap_or_else(|| "Empty k: the elbow rule chooses (the least k explaining 90 % of the spread).".to_owned())
                 }}
             </p>
-        </section>
+        </Card>
     }
 }

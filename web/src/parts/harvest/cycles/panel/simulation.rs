@@ -6,8 +6,10 @@ use crate::parts::harvest::cycles::desk::SimForm;
 use crate::parts::harvest::cycles::protocol::JobSource;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::widgets::card::Card;
 use crate::widgets::field::{choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
+use crate::widgets::table::{num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
@@ -22,8 +24,7 @@ const SIM_FIELDS: [Field<SimForm>; 5] = fields![SimForm:
 /// The §6 simulation.
 #[component]
 pub fn SimulationCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.cycles;
+    let desk = expect_context::<Studio>().harvest.cycles;
     let plot = Signal::derive(move || desk.sim.view.get().map(|view| SimPlot { view }));
     let status = desk.sim.status("running in the worker", " runs", "", |s| {
         format!(
@@ -79,24 +80,26 @@ pub fn SimulationCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card sim-card">
-            <header class="card-head">
-                <h2>"Task scheduling: YARN-PT against YARN-H (§6)"</h2>
-                <JobStatus job=desk.sim testid="harvest-sim-status" text=status/>
-                <div class="head-actions">
-                    <RunButton
-                        job=desk.sim
-                        testid="harvest-sim-run"
-                        label="Run"
-                        small=true
-                        blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
-                        on_run=move || desk.simulate()
-                    />
-                </div>
-            </header>
-            <p class="card-text">
-                "Servers of 12 cores with 4 kept for the primary tenant; batch jobs as DAGs of tasks arrive as a Poisson process (mean 300 s); the tenants' utilization is replayed, scaled to each target average. YARN-PT kills the youngest containers when the reserve is violated (killed tasks rerun); YARN-H also places each job by class selection."
-            </p>
+        <Card
+            title="Task scheduling: YARN-PT against YARN-H (§6)"
+            class="sim-card"
+            text="Servers of 12 cores with 4 kept for the primary tenant; batch jobs as DAGs of tasks arrive as a Poisson process (mean 300 s); the tenants' utilization is replayed, scaled to each target average. YARN-PT kills the youngest containers when the reserve is violated (killed tasks rerun); YARN-H also places each job by class selection."
+            head=move || {
+                view! {
+                    <JobStatus job=desk.sim testid="harvest-sim-status" text=status/>
+                    <div class="head-actions">
+                        <RunButton
+                            job=desk.sim
+                            testid="harvest-sim-run"
+                            label="Run"
+                            small=true
+                            blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
+                            on_run=move || desk.simulate()
+                        />
+                    </div>
+                }
+            }
+        >
             <div class="sim-form">
                 {SIM_FIELDS.into_iter().map(|f| text_field(desk.sim_form, f)).collect_view()}
                 {choice(
@@ -116,23 +119,10 @@ pub fn SimulationCard() -> impl IntoView {
                 placeholder=Signal::derive(|| "Press Run: the levels, a few seeded runs each, in the worker.".to_owned())
                 testid="harvest-sim"
             />
-            <div class="table-scroll">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th class="num">"Avg util. %"</th>
-                            <th class="num">"Classes"</th>
-                            <th class="num">"YARN-PT job s min / avg / max"</th>
-                            <th class="num">"YARN-H job s min / avg / max"</th>
-                            <th class="num">"Kills PT / H"</th>
-                            <th class="num">"Cluster util. % PT / H"</th>
-                            <th class="num">"Improvement"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
+            <DataTable cols=vec![num("Avg util. %"), num("Classes"), num("YARN-PT job s min / avg / max"), num("YARN-H job s min / avg / max"), num("Kills PT / H"), num("Cluster util. % PT / H"), num("Improvement")]>
+                {rows}
+            </DataTable>
             <p class="hint">{paper}</p>
-        </section>
+        </Card>
     }
 }

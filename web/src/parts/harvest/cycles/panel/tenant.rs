@@ -2,14 +2,14 @@
 
 use crate::parts::harvest::cycles::charts::{SeriesPlot, SpectrumPlot};
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
 /// The chosen tenant: its series, spectrum and the verdict's evidence.
 #[component]
 pub fn TenantCard() -> impl IntoView {
-    let studio = expect_context::<Studio>();
-    let desk = studio.harvest.cycles;
+    let desk = expect_context::<Studio>().harvest.cycles;
     let series = Signal::derive(move || {
         desk.spectrum.get().map(|v| SeriesPlot {
             key: format!("{}:{}", v.ticket, v.spectrum.name),
@@ -50,13 +50,12 @@ pub fn TenantCard() -> impl IntoView {
     };
     let empty = Signal::derive(|| "Pick a tenant in the table.".to_owned());
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>{move || desk.tenant.get().unwrap_or_else(|| "Tenant".to_owned())}</h2>
-            </header>
+        <Card
+            title=Signal::derive(move || desk.tenant.get().unwrap_or_else(|| "Tenant".to_owned()))
+        >
             <PlotCanvas data=series placeholder=empty testid="harvest-series"/>
             <PlotCanvas data=spectrum placeholder=empty testid="harvest-spectrum"/>
             {verdict}
-        </section>
+        </Card>
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::parts::harvest::cycles::desk::SortBy;
 use crate::state::Studio;
+use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
 use skyplan_engine::harvest::TenantRow;
@@ -97,19 +98,22 @@ pub fn TenantsCard() -> impl IntoView {
         })
     };
     view! {
-        <section class="card">
-            <header class="card-head">
-                <h2>"Primary tenants"</h2>
-                <div class="head-actions">
-                    <input
-                        type="search"
-                        placeholder="Filter: name, pattern, class"
-                        data-testid="harvest-filter"
-                        prop:value=move || desk.filter.get()
-                        on:input=move |ev| desk.filter.set(event_target_value(&ev))
-                    />
-                </div>
-            </header>
+        <Card
+            title="Primary tenants"
+            head=move || {
+                view! {
+                    <div class="head-actions">
+                        <input
+                            type="search"
+                            placeholder="Filter: name, pattern, class"
+                            data-testid="harvest-filter"
+                            prop:value=move || desk.filter.get()
+                            on:input=move |ev| desk.filter.set(event_target_value(&ev))
+                        />
+                    </div>
+                }
+            }
+        >
             <div class="table-scroll harvest-tenants">
                 <table class="data">
                     <thead>
@@ -127,6 +131,6 @@ pub fn TenantsCard() -> impl IntoView {
                 </table>
             </div>
             <p class="hint">"Click a tenant for its series and spectrum; hover for the verdict's reason."</p>
-        </section>
+        </Card>
     }
 }
