@@ -7,9 +7,13 @@
 //!
 //! Each part of the product has one folder under [`parts`], the same shape
 //! for all: `protocol.rs` (its messages, one variant of the envelope),
-//! `host.rs` (its worker side), `desk.rs` (its page state), `panel.rs` (its
-//! component) and its own charts. What every part uses stays here:
+//! `host.rs` (its worker side), `views.rs` (what it computes and sends),
+//! `desk.rs` (its page state and forms), `panel/` (its cards) and its own
+//! charts — all built on the [`toolkit`]. What every part uses stays here:
 //!
+//! - the [`toolkit`]: a ticketed job on the page and its run controls, form
+//!   parsing, the messages every job sends, the one context and shape of a
+//!   part host;
 //! - the envelope [`protocol`], the worker [`host`] (dispatch by part) and
 //!   the IndexedDB [`store`], the embedded [`demo`] files;
 //! - the page's [`client`] (the worker link), [`page`] (what every desk

@@ -1,6 +1,7 @@
 //! The parts of the product, one folder each and the same shape for all:
-//! `protocol` (messages), `host` (worker side), `desk` (page state), `panel`
-//! (component) and the part's own charts.
+//! `protocol` (messages), `host` (worker side), `views` (what the worker
+//! computes and sends), `desk` (page state and forms), `panel` (the cards)
+//! and the part's own charts; Harvest has two halves of that shape.
 
 pub mod agenda;
 pub mod forecast;

@@ -20,6 +20,8 @@ pub struct Job<T: Send + Sync + 'static> {
     /// Why the last ask was refused (the form, the worker or the engine).
     pub error: RwSignal<Option<String>>,
     ticket: StoredValue<u32>,
+    /// The ticket of the run whose result `view` holds.
+    shown: StoredValue<Option<u32>>,
 }
 
 impl<T: Send + Sync + 'static> Clone for Job<T> {
@@ -41,6 +43,7 @@ impl<T: Send + Sync + 'static> Job<T> {
             progress: RwSignal::new((0, 0)),
             error: RwSignal::new(None),
             ticket: StoredValue::new(0),
+            shown: StoredValue::new(None),
         }
     }
 
@@ -80,6 +83,7 @@ impl<T: Send + Sync + 'static> Job<T> {
         self.supersede();
         self.running.set(false);
         self.view.set(None);
+        self.shown.set_value(None);
         self.error.set(None);
     }
 
@@ -115,9 +119,16 @@ impl<T: Send + Sync + 'static> Job<T> {
         let mine = self.is_current(ticket);
         if mine {
             self.running.set(false);
+            self.shown.set_value(Some(ticket));
             self.view.set(Some(view));
         }
         mine
+    }
+
+    /// The ticket of the run whose result is shown (later requests about
+    /// that result name it), if one is.
+    pub fn shown(self) -> Option<u32> {
+        self.shown.get_value()
     }
 
     /// Takes in a refusal of run `ticket`; `false` when it is not the

@@ -213,11 +213,7 @@ impl ShapingDesk {
     }
 
     fn ask_timelines(self) {
-        let Some(ticket) = self
-            .run
-            .view
-            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
-        else {
+        let Some(ticket) = self.run.shown() else {
             return;
         };
         let Some(app) = self.app.get_untracked() else {
@@ -232,11 +228,7 @@ impl ShapingDesk {
 
     /// Figure 2 on the last run.
     pub fn compare(self) {
-        let Some(run) = self
-            .run
-            .view
-            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
-        else {
+        let Some(run) = self.run.shown() else {
             return;
         };
         let ticket = self.compare.start();
@@ -262,11 +254,7 @@ impl ShapingDesk {
 
     /// The last grid's recommendation for the form's target.
     pub fn retarget(self) {
-        let Some(ticket) = self
-            .grid
-            .view
-            .with_untracked(|g| g.as_ref().map(|g| g.ticket))
-        else {
+        let Some(ticket) = self.grid.shown() else {
             return;
         };
         match self.form.with_untracked(ShapingForm::grid) {

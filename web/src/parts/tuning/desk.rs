@@ -236,11 +236,7 @@ impl TuningDesk {
 
     /// Shows the schedule of candidate `candidate` of the group shown.
     pub fn pick(self, candidate: usize) {
-        let Some(ticket) = self
-            .run
-            .view
-            .with_untracked(|v| v.as_ref().map(|v| v.ticket))
-        else {
+        let Some(ticket) = self.run.shown() else {
             return;
         };
         self.send(TuningRequest::Schedule {

@@ -25,6 +25,7 @@
 
 use super::charts::{AvailabilityPlot, DurabilityPlot, ReimageCdfPlot};
 use super::desk::StorageForm;
+use super::protocol::{AvailabilityView, DurabilityView};
 use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::job::Job;
@@ -360,132 +361,72 @@ fn Explorer() -> impl IntoView {
 #[component]
 fn Durability() -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
-    let slot = desk.durability;
-    let plot = Signal::derive(move || slot.view.get().map(|view| DurabilityPlot { view }));
-    let status = slot.status("running in the worker", "", "", |v| {
-        format!(
-            "{} servers, {} blocks, {:.0} days, {} runs in {:.1} s",
-            count(v.report.servers),
-            count(v.report.blocks),
-            v.report.days,
-            v.report.results.first().map_or(0, |r| r.runs.len()),
-            v.millis / 1000.0
-        )
-    });
-    let rows = move || {
-        slot.view.with(|v| {
-            v.as_ref()
-                .map(|v| {
-                    v.report
-                        .results
-                        .iter()
-                        .map(|r| {
-                            view! {
-                                <tr
-                                    data-testid="storage-durability-row"
-                                    data-policy=r.policy.name()
-                                    data-r=r.replication.to_string()
-                                    data-lost=r.lost_percent.avg.to_string()
-                                >
-                                    <td>{r.policy.name()}</td>
-                                    <td class="num">{r.replication.to_string()}</td>
-                                    <td class="num">
-                                        {format!("{:.5} / {:.5} / {:.5}", r.lost_percent.min, r.lost_percent.avg, r.lost_percent.max)}
-                                    </td>
-                                    <td class="num">{trimmed(r.lost_blocks.avg, 1)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
-    };
-    let paper = move || {
-        slot.view
-            .with(|v| v.as_ref().map(|v| v.report.paper.summary.clone()))
-    };
     view! {
         <SimRun
             title="Durability: a year of reimages (Figure 15)"
-            job=slot
+            job=desk.durability
             testid="storage-durability"
             on_run=move || desk.run_durability()
-            status=status
-            plot=plot
+            plot=|v| DurabilityPlot { view: v.clone() }
+            status=durability_status
             placeholder="Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock."
             cols=vec![col("Policy"), num("R"), num("Lost % min / avg / max"), num("Lost blocks (avg)")]
-            rows=rows
-            paper=Signal::derive(paper)
+            rows=durability_rows
+            paper=|v| v.report.paper.summary.clone()
         />
     }
+}
+
+/// What Figure 15's run measured, in a line.
+fn durability_status(v: &DurabilityView) -> String {
+    format!(
+        "{} servers, {} blocks, {:.0} days, {} runs in {:.1} s",
+        count(v.report.servers),
+        count(v.report.blocks),
+        v.report.days,
+        v.report.results.first().map_or(0, |r| r.runs.len()),
+        v.millis / 1000.0
+    )
+}
+
+/// Figure 15's table: lost blocks per policy and replication.
+fn durability_rows(v: &DurabilityView) -> Vec<AnyView> {
+    v.report
+        .results
+        .iter()
+        .map(|r| {
+            view! {
+                <tr
+                    data-testid="storage-durability-row"
+                    data-policy=r.policy.name()
+                    data-r=r.replication.to_string()
+                    data-lost=r.lost_percent.avg.to_string()
+                >
+                    <td>{r.policy.name()}</td>
+                    <td class="num">{r.replication.to_string()}</td>
+                    <td class="num">
+                        {format!("{:.5} / {:.5} / {:.5}", r.lost_percent.min, r.lost_percent.avg, r.lost_percent.max)}
+                    </td>
+                    <td class="num">{trimmed(r.lost_blocks.avg, 1)}</td>
+                </tr>
+            }
+            .into_any()
+        })
+        .collect()
 }
 
 /// Figure 16.
 #[component]
 fn Availability() -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
-    let slot = desk.availability;
-    let plot = Signal::derive(move || slot.view.get().map(|view| AvailabilityPlot { view }));
-    let status = slot.status("running in the worker", "", "", |v| {
-        format!(
-            "{} servers, {} blocks, {} slots, in {:.1} s",
-            count(v.report.servers),
-            count(v.report.blocks),
-            count(v.report.slots),
-            v.millis / 1000.0
-        )
-    });
-    let rows = move || {
-        slot.view.with(|v| {
-            v.as_ref()
-                .map(|v| {
-                    v.report
-                        .levels
-                        .iter()
-                        .flat_map(|l| {
-                            l.points.chunks(3).map(move |pts| {
-                                let get = |p: Policy| {
-                                    pts.iter()
-                                        .find(|x| x.policy == p)
-                                        .map_or(f64::NAN, |x| x.failed_percent.avg)
-                                };
-                                let r = pts.first().map_or(0, |p| p.replication);
-                                view! {
-                                    <tr
-                                        data-testid="storage-availability-row"
-                                        data-level=l.level.to_string()
-                                        data-r=r.to_string()
-                                        data-h=get(Policy::HdfsH).to_string()
-                                        data-stock=get(Policy::Stock).to_string()
-                                    >
-                                        <td class="num">{trimmed(l.level, 0)}</td>
-                                        <td class="num">{trimmed(l.utilization, 1)}</td>
-                                        <td class="num">{r.to_string()}</td>
-                                        <td class="num">{format!("{:.3}", get(Policy::Stock))}</td>
-                                        <td class="num">{format!("{:.3}", get(Policy::StockPt))}</td>
-                                        <td class="num">{format!("{:.3}", get(Policy::HdfsH))}</td>
-                                    </tr>
-                                }
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
-    };
-    let paper = move || {
-        slot.view
-            .with(|v| v.as_ref().map(|v| v.report.paper.clone()))
-    };
     view! {
         <SimRun
             title="Availability against utilization (Figure 16)"
-            job=slot
+            job=desk.availability
             testid="storage-availability"
             on_run=move || desk.run_availability()
-            status=status
-            plot=plot
+            plot=|v| AvailabilityPlot { view: v.clone() }
+            status=availability_status
             placeholder="Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy."
             cols=vec![
                 num("Level %"),
@@ -495,14 +436,61 @@ fn Availability() -> impl IntoView {
                 num("PT failed %"),
                 num("H failed %"),
             ]
-            rows=rows
-            paper=Signal::derive(paper)
+            rows=availability_rows
+            paper=|v| v.report.paper.clone()
         />
     }
 }
 
+/// What Figure 16's run measured, in a line.
+fn availability_status(v: &AvailabilityView) -> String {
+    format!(
+        "{} servers, {} blocks, {} slots, in {:.1} s",
+        count(v.report.servers),
+        count(v.report.blocks),
+        count(v.report.slots),
+        v.millis / 1000.0
+    )
+}
+
+/// Figure 16's table: failed accesses per level, replication and policy.
+fn availability_rows(v: &AvailabilityView) -> Vec<AnyView> {
+    v.report
+        .levels
+        .iter()
+        .flat_map(|l| {
+            l.points.chunks(3).map(move |pts| {
+                let get = |p: Policy| {
+                    pts.iter()
+                        .find(|x| x.policy == p)
+                        .map_or(f64::NAN, |x| x.failed_percent.avg)
+                };
+                let r = pts.first().map_or(0, |p| p.replication);
+                view! {
+                    <tr
+                        data-testid="storage-availability-row"
+                        data-level=l.level.to_string()
+                        data-r=r.to_string()
+                        data-h=get(Policy::HdfsH).to_string()
+                        data-stock=get(Policy::Stock).to_string()
+                    >
+                        <td class="num">{trimmed(l.level, 0)}</td>
+                        <td class="num">{trimmed(l.utilization, 1)}</td>
+                        <td class="num">{r.to_string()}</td>
+                        <td class="num">{format!("{:.3}", get(Policy::Stock))}</td>
+                        <td class="num">{format!("{:.3}", get(Policy::StockPt))}</td>
+                        <td class="num">{format!("{:.3}", get(Policy::HdfsH))}</td>
+                    </tr>
+                }
+                .into_any()
+            })
+        })
+        .collect()
+}
+
 /// One of the storage half's simulations: Run with its status, the error
-/// line, its chart, its table and what the paper found.
+/// line, its chart, its table and what the paper found — each drawn from
+/// the last result by the functions given.
 #[component]
 fn SimRun<T: Send + Sync + 'static, P: Plot>(
     /// The section's title.
@@ -514,20 +502,23 @@ fn SimRun<T: Send + Sync + 'static, P: Plot>(
     /// What Run does.
     #[prop(into)]
     on_run: Callback<()>,
-    /// Its status line.
-    status: Signal<String>,
-    /// Its chart.
-    plot: Signal<Option<P>>,
+    /// The chart of a result.
+    plot: fn(&T) -> P,
+    /// What a result measured, in a line.
+    status: fn(&T) -> String,
     /// What the chart says before a run.
     placeholder: &'static str,
     /// The table's columns.
     cols: Vec<Col>,
-    /// The table's rows.
-    rows: impl IntoView + 'static,
+    /// The table's rows of a result.
+    rows: fn(&T) -> Vec<AnyView>,
     /// What the paper found.
-    paper: Signal<Option<String>>,
+    paper: fn(&T) -> String,
 ) -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
+    let shown =
+        move |f: fn(&T) -> String| Signal::derive(move || job.view.with(|v| v.as_ref().map(f)));
+    let chart = Signal::derive(move || job.view.with(|v| v.as_ref().map(plot)));
     view! {
         <h3>{title}</h3>
         <div class="actions">
@@ -539,11 +530,13 @@ fn SimRun<T: Send + Sync + 'static, P: Plot>(
                 blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
                 on_run=on_run
             />
-            <JobStatus job=job testid=format!("{testid}-status") text=status/>
+            <JobStatus job=job testid=format!("{testid}-status") text=job.status("running in the worker", "", "", status)/>
         </div>
         <ErrorLine testid="storage-sim-error" error=job.error/>
-        <PlotCanvas data=plot placeholder=placeholder testid=testid/>
-        <DataTable cols=cols>{rows}</DataTable>
-        <p class="hint">{move || paper.get()}</p>
+        <PlotCanvas data=chart placeholder=placeholder testid=testid/>
+        <DataTable cols=cols>
+            {move || job.view.with(|v| v.as_ref().map(rows).unwrap_or_default())}
+        </DataTable>
+        <p class="hint">{move || shown(paper).get()}</p>
     }
 }

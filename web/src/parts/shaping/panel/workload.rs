@@ -4,6 +4,7 @@ use crate::fields;
 use crate::parts::shaping::desk::ShapingForm;
 use crate::parts::shaping::protocol::WorkloadSource;
 use crate::state::Studio;
+use crate::toolkit::run::ErrorLine;
 use crate::widgets::button::button;
 use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
@@ -91,11 +92,7 @@ pub fn WorkloadCard() -> impl IntoView {
                 </Show>
             </div>
             <p class="hint" data-testid="shaping-loaded">{loaded}</p>
-            {move || {
-                desk.read_error
-                    .get()
-                    .map(|e| view! { <pre class="field-error" data-testid="shaping-read-error">{e}</pre> })
-            }}
+            <ErrorLine testid="shaping-read-error" error=desk.read_error pre=true/>
             <p class="hint">
                 "Choose together: an applications CSV (app,arrival,runtime,kind,count,cpu,mem) with its usage CSV (app,minute,cpu,mem), or a workload JSON, or Alibaba v2018 container_meta.csv with container_usage.csv (every container a core component)."
             </p>
