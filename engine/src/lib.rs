@@ -18,12 +18,12 @@ pub mod harvest;
 pub mod import;
 pub mod model;
 pub mod netflow;
+pub mod numerics;
 pub mod parallel;
 pub mod pricing;
 pub mod resource_model;
 pub mod shaping;
 pub mod slo;
-pub mod stats;
 pub mod time;
 pub mod tuning;
 

@@ -32,8 +32,8 @@
 
 use super::features::{feature_vector, FeatureScale};
 use super::{EstimateError, Phase};
-use crate::fixtures::Rng;
 use crate::model::{JobFeatures, Timestamp, WorkloadJob};
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One mebibyte.

@@ -30,7 +30,6 @@ pub mod gp;
 pub mod history;
 pub mod ols;
 pub(crate) mod optimize;
-pub mod quantile;
 pub mod same_job;
 
 pub use estimator::{EstimateParams, Estimator, JobEstimate, MethodEstimate};

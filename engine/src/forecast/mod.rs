@@ -45,7 +45,7 @@ pub use period::{detect_period, PeriodParams};
 pub use select::{auto_arima, kpss_ndiffs, Candidate, SelectParams, Selection};
 pub use series::{regular_grid, RegularSeries};
 
-use crate::estimate::quantile::normal_quantile;
+use crate::numerics::quantile::normal_quantile;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -15,11 +15,11 @@ use super::error::{check, HarvestError};
 use super::grid_cells::build_grid;
 use super::placement::Placer;
 use super::scaling::scale_to;
-use super::simulate::MinAvgMax;
 use super::storage_params::{AvailabilityParams, Policy};
 use super::storage_tenant::{Cluster, StorageTenant};
 use super::tenant::TenantSet;
-use crate::fixtures::Rng;
+use crate::numerics::MinAvgMax;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One policy at one replication level and one utilization level.

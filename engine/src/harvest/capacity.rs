@@ -85,8 +85,8 @@ pub fn capacity(c: &Classification, p: &CapacityParams) -> Result<CapacityMatrix
         let mut mean = Vec::with_capacity(24);
         let mut low = Vec::with_capacity(24);
         for v in &by_hour {
-            mean.push(super::stats_mean(v));
-            low.push(crate::stats::percentile(v, p.percentile).unwrap_or(0.0));
+            mean.push(crate::numerics::stats::mean(v));
+            low.push(crate::numerics::stats::percentile(v, p.percentile).unwrap_or(0.0));
         }
         classes.push(ClassCapacity {
             class: class.id.clone(),

@@ -14,9 +14,9 @@
 use super::error::{check, HarvestError};
 use super::kmeans::{choose_k, kmeans, KMeansResult};
 use super::pattern::{classify_with, Pattern, PatternEvidence, PatternParams};
-use super::spectrum::RealSpectrum;
 use super::tenant::{Tenant, TenantSet};
-use crate::fixtures::Rng;
+use crate::numerics::spectrum::RealSpectrum;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`classify`].
@@ -181,7 +181,7 @@ pub fn average_day(set: &TenantSet, u: &[f64]) -> Vec<f64> {
         sum[h] += v;
         n[h] += 1;
     }
-    let mean = super::stats_mean(u);
+    let mean = crate::numerics::stats::mean(u);
     (0..24)
         .map(|h| if n[h] > 0 { sum[h] / n[h] as f64 } else { mean })
         .collect()
@@ -231,7 +231,7 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
             other => other,
         })?;
         verdicts.push(v);
-        peaks.push(super::percentile_select(
+        peaks.push(crate::numerics::stats::percentile_select(
             &t.utilization,
             p.peak_percentile,
             &mut scratch,
@@ -324,8 +324,12 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
                     .collect(),
                 servers,
                 cores,
-                average: super::stats_mean(&u),
-                peak: super::percentile_select(&u, p.peak_percentile, &mut scratch),
+                average: crate::numerics::stats::mean(&u),
+                peak: crate::numerics::stats::percentile_select(
+                    &u,
+                    p.peak_percentile,
+                    &mut scratch,
+                ),
                 average_day: average_day(set, &u),
                 centre: result.centres[c].clone(),
                 utilization: u,

@@ -11,9 +11,9 @@ use super::placement_run::place_only;
 use super::reimage_year::reimage_year;
 use super::reimages::ReimageHistory;
 use super::replay::{replay_memory, Replay};
-use super::simulate::MinAvgMax;
 use super::storage_params::{DurabilityParams, Policy, ReimageSource};
 use super::storage_tenant::{Cluster, StorageTenant};
+use crate::numerics::MinAvgMax;
 use crate::parallel::{map_jobs, thread_count};
 use serde::{Deserialize, Serialize};
 

@@ -10,7 +10,7 @@
 //! algorithm="lloyd", tol=0)` by `engine/tests/data/kmeans_reference.py`.
 
 use super::error::{check, HarvestError};
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// A clustering.

@@ -27,7 +27,6 @@ pub mod classify;
 pub mod dag;
 pub mod durability;
 pub mod error;
-pub mod fenwick;
 pub mod grid_cells;
 pub mod grouping;
 pub mod kmeans;
@@ -41,7 +40,6 @@ pub mod replay;
 pub mod scaling;
 pub mod select;
 pub mod simulate;
-pub mod spectrum;
 pub mod storage_params;
 pub mod storage_tenant;
 pub mod tenant;
@@ -75,12 +73,13 @@ pub use select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };
 pub use simulate::{
-    simulate, LevelResult, MinAvgMax, PaperFigures, RunResult, SimParams, SimReport, System,
-    SystemResult,
+    simulate, LevelResult, PaperFigures, RunResult, SimParams, SimReport, System, SystemResult,
 };
 pub use tenant::{Tenant, TenantInfo, TenantSet, DEFAULT_STORAGE_GB};
 pub use tenants_csv::{read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS};
 pub use workload::tpcds_like;
+
+pub use crate::numerics::MinAvgMax;
 
 pub use availability::{
     simulate_availability, AvailabilityLevel, AvailabilityPoint, AvailabilityReport,
@@ -110,32 +109,3 @@ pub use storage_params::{
     AvailabilityParams, DurabilityParams, PlacementParams, Policy, ReimageSource,
 };
 pub use storage_tenant::{storage_tenants, Cluster, StorageTenant};
-
-/// Mean of `v` (0 when empty).
-pub(crate) fn stats_mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// numpy's linear-interpolation percentile ([`crate::stats::percentile`])
-/// in O(n) by selection instead of a sort (a month of 2-minute slots per
-/// tenant); `scratch` is reused. The values must be finite; 0 when empty.
-pub(crate) fn percentile_select(values: &[f64], p: f64, scratch: &mut Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    scratch.clear();
-    scratch.extend_from_slice(values);
-    let rank = p.clamp(0.0, 100.0) / 100.0 * (values.len() - 1) as f64;
-    let lo = rank.floor() as usize;
-    let (_, &mut a, upper) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
-    let b = if rank > lo as f64 {
-        upper.iter().copied().fold(f64::INFINITY, f64::min)
-    } else {
-        a
-    };
-    a + (b - a) * (rank - lo as f64)
-}

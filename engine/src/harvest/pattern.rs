@@ -28,7 +28,7 @@
 //! section): the generated tenants of known pattern and the NAB series.
 
 use super::error::{check, HarvestError};
-use super::spectrum::RealSpectrum;
+use crate::numerics::spectrum::RealSpectrum;
 use serde::{Deserialize, Serialize};
 
 /// The three patterns of §3.

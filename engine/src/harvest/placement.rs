@@ -28,7 +28,7 @@ use super::error::HarvestError;
 use super::grid_cells::Grid;
 use super::storage_params::Policy;
 use super::storage_tenant::Cluster;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 const NONE: u32 = u32::MAX;

@@ -10,7 +10,7 @@ use super::grid_cells::Grid;
 use super::placement::Placer;
 use super::storage_params::Policy;
 use super::storage_tenant::Cluster;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Blocks' replicas, `replication` server ids per block, block-major.

@@ -11,8 +11,8 @@
 
 use super::error::{check, HarvestError};
 use super::reimages::{ReimageEvent, ReimageHistory, ServerLayout};
-use crate::fixtures::Rng;
 use crate::model::Timestamp;
+use crate::numerics::Rng;
 use crate::time::{civil_from_days, days_from_civil, DAY};
 use serde::{Deserialize, Serialize};
 

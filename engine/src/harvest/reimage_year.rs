@@ -8,7 +8,7 @@
 use super::reimage_stats::{history_span, resolve_event};
 use super::reimages::ReimageHistory;
 use super::storage_params::ReimageSource;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 /// The reimages of `days` days from `h`, seeded.
 pub fn reimage_year(

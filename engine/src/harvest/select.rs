@@ -21,7 +21,7 @@
 use super::classify::UtilClass;
 use super::error::{check, HarvestError};
 use super::pattern::Pattern;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// A job's length type.

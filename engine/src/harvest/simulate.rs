@@ -28,11 +28,11 @@
 use super::classify::{classify, Classification, ClassifyParams};
 use super::dag::JobDag;
 use super::error::{check, HarvestError};
-use super::fenwick::Fenwick;
 use super::scaling::{scale_to, Scaling};
 use super::select::{select_indices, ClassState, JobRequest, Outcome, SelectParams, SelectScratch};
 use super::tenant::TenantSet;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
+use crate::numerics::{Fenwick, MinAvgMax};
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -158,35 +158,6 @@ pub struct RunResult {
     /// Jobs by Algorithm 1's outcome (one, several, none); zeros for
     /// YARN-PT.
     pub outcomes: [usize; 3],
-}
-
-/// Minimum, mean and maximum over runs.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MinAvgMax {
-    /// Minimum.
-    pub min: f64,
-    /// Mean.
-    pub avg: f64,
-    /// Maximum.
-    pub max: f64,
-}
-
-impl MinAvgMax {
-    /// Of `v` (zeros when empty).
-    pub fn of(v: &[f64]) -> Self {
-        if v.is_empty() {
-            return MinAvgMax {
-                min: 0.0,
-                avg: 0.0,
-                max: 0.0,
-            };
-        }
-        MinAvgMax {
-            min: v.iter().copied().fold(f64::INFINITY, f64::min),
-            avg: v.iter().sum::<f64>() / v.len() as f64,
-            max: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        }
-    }
 }
 
 /// One system at one level.

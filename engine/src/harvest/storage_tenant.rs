@@ -72,7 +72,11 @@ pub fn storage_tenants(
                 server_names: info.server_names.clone(),
                 storage_gb_per_server: info.storage_gb_per_server,
                 reimage_rate: r.average,
-                peak: super::percentile_select(&t.utilization, peak_percentile, &mut scratch),
+                peak: crate::numerics::stats::percentile_select(
+                    &t.utilization,
+                    peak_percentile,
+                    &mut scratch,
+                ),
             })
         })
         .collect()

@@ -4,7 +4,8 @@
 //! against closed forms.
 
 use super::*;
-use crate::fixtures::{reimage_history, ReimageFixtureParams, Rng};
+use crate::fixtures::{reimage_history, ReimageFixtureParams};
+use crate::numerics::Rng;
 
 fn info(name: &str, env: &str, servers: usize, gb: f64) -> TenantInfo {
     TenantInfo {

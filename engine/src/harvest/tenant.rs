@@ -72,7 +72,7 @@ pub struct TenantSet {
 impl Tenant {
     /// Mean utilization, percent.
     pub fn mean(&self) -> f64 {
-        crate::harvest::stats_mean(&self.utilization)
+        crate::numerics::stats::mean(&self.utilization)
     }
 }
 

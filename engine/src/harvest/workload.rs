@@ -5,7 +5,7 @@
 //! feeding chains of reducers with fewer).
 
 use super::dag::{JobDag, Vertex};
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 /// `n` TPC-DS-like query DAGs, seeded: 2–4 map vertices of 20–200 tasks
 /// (10–60 s each) joined by 1–5 reducer stages of 1–60 tasks (10–90 s),

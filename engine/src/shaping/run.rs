@@ -28,7 +28,7 @@ use super::scheduler::{first_fit, FifoKey, FifoQueue};
 use super::timeline::{
     AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent, HOST_POINTS,
 };
-use crate::estimate::quantile::normal_quantile;
+use crate::numerics::quantile::normal_quantile;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -903,7 +903,7 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
     let p95 = {
         let mut v = turnarounds.clone();
         v.sort_by(|a, b| a.total_cmp(b));
-        crate::stats::percentile_sorted(&v, 95.0).unwrap_or(0.0)
+        crate::numerics::stats::percentile_sorted(&v, 95.0).unwrap_or(0.0)
     };
     let sum = |f: &dyn Fn(&App) -> f64| sim.apps.iter().map(f).sum::<f64>();
     let (ia_c, ia_m, iu_c, iu_m) = (

@@ -1,4 +1,18 @@
-//! Robust summary statistics used across the engine.
+//! Summary statistics used across the engine: the mean, numpy's
+//! linear-interpolation percentiles (by a sort, on sorted values, or by
+//! selection in O(n)), the median, MAD and the robust CV of Morpheus §4,
+//! and a run's minimum, mean and maximum.
+
+use serde::{Deserialize, Serialize};
+
+/// Mean of `v` (0 when empty).
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
 
 /// Median of the values (mean of the middle two for an even count), or
 /// `None` when empty or any value is NaN.
@@ -33,6 +47,26 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
     Some(v[lo] + (v[hi] - v[lo]) * (rank - lo as f64))
 }
 
+/// [`percentile`] in O(n) by selection instead of a sort (for a month of
+/// 2-minute slots per tenant); `scratch` is reused. `p` is clamped to
+/// [0, 100]; the values must be finite; 0 when empty.
+pub fn percentile_select(values: &[f64], p: f64, scratch: &mut Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(values);
+    let rank = p.clamp(0.0, 100.0) / 100.0 * (values.len() - 1) as f64;
+    let lo = rank.floor() as usize;
+    let (_, &mut a, upper) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
+    let b = if rank > lo as f64 {
+        upper.iter().copied().fold(f64::INFINITY, f64::min)
+    } else {
+        a
+    };
+    a + (b - a) * (rank - lo as f64)
+}
+
 /// Median absolute deviation from the median.
 pub fn mad(values: &[f64]) -> Option<f64> {
     let m = median(values)?;
@@ -48,6 +82,35 @@ pub fn robust_cv(values: &[f64]) -> Option<f64> {
         return None;
     }
     Some(mad(values)? / m.abs())
+}
+
+/// Minimum, mean and maximum over runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MinAvgMax {
+    /// Minimum.
+    pub min: f64,
+    /// Mean.
+    pub avg: f64,
+    /// Maximum.
+    pub max: f64,
+}
+
+impl MinAvgMax {
+    /// Of `v` (zeros when empty).
+    pub fn of(v: &[f64]) -> Self {
+        if v.is_empty() {
+            return MinAvgMax {
+                min: 0.0,
+                avg: 0.0,
+                max: 0.0,
+            };
+        }
+        MinAvgMax {
+            min: v.iter().copied().fold(f64::INFINITY, f64::min),
+            avg: v.iter().sum::<f64>() / v.len() as f64,
+            max: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,15 @@
-//! The power spectrum of a real series by a real-to-complex FFT: the n
-//! real samples are packed into n/2 complex ones, transformed by one
-//! rustfft of half the length, and unpacked with the split-radix
-//! post-processing step — half the work of a complex FFT of length n. An
-//! odd length falls back to the complex FFT. Checked against a direct DFT
-//! in the tests.
+//! Power spectra of real series, on rustfft (the project's FFT crate: pure
+//! Rust, builds for wasm32). Every spectrum of the engine is computed here.
+//!
+//! [`RealSpectrum`] is a real-to-complex FFT: the n real samples are packed
+//! into n/2 complex ones, transformed by one rustfft of half the length,
+//! and unpacked with the split-radix post-processing step — half the work
+//! of a complex FFT of length n, with the plan and buffers kept for many
+//! series of one length (harvesting's patterns over every tenant). An odd
+//! length falls back to the complex FFT. [`power_by_complex_fft`] is the
+//! plain complex transform of one series (forecasting's period detection,
+//! whose results are pinned to it). The real FFT is checked against a
+//! direct DFT in the tests.
 
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
@@ -99,10 +105,22 @@ impl RealSpectrum {
 
 /// `|X_k|²` for k = 0…⌊n/2⌋ of the mean-removed series (one-off plan).
 pub fn power_spectrum(x: &[f64]) -> Vec<f64> {
-    let mean = crate::harvest::stats_mean(x);
+    let mean = super::stats::mean(x);
     let mut out = Vec::new();
     RealSpectrum::new(x.len()).power(x, mean, &mut out);
     out
+}
+
+/// `|X_k|²` for k = 0…⌊n/2⌋ of `x` by one complex FFT of length n (no
+/// packing, no centring): the one-off transform of a series of any length.
+pub fn power_by_complex_fft(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut buf: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v, 0.0)).collect();
+    FftPlanner::new().plan_fft_forward(n).process(&mut buf);
+    buf[..=n / 2].iter().map(|c| c.norm_sqr()).collect()
 }
 
 #[cfg(test)]
@@ -134,6 +152,7 @@ mod tests {
             RealSpectrum::new(n).power(&x, 0.0, &mut got);
             let want = dft_power(&x);
             assert_eq!(got.len(), want.len());
+
             for (g, w) in got.iter().zip(&want) {
                 assert!(
                     (g - w).abs() <= 1e-8 * w.abs().max(1.0),
