@@ -13,8 +13,9 @@
 //! read exactly what skyplan itself writes.
 
 use crate::export;
+use crate::import::LoadedFile;
 use crate::import::{Format, ImportOptions, Importer};
-use crate::model::{ContainerSize, JobRun, LoadedFile, Resource, Skyline, UtilizationSeries};
+use crate::model::{ContainerSize, JobRun, Resource, Skyline, UtilizationSeries};
 use crate::numerics::Rng;
 
 /// Samples per synthetic utilization series: one week at 5 minutes, like the
