@@ -825,7 +825,7 @@ pub fn harvest_jobs(n: usize, seed: u64) -> Vec<crate::harvest::JobRequest> {
         .collect()
 }
 
-/// Microseconds per job of Algorithm 1 ([`crate::harvest::select::select_indices`])
+/// Microseconds per job of Algorithm 1 ([`crate::harvest::cycles::select::select_indices`])
 /// over `jobs` on `classes`, median of `reps` passes.
 pub fn measure_harvest_select(
     classes: &[crate::harvest::ClassState],
@@ -835,12 +835,12 @@ pub fn measure_harvest_select(
 ) -> f64 {
     let p = crate::harvest::SelectParams::default();
     let mut rng = crate::numerics::Rng::new(1);
-    let mut scratch = crate::harvest::select::SelectScratch::default();
+    let mut scratch = crate::harvest::cycles::select::SelectScratch::default();
     let mut picks = Vec::new();
     let mut sink = 0usize;
     let ms = median_ms(reps, now_ms, &mut || {
         for j in jobs {
-            crate::harvest::select::select_indices(
+            crate::harvest::cycles::select::select_indices(
                 j,
                 classes,
                 &p,

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::fixtures::{datacenter, DatacenterParams};
+use crate::harvest::cycles::{capacity, dag};
 use crate::model::{Resource, UtilizationSeries};
 use crate::numerics::Rng;
 

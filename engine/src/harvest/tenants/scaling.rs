@@ -5,8 +5,8 @@
 //! less than low ones. The constant is found by bisection so the
 //! core-weighted average over all servers and slots hits the target.
 
-use super::error::{check, HarvestError};
 use super::tenant::TenantSet;
+use crate::harvest::error::{check, HarvestError};
 use serde::{Deserialize, Serialize};
 
 /// How utilization is scaled.

@@ -13,8 +13,8 @@
 //! **Mapping file**: `server,tenant` — assigns servers (or Alibaba
 //! `machine_id`s) to tenants, for traces whose series are named by server.
 
-use super::error::HarvestError;
 use super::tenant::{TenantInfo, DEFAULT_STORAGE_GB};
+use crate::harvest::error::HarvestError;
 use crate::import::fields::{column_of, count, number, read_rows, FieldError};
 use crate::import::ParseError;
 use std::collections::{BTreeMap, HashSet};

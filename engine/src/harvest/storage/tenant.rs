@@ -4,11 +4,11 @@
 //! numbered tenant by tenant as in [`super::reimages::ServerLayout`],
 //! environments, racks, and each server's room in replicas.
 
-use super::error::{check, HarvestError};
+use super::params::PlacementParams;
 use super::reimage_stats::ReimageStats;
 use super::reimages::ServerLayout;
-use super::storage_params::PlacementParams;
-use super::tenant::{TenantInfo, TenantSet};
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::tenant::{TenantInfo, TenantSet};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

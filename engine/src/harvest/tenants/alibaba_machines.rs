@@ -13,8 +13,8 @@
 //! domain: machines that fail — and are managed — together), or by a
 //! `server,tenant` mapping file.
 
-use super::error::HarvestError;
 use super::tenant::TenantInfo;
+use crate::harvest::error::HarvestError;
 use crate::import::fields::{column_of, shorten, split, Field, FieldError};
 use crate::import::ParseError;
 use crate::model::{Resource, UtilizationSeries};

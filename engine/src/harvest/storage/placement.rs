@@ -24,10 +24,10 @@
 //! leaves them when full. Busy state is per tenant (a tenant's servers
 //! follow its average server).
 
-use super::error::HarvestError;
 use super::grid_cells::Grid;
-use super::storage_params::Policy;
-use super::storage_tenant::Cluster;
+use super::params::Policy;
+use super::tenant::Cluster;
+use crate::harvest::error::HarvestError;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 

@@ -3,8 +3,8 @@
 //! stock baselines, and the durability and availability simulations
 //! against closed forms.
 
-use super::*;
 use crate::fixtures::{reimage_history, ReimageFixtureParams};
+use crate::harvest::*;
 use crate::numerics::Rng;
 
 fn info(name: &str, env: &str, servers: usize, gb: f64) -> TenantInfo {

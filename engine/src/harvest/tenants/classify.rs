@@ -11,10 +11,10 @@
 //! tenants' average servers, slot by slot; its peak is the
 //! [`ClassifyParams::peak_percentile`] of that series.
 
-use super::error::{check, HarvestError};
 use super::kmeans::{choose_k, kmeans, KMeansResult};
 use super::pattern::{classify_with, Pattern, PatternEvidence, PatternParams};
 use super::tenant::{Tenant, TenantSet};
+use crate::harvest::error::{check, HarvestError};
 use crate::numerics::spectrum::RealSpectrum;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};

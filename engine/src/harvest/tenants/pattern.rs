@@ -27,7 +27,7 @@
 //! The defaults are justified on data in `BENCHMARKS.md` (harvest
 //! section): the generated tenants of known pattern and the NAB series.
 
-use super::error::{check, HarvestError};
+use crate::harvest::error::{check, HarvestError};
 use crate::numerics::spectrum::RealSpectrum;
 use serde::{Deserialize, Serialize};
 

@@ -5,9 +5,9 @@
 //! events drawn at random, its servers drawn uniformly — or the history
 //! replayed from its first month (repeated when shorter than the span).
 
+use super::params::ReimageSource;
 use super::reimage_stats::{history_span, resolve_event};
 use super::reimages::ReimageHistory;
-use super::storage_params::ReimageSource;
 use crate::numerics::Rng;
 
 /// The reimages of `days` days from `h`, seeded.

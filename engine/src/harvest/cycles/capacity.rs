@@ -6,9 +6,9 @@
 //! then per hour of day the mean over the history's slots and a low
 //! percentile (what is there on all but the worst days).
 
-use super::classify::Classification;
-use super::error::{check, HarvestError};
 use super::select::SelectParams;
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::classify::Classification;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`capacity`].

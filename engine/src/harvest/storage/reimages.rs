@@ -15,8 +15,8 @@
 //! Servers are numbered in the order of the tenants file, each tenant's
 //! servers contiguous: the same numbering the placement uses.
 
-use super::error::HarvestError;
-use super::tenant::TenantInfo;
+use crate::harvest::error::HarvestError;
+use crate::harvest::tenants::tenant::TenantInfo;
 use crate::import::fields::{column_of, count, read_rows, FieldError};
 use crate::import::ParseError;
 use crate::model::Timestamp;

@@ -9,8 +9,8 @@
 //! so the many tenants with no reimage in a month do not change group by
 //! the order they happen to be listed in.
 
-use super::error::{check, HarvestError};
 use super::reimages::{ReimageEvent, ReimageHistory, ServerLayout};
+use crate::harvest::error::{check, HarvestError};
 use crate::model::Timestamp;
 use crate::numerics::Rng;
 use crate::time::{civil_from_days, days_from_civil, DAY};

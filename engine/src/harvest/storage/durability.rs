@@ -5,14 +5,14 @@
 //! server, a block lost when a reimage leaves it no live replica), five
 //! seeded runs, min/avg/max of the lost share.
 
-use super::error::HarvestError;
 use super::grid_cells::{build_grid, Grid};
+use super::params::{DurabilityParams, Policy, ReimageSource};
 use super::placement_run::place_only;
 use super::reimage_year::reimage_year;
 use super::reimages::ReimageHistory;
 use super::replay::{replay_memory, Replay};
-use super::storage_params::{DurabilityParams, Policy, ReimageSource};
-use super::storage_tenant::{Cluster, StorageTenant};
+use super::tenant::{Cluster, StorageTenant};
+use crate::harvest::error::HarvestError;
 use crate::numerics::MinAvgMax;
 use crate::parallel::{map_jobs, thread_count};
 use serde::{Deserialize, Serialize};

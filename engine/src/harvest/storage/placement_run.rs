@@ -5,11 +5,11 @@
 //! tenants and environments still have room, and from which block on
 //! fewer than R environments did.
 
-use super::error::HarvestError;
 use super::grid_cells::Grid;
+use super::params::Policy;
 use super::placement::Placer;
-use super::storage_params::Policy;
-use super::storage_tenant::Cluster;
+use super::tenant::Cluster;
+use crate::harvest::error::HarvestError;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 

@@ -18,9 +18,9 @@
 //! unpredictable; medium periodic > constant > unpredictable; short
 //! unpredictable > periodic > constant — weights 3, 2, 1 by default.
 
-use super::classify::UtilClass;
-use super::error::{check, HarvestError};
-use super::pattern::Pattern;
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::classify::UtilClass;
+use crate::harvest::tenants::pattern::Pattern;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 

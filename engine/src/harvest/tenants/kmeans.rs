@@ -9,7 +9,7 @@
 //! Checked against scikit-learn's `KMeans(init=centres, n_init=1,
 //! algorithm="lloyd", tol=0)` by `engine/tests/data/kmeans_reference.py`.
 
-use super::error::{check, HarvestError};
+use crate::harvest::error::{check, HarvestError};
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 

@@ -11,7 +11,7 @@
 //! split (§4.2: splitting would hurt diversity); the imbalance this leaves
 //! is reported. Tenants with no room are in no cell.
 
-use super::storage_tenant::Cluster;
+use super::tenant::Cluster;
 use serde::{Deserialize, Serialize};
 
 /// One class of the grid.

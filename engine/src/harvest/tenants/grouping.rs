@@ -9,9 +9,9 @@
 //! tenant is refused. Memory (and other) series are ignored: the paper
 //! classifies CPU.
 
-use super::error::{check, HarvestError};
 use super::tenant::{Tenant, TenantInfo, TenantSet};
 use super::tenants_csv::DEFAULT_CORES;
+use crate::harvest::error::{check, HarvestError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};

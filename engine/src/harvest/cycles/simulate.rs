@@ -10,14 +10,14 @@
 //!   first; killed tasks rerun from scratch, first in line.
 //! - **YARN-H** (YARN-PT plus Tez-H's class selection): at arrival each
 //!   job runs Algorithm 1 on the classes of the replayed month (clustered
-//!   as [`super::classify`] does, headroom from the class's current
+//!   as [`crate::harvest::tenants::classify`] does, headroom from the class's current
 //!   utilization and the batch containers already there) and its tasks go
 //!   only to the picked classes' servers; with no class picked it falls
 //!   back to the default policy (any server), as RM-H does without a
 //!   label.
 //!
 //! Primary utilization is each tenant's average server, scaled to a target
-//! average per level ([`super::scaling`]). As in the paper, the job DAGs'
+//! average per level ([`crate::harvest::tenants::scaling`]). As in the paper, the job DAGs'
 //! task counts and lengths are multiplied to load a large cluster: task
 //! counts so the offered batch work is [`SimParams::batch_load`] of the
 //! cluster's cores, lengths by [`SimParams::duration_scale`]. A job's type
@@ -25,12 +25,12 @@
 //! Both systems see the same arrivals (same seed): the comparison is
 //! paired, run by run.
 
-use super::classify::{classify, Classification, ClassifyParams};
 use super::dag::JobDag;
-use super::error::{check, HarvestError};
-use super::scaling::{scale_to, Scaling};
 use super::select::{select_indices, ClassState, JobRequest, Outcome, SelectParams, SelectScratch};
-use super::tenant::TenantSet;
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::classify::{classify, Classification, ClassifyParams};
+use crate::harvest::tenants::scaling::{scale_to, Scaling};
+use crate::harvest::tenants::tenant::TenantSet;
 use crate::numerics::Rng;
 use crate::numerics::{Fenwick, MinAvgMax};
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! The availability simulation of Figure 16: primary utilization scaled
-//! to a target average ([`super::scaling`]: linear with saturation or
+//! to a target average ([`crate::harvest::tenants::scaling`]: linear with saturation or
 //! n-th root), a server busy in a slot when its primary's CPU is above the
 //! reserve threshold (66 %), blocks written at random slots of the
 //! replayed span by HDFS-Stock (blind to busy servers), HDFS-PT and
@@ -11,13 +11,13 @@
 //! block, the share of slots in which all its replicas' tenants are busy
 //! (a bitwise AND of per-tenant busy bitsets), averaged over blocks.
 
-use super::error::{check, HarvestError};
 use super::grid_cells::build_grid;
+use super::params::{AvailabilityParams, Policy};
 use super::placement::Placer;
-use super::scaling::scale_to;
-use super::storage_params::{AvailabilityParams, Policy};
-use super::storage_tenant::{Cluster, StorageTenant};
-use super::tenant::TenantSet;
+use super::tenant::{Cluster, StorageTenant};
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::scaling::scale_to;
+use crate::harvest::tenants::tenant::TenantSet;
 use crate::numerics::MinAvgMax;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};

@@ -2,8 +2,8 @@
 //! the durability simulation (Figure 15) and the availability simulation
 //! (Figure 16), with their defaults from the paper and their checks.
 
-use super::error::{check, HarvestError};
-use super::scaling::Scaling;
+use crate::harvest::error::{check, HarvestError};
+use crate::harvest::tenants::scaling::Scaling;
 use serde::{Deserialize, Serialize};
 
 /// The placement policies compared.

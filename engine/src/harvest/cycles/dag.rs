@@ -18,7 +18,7 @@
 //! depends on tasks 1 and 2 of the same job; names without that shape
 //! (`task_…`, `MergeTask`) are independent vertices.
 
-use super::error::HarvestError;
+use crate::harvest::error::HarvestError;
 use crate::import::fields::{column_of, shorten, split, FieldError};
 use crate::import::ParseError;
 use crate::model::WorkloadJob;
