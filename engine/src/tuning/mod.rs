@@ -44,8 +44,6 @@ mod tests;
 pub mod tune;
 pub mod workload;
 pub mod yarn_xml;
-#[cfg(test)]
-mod yarn_xml_tests;
 
 pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,

@@ -2,8 +2,8 @@
 //! CapacityScheduler.md and FairScheduler.md): reading, the round trip,
 //! in-place updates and located errors.
 
-use super::yarn_xml::*;
-use super::{GroupConfig, Policy, SchedulerKind};
+use super::*;
+use crate::tuning::{GroupConfig, Policy, SchedulerKind};
 
 /// A capacity-scheduler.xml as Hadoop ships and CapacityScheduler.md
 /// extends it: global settings, root with two queues, `default` split in
