@@ -1,7 +1,7 @@
 //! The workspace: everything loaded, file by file, and the user's SLO
 //! decisions.
 //!
-//! It sits above [`crate::import`] (it keeps the [`LoadedFile`]s an import
+//! It sits above [`crate::import`](mod@crate::import) (it keeps the [`LoadedFile`]s an import
 //! gives) and [`crate::slo`] (it records [`SloDecision`]s), so it is a module
 //! of its own rather than part of [`crate::model`]: the data model stays at
 //! the bottom, imported by import and SLO inference, and imports neither.

@@ -6,7 +6,7 @@ use super::gp::HistoryGpParams;
 use super::select::SelectParams;
 use serde::{Deserialize, Serialize};
 
-/// Settings of [`forecast`]: the paper's where it gives them.
+/// Settings of [`forecast`](super::forecast()): the paper's where it gives them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ForecastParams {

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 /// skipped (lenient mode only: strict imports with bad lines are refused).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoadedFile {
-    /// Workspace-assigned id (0 until added to a [`Workspace`]).
+    /// Workspace-assigned id (0 until added to a
+    /// [`Workspace`](crate::workspace::Workspace)).
     pub id: u32,
     /// File name as given by the user.
     pub name: String,

@@ -1,8 +1,9 @@
 //! A workload ready to run: the settings, the workload and the forecasts
 //! that every run of it needs, checked together once.
 //!
-//! Every entry point ([`super::simulate`], [`super::compare`],
-//! [`super::grid`], [`super::rerun`]) used to pass the workload, the
+//! Every entry point ([`simulate`](mod@super::simulate),
+//! [`compare`](mod@super::compare), [`grid`](mod@super::grid),
+//! [`rerun`](mod@super::rerun)) used to pass the workload, the
 //! settings, the cluster built from them and the forecasts side by side
 //! and validate them each in its own order. A [`Scenario`] is built by one
 //! constructor that validates the settings, builds their cluster and
