@@ -3,14 +3,15 @@
 //! never name a solver crate, so a change of solver is a change of this
 //! file.
 //!
-//! - Linear programs use `minilp`, the product's LP crate: a pure-Rust dual
-//!   simplex that builds for wasm32, with no integer support to pay for.
+//! - Linear programs use `minilp`, the product's LP crate: a pure-Rust
+//!   simplex solver that builds for wasm32, with no integer support to pay
+//!   for.
 //!   The skyline LP of Morpheus §5 ([`crate::resource_model`]'s simplex
 //!   solver) and the agenda's LP lower bound ([`crate::agenda::lower_bounds`])
 //!   are solved with it, and the min-cost-flow solver is checked against it.
-//! - Integer programs use `microlp` ([`integer`]), a fork of minilp with
-//!   branch and bound, integer and binary variables, a warm start and a node
-//!   budget: the agenda's batch optimizer ([`crate::agenda::optimize_plan`])
+//! - Integer programs use `microlp` ([`integer`]), minilp's API with
+//!   integer and boolean variables by branch and bound, a warm start and a
+//!   node budget: the agenda's batch optimizer ([`crate::agenda::optimize_plan`])
 //!   states its time-indexed model with binary start variables; the same
 //!   model, solved relaxed, gives its certified lower bound, so the bound and
 //!   the exact program share one formulation. Nothing that needs no
