@@ -335,12 +335,12 @@ def folder_cycles(crate, graph):
 
     folders = {}
     witness = {}
-    for f, targets in graph.items():
+    for f, targets in sorted(graph.items()):
         a = top(f)
         if a is None or f in tests:
             continue
         folders.setdefault(a, set())
-        for t in targets:
+        for t in sorted(targets):
             b = top(t)
             if b is None or b == a or t in tests:
                 continue
