@@ -280,7 +280,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 ));
             }
             let states: Vec<ClassState> = c.classes.iter().map(ClassState::latest).collect();
-            let mut rng = skyplan_engine::fixtures::Rng::new(a.classify.seed);
+            let mut rng = skyplan_engine::numerics::Rng::new(a.classify.seed);
             let mut out = Vec::new();
             for j in &jobs {
                 let conc = j.concurrency().map_err(|e| Failure::input(e.to_string()))?;

@@ -353,7 +353,7 @@ fn place(
             .find(|&s| &cluster.layout.name(s) == w)
             .ok_or_else(|| Failure::input(format!("--writer: unknown server `{w}`")))?;
         let mut placer = Placer::new(&cluster, &grid);
-        let mut rng = skyplan_engine::fixtures::Rng::new(p.seed);
+        let mut rng = skyplan_engine::numerics::Rng::new(p.seed);
         let trace = input(placer.place_traced(policy, 0, s, &[], &mut rng, p.replication))?;
         return Ok(if as_json {
             json(&serde_json::json!({"grid": grid, "trace": trace}))

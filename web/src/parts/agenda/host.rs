@@ -27,7 +27,7 @@ use crate::protocol::Response;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    lower_bounds, optimize_batch, optimize_plan_with_progress, plan_to_yarn,
+    derived_capacity, lower_bounds, optimize_batch, optimize_plan_with_progress, plan_to_yarn,
     requests_from_decisions, AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence,
     ReservationRequest,
 };
@@ -40,14 +40,8 @@ use skyplan_engine::{ContainerSize, Timestamp, Workspace};
 pub const UNDO_DEPTH: usize = 50;
 
 /// Largest LP relaxation (variables) solved for a lower bound, as in
-/// `skyplan plan`.
-pub const LP_MAX_VARS: usize = 5_000;
-
-/// Capacity derived on first admission: this much above the lower bound.
-pub const HEADROOM: f64 = 1.25;
-
-/// Memory per core of a derived capacity (the CLI's default), MB.
-pub const MB_PER_CORE: f64 = 4096.0;
+/// `skyplan plan` and the engine's capacity sizing.
+pub use skyplan_engine::agenda::LP_MAX_VARS;
 
 /// Smallest parallelism a skyline step may be stretched to (the CLI's
 /// `--min-parallelism` default), or none: the skyline as it is.
@@ -384,7 +378,7 @@ impl AgendaHost {
         let capacity = match self.agenda.capacity {
             Some(c) => c,
             None => {
-                let (c, note) = derived_capacity(&params, requests)?;
+                let (c, note) = derived_capacity(&params, requests).map_err(|e| e.to_string())?;
                 self.agenda.capacity_note = Some(note);
                 c
             }
@@ -807,41 +801,6 @@ impl OneOff {
     }
 }
 
-/// The capacity derived for the first requests: [`HEADROOM`] × the lower
-/// bound on their peak load, in whole cores, [`MB_PER_CORE`] a core; and
-/// the note that says so.
-fn derived_capacity(
-    params: &AgendaParams,
-    requests: &[ReservationRequest],
-) -> Result<(Capacity, String), String> {
-    // Lower bounds are costs (load over capacity): on a reference capacity
-    // they scale to a load.
-    const REFERENCE: f64 = 1_000.0;
-    let reference = Plan::new(
-        params.clone(),
-        vec![Capacity {
-            cores: REFERENCE,
-            memory_mb: REFERENCE * MB_PER_CORE,
-        }],
-    )
-    .map_err(|e| e.to_string())?;
-    let bound = lower_bounds(&reference, requests, LP_MAX_VARS).best * REFERENCE;
-    if !(bound.is_finite() && bound > 0.0) {
-        return Err(
-            "These requests do not fit the plan's day; nothing to size the capacity on.".into(),
-        );
-    }
-    let cores = (bound * HEADROOM - 1e-9).ceil().max(1.0);
-    let capacity = Capacity {
-        cores,
-        memory_mb: cores * MB_PER_CORE,
-    };
-    let note = format!(
-        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core. Change it here."
-    );
-    Ok((capacity, note))
-}
-
 fn reservation_view(r: &skyplan_engine::agenda::Reservation) -> ReservationView {
     ReservationView {
         id: r.id,
@@ -910,25 +869,6 @@ mod tests {
         assert!(of_job("seven#2", "seven"));
         assert!(!of_job("revenue_rollup_v2", "revenue_rollup"));
         assert!(!of_job("rev", "revenue_rollup"));
-    }
-
-    #[test]
-    fn derived_capacity_is_a_quarter_above_the_bound() {
-        // 40 containers for 10 minutes in a window of exactly 10 minutes:
-        // the bound on the peak is 40 cores, the capacity 50.
-        let request = ReservationRequest::from_skyline(
-            "a",
-            Recurrence::OneOff,
-            (600, 1_200),
-            ContainerSize::default(),
-            &[40.0; 10],
-            60,
-            1.0,
-        );
-        let (c, note) = derived_capacity(&AgendaParams::default(), &[request]).unwrap();
-        assert_eq!(c.cores, 50.0);
-        assert_eq!(c.memory_mb, 50.0 * MB_PER_CORE);
-        assert!(note.contains("40.0 cores"), "{note}");
     }
 
     #[test]
