@@ -3,7 +3,7 @@
 //! and dynamic reprovisioning, with the breakdown of Fig. 10a.
 
 use crate::common::Failure;
-use crate::slo_cmd::load_runs;
+use crate::input::load_runs;
 use skyplan_engine::agenda::{evaluate, EvalParams};
 use std::fmt::Write as _;
 

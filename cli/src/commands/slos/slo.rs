@@ -2,8 +2,7 @@
 //! and their LP reservation skylines.
 
 use crate::common::Failure;
-use crate::import_cmd::import_loaded;
-use skyplan_engine::import::ImportOptions;
+use crate::input::load_runs;
 use skyplan_engine::model::JobRun;
 use skyplan_engine::resource_model::{
     fit, flat_percentile, peak_reservation, quality, ModelParams, SolverKind, Variant,
@@ -68,21 +67,6 @@ OPTIONS:
                          against the peak and a flat p90 reservation as JSON
     -h, --help           print this help
 ";
-
-/// Loads every file (strict) and returns all runs.
-pub fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
-    if files.is_empty() {
-        return Err(Failure::usage("at least one FILE is needed"));
-    }
-    let mut runs = Vec::new();
-    for path in files {
-        runs.extend(import_loaded(path, &ImportOptions::default())?.data.runs);
-    }
-    if runs.is_empty() {
-        return Err(Failure::input("the files contain no job runs"));
-    }
-    Ok(runs)
-}
 
 /// Runs `skyplan slo`.
 pub fn slo(parser: &mut lexopt::Parser) -> Result<(), Failure> {

@@ -4,7 +4,7 @@
 //! comparison table or JSON.
 
 use crate::common::Failure;
-use crate::import_cmd::import_loaded;
+use crate::input::import_loaded;
 use skyplan_engine::import::{Format, ImportOptions};
 use skyplan_engine::pricing::{
     sweep, ByClass, Durations, PolicyReport, SimParams, SimReport, Summary,

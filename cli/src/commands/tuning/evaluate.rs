@@ -3,7 +3,7 @@
 //! against static configurations), our figures next to the paper's.
 
 use crate::common::Failure;
-use crate::import_cmd::import_loaded;
+use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::tuning::{evaluate, EvalParams, EvalReport, SchedulerKind};
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! `skyplan fixtures`: write the deterministic demo workspace.
 
 use crate::common::Failure;
-use crate::import_cmd::import_file;
+use crate::input::import_file;
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::fixtures::{demo_decisions, demo_queue, generate, FixtureParams, QueueParams};
 use skyplan_engine::import::{Format, ImportOptions};

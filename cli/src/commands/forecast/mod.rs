@@ -4,7 +4,7 @@
 //! MAE, RMSE and interval coverage and width on a rolling origin.
 
 use crate::common::Failure;
-use crate::import_cmd::import_loaded;
+use crate::input::import_loaded;
 use skyplan_engine::forecast::{
     evaluate, forecast, regular_grid, EvaluateParams, Evaluation, Forecast, ForecastMethod,
     ForecastParams, RegularSeries,

@@ -1,11 +1,11 @@
 //! `skyplan import`: read trace files through the streaming importer.
 
 use crate::common::Failure;
-use skyplan_engine::import::{Format, ImportError, ImportOptions, Importer};
+use crate::input::import_file;
+use skyplan_engine::import::{Format, ImportError, ImportOptions};
 use skyplan_engine::time::format_timestamp;
 use skyplan_engine::Workspace;
 use std::fmt::Write as _;
-use std::io::Read;
 
 /// `skyplan import --help`.
 pub const HELP: &str = "\
@@ -28,44 +28,6 @@ OPTIONS:
     --json        print the workspace summary, warnings and failures as JSON
     -h, --help    print this help
 ";
-
-/// Bytes read per chunk: the importer never sees the whole file at once.
-const CHUNK: usize = 4 << 20;
-
-/// Streams one file from disk into the engine's importer.
-pub fn import_file(
-    path: &str,
-    options: &ImportOptions,
-) -> Result<Result<skyplan_engine::LoadedFile, ImportError>, Failure> {
-    let mut file = std::fs::File::open(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
-    let mut importer = Importer::new(path, options.clone());
-    let mut buf = vec![0u8; CHUNK];
-    loop {
-        let n = file
-            .read(&mut buf)
-            .map_err(|e| Failure::input(format!("{path}: {e}")))?;
-        if n == 0 {
-            break;
-        }
-        importer.push(&buf[..n]);
-    }
-    Ok(importer.finish())
-}
-
-/// [`import_file`], with a file that does not load turned into an input
-/// failure listing its first ten errors.
-pub fn import_loaded(
-    path: &str,
-    options: &ImportOptions,
-) -> Result<skyplan_engine::LoadedFile, Failure> {
-    import_file(path, options)?.map_err(|e| {
-        let mut msg = e.to_string();
-        for line in e.errors().iter().skip(1).take(9) {
-            msg.push_str(&format!("\n  {line}"));
-        }
-        Failure::input(msg)
-    })
-}
 
 /// Runs `skyplan import`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {

@@ -4,8 +4,8 @@
 //! against an admitted queue (lazy schedule, Figure 7) and the price of each
 //! later deadline.
 
+use super::job::{estimate_table, load, secs, JobArgs};
 use crate::common::Failure;
-use crate::estimate_cmd::{estimate_table, load, secs, JobArgs};
 use skyplan_engine::estimate::{EstimateParams, Estimator, HistoryParams, Method};
 use skyplan_engine::import::read_queue_csv;
 use skyplan_engine::model::JobFeatures;

@@ -5,7 +5,7 @@
 //! against the event-driven simulation.
 
 use crate::common::Failure;
-use crate::import_cmd::import_loaded;
+use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::tuning::{
     jobs_from_swim, read_capacity_xml, read_fair_xml, tune, update_capacity_xml, update_fair_xml,
@@ -79,7 +79,8 @@ struct Args {
     json: bool,
 }
 
-/// Runs `skyplan tune` (or `skyplan tune evaluate`).
+/// Runs `skyplan tune` (`skyplan tune evaluate` is routed by the folder's
+/// `run`).
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
@@ -93,10 +94,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         export: None,
         json: false,
     };
-    let mut first = true;
     while let Some(arg) = parser.next()? {
         match arg {
-            Value(v) if first && v == "evaluate" => return crate::tune_eval_cmd::run(parser),
             Long("scheduler") => {
                 a.params.scheduler = scheduler(&parser.value()?.string()?)?;
             }
@@ -124,7 +123,6 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Value(v) => a.files.push(v.string()?),
             _ => return Err(arg.unexpected().into()),
         }
-        first = false;
     }
     if a.files.is_empty() {
         return Err(Failure::usage("tune needs at least one FILE"));

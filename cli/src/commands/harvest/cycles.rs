@@ -3,9 +3,9 @@
 //! jobs (`select`), harvestable capacity per class and hour (`capacity`),
 //! and the §6 scheduling simulation (`simulate-scheduling`).
 
+use super::storage::{StorageArgs, FLAGS as STORAGE_FLAGS};
 use crate::common::Failure;
-use crate::harvest_storage::{StorageArgs, FLAGS as STORAGE_FLAGS};
-use crate::import_cmd::import_loaded;
+use crate::input::import_loaded;
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, read_batch_task, read_dag_json,
@@ -423,7 +423,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 Some(p) => Some(input(read_tenants_csv(p, &read(p)?))?),
                 None => None,
             };
-            crate::harvest_storage::run(
+            super::storage::run(
                 &a.sub,
                 &a.storage,
                 infos.as_deref(),
