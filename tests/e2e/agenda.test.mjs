@@ -5,12 +5,11 @@
 // YARN, PNG), the plan kept across a reload; then Optimize on the demo's plan
 // (a reservation locked, the certified gap, undo).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   WAIT_MS,
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   waitForCounts,
   openDemo,
@@ -25,25 +24,14 @@ import {
   openSlos,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let pageErrors;
-let demo;
-let demoPlan;
-
-before(async () => {
-  app = await openStudio('agenda');
-  ({ page, baseUrl, pageErrors } = app);
-  demo = await openDemo();
-  // The demo's plan, as many rows as the optimize test waits for.
-  await page.click('[data-testid=nav-agenda]');
-  await page.locator('canvas[data-testid=agenda-canvas][data-drawn="true"]').waitFor();
-  await page.locator('[data-testid=agenda-row]').first().waitFor();
-  demoPlan = await page.locator('[data-testid=agenda-row]').count();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, pageErrors, demo, demoPlan;
+studioSession('agenda', (s) => ({ page, baseUrl, pageErrors, demo } = s), { setup: async () => {
+    // The demo's plan, as many rows as the optimize test waits for.
+    await page.click('[data-testid=nav-agenda]');
+    await page.locator('canvas[data-testid=agenda-canvas][data-drawn="true"]').waitFor();
+    await page.locator('[data-testid=agenda-row]').first().waitFor();
+    demoPlan = await page.locator('[data-testid=agenda-row]').count();
+  } });
 
 /**
  * A reservation row's numbers: its id and start, window and length (plan

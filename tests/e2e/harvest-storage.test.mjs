@@ -2,13 +2,12 @@
 // the 3 × 3 grid, one block's replicas explained, durability (Figure 15) and
 // availability (Figure 16) in the worker, a bad reimages file refused.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   openDemo,
   reloadDemo,
@@ -17,20 +16,8 @@ import {
   typeInto,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-let demo;
-
-before(async () => {
-  app = await openStudio('harvest-storage');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
-  demo = await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, tmpDir, pageErrors, demo;
+studioSession('harvest-storage', (s) => ({ page, baseUrl, tmpDir, pageErrors, demo } = s));
 
 test('Harvest storage: the demo reimages, the 3 × 3 grid, a block explained, durability and availability in the worker; a bad reimages file refused', { timeout: 300_000 }, async () => {
   const errorsBefore = pageErrors.length;

@@ -3,13 +3,12 @@
 // class selection (a long job, a history job, a bad hour refused), the §6
 // simulation in the worker, a bad tenants file refused.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   openDemo,
   reloadDemo,
@@ -18,20 +17,8 @@ import {
   typeInto,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-let demo;
-
-before(async () => {
-  app = await openStudio('harvest');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
-  demo = await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, tmpDir, pageErrors, demo;
+studioSession('harvest', (s) => ({ page, baseUrl, tmpDir, pageErrors, demo } = s));
 
 test('Harvest: the demo tenants classified (patterns, classes, capacity), a spectrum, class selection, the §6 simulation; bad input refused', { timeout: 300_000 }, async () => {
   const errorsBefore = pageErrors.length;

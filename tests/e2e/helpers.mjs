@@ -13,6 +13,7 @@
 // Environment: SKYPLAN_DIST (default <repo>/dist), SKYPLAN_DATA (default
 // <repo>/fixtures/real), CHROMIUM (default /usr/bin/chromium).
 
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -125,6 +126,24 @@ export async function openStudio(part) {
     if (m.type() === 'error') app.consoleErrors.push(m.text());
   });
   return app;
+}
+
+/**
+ * A test file's whole session, registered as its `before` and `after`
+ * hooks: openStudio, then (unless `demo` is false) the demo's first visit,
+ * then `bind` with the session's fields — page, baseUrl, tmpDir, pageErrors,
+ * demo (the demo's counts) — and `setup`, if any; closeStudio at the end.
+ */
+export function studioSession(part, bind, { demo = true, setup = null } = {}) {
+  let app;
+  before(async () => {
+    app = await openStudio(part);
+    const session = { ...app };
+    if (demo) session.demo = await openDemo();
+    bind(session);
+    if (setup) await setup(session);
+  });
+  after(() => closeStudio(app));
 }
 
 /** Closes what openStudio opened; logs the console errors seen. */

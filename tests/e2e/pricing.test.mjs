@@ -4,14 +4,13 @@
 // worker (MRM, FCFS, priority across loads); a 1,000-job queue imported from
 // CSV and quoted against (round trip logged), a bad queue file refused.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   WAIT_MS,
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   openDemo,
   freshWorkspace,
@@ -21,19 +20,8 @@ import {
   typeInto,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-
-before(async () => {
-  app = await openStudio('pricing');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
-  await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, tmpDir, pageErrors;
+studioSession('pricing', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
 
 /** Clicks the price curve at `share` of its width; returns the deadline set. */
 async function clickCurve(share) {

@@ -3,13 +3,12 @@
 // exports, bad settings and files refused, applications read from CSV and run
 // with the oracle, the K1 × K2 grid's heat maps and recommendation.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   openTraces,
   openDemo,
@@ -20,19 +19,8 @@ import {
   download,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-
-before(async () => {
-  app = await openStudio('shaping');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
-  await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, tmpDir, pageErrors;
+studioSession('shaping', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
 
 /** Waits for the Shaping run to end with results; logs its worker time. */
 async function shaped(previousKey = null, what = '') {

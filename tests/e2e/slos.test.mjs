@@ -3,13 +3,12 @@
 // an override and one the engine refuses, decisions kept across a reload and
 // exported as CSV and JSON.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
   WAIT_MS,
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   waitForCounts,
   openDemo,
@@ -21,17 +20,8 @@ import {
   openSlos,
 } from './helpers.mjs';
 
-let app;
-let page;
-let pageErrors;
-
-before(async () => {
-  app = await openStudio('slos');
-  ({ page, pageErrors } = app);
-  await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, pageErrors;
+studioSession('slos', (s) => ({ page, pageErrors } = s));
 
 test('SLOs: inferred windows, R* fits, decisions that persist and export', { timeout: 240_000 }, async () => {
   await freshWorkspace('runs.csv');

@@ -6,15 +6,14 @@
 // malformed file with file:line:col errors while the app keeps working;
 // remove a file; reload the page with the workspace kept (IndexedDB).
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   DATA,
   COUNTS,
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   counts,
   waitForCounts,
@@ -50,21 +49,12 @@ const BAD_TEXT = [
 ].join('\n');
 const BAD_AT = [`${BAD_NAME}:3:21`, `${BAD_NAME}:5:1`];
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-let demo;
-
-before(async () => {
+let page, baseUrl, tmpDir, pageErrors, demo;
+before(() => {
   assert.ok(fs.existsSync(NAB_FILE), `${NAB_FILE} is missing (fixtures/real in the repository)`);
   assert.ok(fs.existsSync(SWIM_FILE), `${SWIM_FILE} is missing (fixtures/real in the repository)`);
-  app = await openStudio('traces');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
 });
-
-after(() => closeStudio(app));
+studioSession('traces', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s), { demo: false });
 
 test('first visit opens with the demo workspace', { timeout: 120_000 }, async () => {
   await page.goto(baseUrl);

@@ -3,13 +3,12 @@
 // demo history, a candidate's schedule, the split of Algorithm 3, the XML
 // export, Fair with four queues, bad settings refused.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  openStudio,
-  closeStudio,
+  studioSession,
   screenshot,
   openDemo,
   freshWorkspace,
@@ -20,19 +19,8 @@ import {
   download,
 } from './helpers.mjs';
 
-let app;
-let page;
-let baseUrl;
-let tmpDir;
-let pageErrors;
-
-before(async () => {
-  app = await openStudio('tuning');
-  ({ page, baseUrl, tmpDir, pageErrors } = app);
-  await openDemo();
-});
-
-after(() => closeStudio(app));
+let page, baseUrl, tmpDir, pageErrors;
+studioSession('tuning', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
 
 /** A capacity-scheduler.xml with a tuning group `root.a`/`root.b`. */
 function capacityXml(a, b) {
