@@ -9,22 +9,11 @@
 //! [`COMMANDS`] lists them, and drives both dispatch and help, so adding a
 //! command is one line there.
 
+mod commands;
 mod common;
-mod estimate_cmd;
-mod fixtures_cmd;
-mod forecast_cmd;
-mod harvest_cmd;
-mod harvest_storage;
-mod import_cmd;
-mod plan_cmd;
-mod quote_cmd;
-mod replay_cmd;
-mod shape_cmd;
-mod simulate_cmd;
-mod slo_cmd;
-mod tune_cmd;
-mod tune_eval_cmd;
+mod input;
 
+use commands::{agenda, forecast, harvest, pricing, shaping, slos, tuning, workspace};
 use common::Failure;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -44,80 +33,80 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "import",
         summary: "read traces and print what was loaded, or every bad line",
-        help: import_cmd::HELP,
-        run: import_cmd::run,
+        help: workspace::import::HELP,
+        run: workspace::import::run,
     },
     Command {
         name: "fixtures",
         summary: "write the deterministic demo workspace",
-        help: fixtures_cmd::HELP,
-        run: fixtures_cmd::run,
+        help: workspace::fixtures::HELP,
+        run: workspace::fixtures::run,
     },
     Command {
         name: "slo",
         summary: "recurring jobs and their inferred SLOs (Morpheus §4)",
-        help: slo_cmd::SLO_HELP,
-        run: slo_cmd::slo,
+        help: slos::slo::SLO_HELP,
+        run: slos::slo::slo,
     },
     Command {
         name: "skyline",
         summary: "the LP reservation skyline R* of one job (Morpheus §5)",
-        help: slo_cmd::SKYLINE_HELP,
-        run: slo_cmd::skyline,
+        help: slos::slo::SKYLINE_HELP,
+        run: slos::slo::skyline,
     },
     Command {
         name: "replay",
         summary: "SLO misses and cluster size, users against Morpheus (§9)",
-        help: replay_cmd::HELP,
-        run: replay_cmd::run,
+        help: slos::replay::HELP,
+        run: slos::replay::run,
     },
     Command {
         name: "plan",
         summary: "place reservations and SLOs on the cluster (Morpheus §6)",
-        help: plan_cmd::HELP,
-        run: plan_cmd::run,
+        help: agenda::plan::HELP,
+        run: agenda::plan::run,
     },
     Command {
         name: "estimate",
         summary: "processing-time estimates of a job's phases (MRM §3.2)",
-        help: estimate_cmd::HELP,
-        run: estimate_cmd::run,
+        help: pricing::estimate::HELP,
+        run: pricing::estimate::run,
     },
     Command {
         name: "quote",
         summary: "the price–deadline curve of a new job (MRM §4.2, §5)",
-        help: quote_cmd::HELP,
-        run: quote_cmd::run,
+        help: pricing::quote::HELP,
+        run: pricing::quote::run,
     },
     Command {
         name: "simulate-pricing",
         summary: "MRM §6.3: priced deadlines against FCFS and priority",
-        help: simulate_cmd::HELP,
-        run: simulate_cmd::run,
+        help: pricing::simulate::HELP,
+        run: pricing::simulate::run,
     },
     Command {
         name: "forecast",
         summary: "forecasts of a utilization series with prediction intervals",
-        help: forecast_cmd::HELP,
-        run: forecast_cmd::run,
+        help: forecast::HELP,
+        run: forecast::run,
     },
     Command {
         name: "tune",
         summary: "tune YARN Capacity/Fair scheduler configurations (AdaptiveConfig)",
-        help: tune_cmd::HELP,
-        run: tune_cmd::run,
+        help: tuning::HELP,
+        run: tuning::run,
     },
     Command {
         name: "harvest",
         summary: "primary tenants' patterns, classes, Algorithm 1, scheduling simulation",
-        help: harvest_cmd::HELP,
-        run: harvest_cmd::run,
+        help: harvest::cycles::HELP,
+        run: harvest::cycles::run,
     },
     Command {
         name: "shape",
         summary: "dynamic resource shaping: the §IV simulation and the K1 × K2 grid",
-        help: shape_cmd::HELP,
-        run: shape_cmd::run,
+        help: shaping::shape::HELP,
+        run: shaping::shape::run,
     },
 ];
 

@@ -4,7 +4,7 @@
 //! benchmark (`tests/wasm-bench`) call these same functions, so both time the
 //! importer on byte-identical input. Every generator is a pure function of
 //! its arguments: no clock, no host randomness (the fixtures' seeded
-//! [`crate::fixtures::Rng`]), so the text for a given size is the same on
+//! [`crate::numerics::Rng`]), so the text for a given size is the same on
 //! every machine and every target.
 //!
 //! Each generator returns whole lines only, as many as fit in `target_bytes`
@@ -13,9 +13,10 @@
 //! read exactly what skyplan itself writes.
 
 use crate::export;
-use crate::fixtures::Rng;
+use crate::import::LoadedFile;
 use crate::import::{Format, ImportOptions, Importer};
-use crate::model::{ContainerSize, JobRun, LoadedFile, Resource, Skyline, UtilizationSeries};
+use crate::model::{ContainerSize, JobRun, Resource, Skyline, UtilizationSeries};
+use crate::numerics::Rng;
 
 /// Samples per synthetic utilization series: one week at 5 minutes, like the
 /// NAB EC2 series.
@@ -790,7 +791,7 @@ pub fn harvest_set(
 /// 10–100 servers of 12 cores, averages 10–60 %, peaks above them.
 pub fn harvest_classes(n: usize, seed: u64) -> Vec<crate::harvest::ClassState> {
     use crate::harvest::Pattern;
-    let mut rng = crate::fixtures::Rng::new(seed);
+    let mut rng = crate::numerics::Rng::new(seed);
     (0..n)
         .map(|i| {
             let average = rng.uniform(10.0, 60.0);
@@ -811,7 +812,7 @@ pub fn harvest_classes(n: usize, seed: u64) -> Vec<crate::harvest::ClassState> {
 /// `n` jobs for the class-selection benchmark: last runs 0–900 s (a tenth
 /// never ran) and 1–2,000 concurrent containers.
 pub fn harvest_jobs(n: usize, seed: u64) -> Vec<crate::harvest::JobRequest> {
-    let mut rng = crate::fixtures::Rng::new(seed);
+    let mut rng = crate::numerics::Rng::new(seed);
     (0..n)
         .map(|_| crate::harvest::JobRequest {
             last_run_secs: if rng.chance(0.1) {
@@ -824,7 +825,7 @@ pub fn harvest_jobs(n: usize, seed: u64) -> Vec<crate::harvest::JobRequest> {
         .collect()
 }
 
-/// Microseconds per job of Algorithm 1 ([`crate::harvest::select::select_indices`])
+/// Microseconds per job of Algorithm 1 ([`crate::harvest::cycles::select::select_indices`])
 /// over `jobs` on `classes`, median of `reps` passes.
 pub fn measure_harvest_select(
     classes: &[crate::harvest::ClassState],
@@ -833,13 +834,13 @@ pub fn measure_harvest_select(
     now_ms: &mut dyn FnMut() -> f64,
 ) -> f64 {
     let p = crate::harvest::SelectParams::default();
-    let mut rng = crate::fixtures::Rng::new(1);
-    let mut scratch = crate::harvest::select::SelectScratch::default();
+    let mut rng = crate::numerics::Rng::new(1);
+    let mut scratch = crate::harvest::cycles::select::SelectScratch::default();
     let mut picks = Vec::new();
     let mut sink = 0usize;
     let ms = median_ms(reps, now_ms, &mut || {
         for j in jobs {
-            crate::harvest::select::select_indices(
+            crate::harvest::cycles::select::select_indices(
                 j,
                 classes,
                 &p,
@@ -1024,7 +1025,7 @@ pub fn storage_datacenter(
     Vec<crate::harvest::StorageTenant>,
     crate::harvest::ReimageHistory,
 ) {
-    let mut rng = crate::fixtures::Rng::new(seed);
+    let mut rng = crate::numerics::Rng::new(seed);
     let mut infos = Vec::new();
     let mut left = servers;
     while left > 0 {

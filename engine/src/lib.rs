@@ -18,17 +18,21 @@ pub mod harvest;
 pub mod import;
 pub mod model;
 pub mod netflow;
+pub mod numerics;
 pub mod parallel;
 pub mod pricing;
 pub mod resource_model;
 pub mod shaping;
 pub mod slo;
-pub mod stats;
 pub mod time;
 pub mod tuning;
+pub mod workspace;
 
-pub use import::{import, Format, ImportError, ImportOptions, Importer, ParseError};
-pub use model::{
-    ContainerSize, Dataset, FileSummary, JobFeatures, JobRun, LoadedFile, Resource, Skyline,
-    Timestamp, UtilizationSeries, WorkloadJob, Workspace, WorkspaceSummary,
+pub use import::{
+    import, FileSummary, Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError,
 };
+pub use model::{
+    ContainerSize, Dataset, JobFeatures, JobRun, Resource, Skyline, Timestamp, UtilizationSeries,
+    WorkloadJob,
+};
+pub use workspace::{Workspace, WorkspaceSummary};

@@ -582,8 +582,8 @@ mod tests {
     /// flow problem solved by minilp's simplex.
     #[test]
     fn random_instances_match_minilp() {
-        use crate::fixtures::Rng;
-        use minilp::{ComparisonOp, OptimizationDirection, Problem};
+        use crate::numerics::lp::{ComparisonOp, OptimizationDirection, Problem};
+        use crate::numerics::Rng;
         let mut rng = Rng::new(42);
         for case in 0..500 {
             let n = rng.int(2, 9) as usize;

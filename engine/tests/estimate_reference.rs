@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
-use skyplan_engine::estimate::quantile::{normal_quantile, student_t_quantile};
 use skyplan_engine::estimate::{GaussianProcess, GpParams, Hyperparameters, Ols};
+use skyplan_engine::numerics::quantile::{normal_quantile, student_t_quantile};
 
 fn doc() -> Value {
     serde_json::from_str(include_str!("data/estimate_reference.json")).expect("reference JSON")

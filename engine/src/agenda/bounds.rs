@@ -4,7 +4,7 @@
 use super::plan::Plan;
 use super::request::{Interpreter, ReservationRequest, Stage};
 use super::view::size_of;
-use minilp::{ComparisonOp, OptimizationDirection, Problem};
+use crate::numerics::lp::{ComparisonOp, OptimizationDirection, Problem};
 use serde::{Deserialize, Serialize};
 
 /// Lower bounds on the peak cost `max_t c(t)`.
@@ -111,7 +111,7 @@ fn lp_bound(
     let cap = plan.capacity();
     let mut p = Problem::new(OptimizationDirection::Minimize);
     let z = p.add_var(1.0, (0.0, f64::INFINITY));
-    let mut per_step: Vec<[Vec<(minilp::Variable, f64)>; 2]> =
+    let mut per_step: Vec<[Vec<(crate::numerics::lp::Variable, f64)>; 2]> =
         (0..steps).map(|_| [Vec::new(), Vec::new()]).collect();
     for (req, a, d, period, n) in frames {
         let size = size_of(req);

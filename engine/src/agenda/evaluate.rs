@@ -21,11 +21,11 @@ use super::params::AgendaParams;
 use super::plan::{Method, Plan};
 use super::replay::{replay, ReplayRun, ReprovisionParams};
 use super::request::{Capacity, Recurrence, ReservationRequest};
-use crate::fixtures::Rng;
 use crate::model::JobRun;
+use crate::numerics::stats::median;
+use crate::numerics::Rng;
 use crate::resource_model::{fit, history::quantize, ModelParams, Variant};
 use crate::slo::{infer_slos, template_name, Slo, SloParams};
-use crate::stats::median;
 use serde::{Deserialize, Serialize};
 
 /// Evaluation settings.

@@ -9,11 +9,14 @@
 //! `error` and `params` at the bottom; `placement` and `view` (what a
 //! placement algorithm gets and gives); the algorithms `lowcost` and
 //! `baseline`; `plan`, which dispatches to them by [`Method`]; and above it
-//! `bounds`, `replay`, `landing`, `from_slo`, `yarn` and `evaluate`. This
+//! `bounds`, `replay`, `landing`, `from_slo`, `yarn` and `evaluate`;
+//! `capacity` (a plan's capacity sized from its first requests) on
+//! `bounds`. This
 //! file only declares them and re-exports the public names.
 
 mod baseline;
 mod bounds;
+mod capacity;
 mod error;
 mod evaluate;
 mod from_slo;
@@ -29,6 +32,9 @@ mod view;
 mod yarn;
 
 pub use bounds::{lower_bounds, LowerBounds};
+pub use capacity::{
+    derived_capacity, SizingError, HEADROOM, LP_MAX_VARS, MB_PER_CORE, REFERENCE_CORES,
+};
 pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use from_slo::requests_from_decisions;

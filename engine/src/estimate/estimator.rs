@@ -6,10 +6,10 @@ use super::features::{feature_vector, FeatureScale, TargetScale};
 use super::gp::{GaussianProcess, GpFit, GpParams};
 use super::history::{duration, training_data};
 use super::ols::{Ols, OlsFit};
-use super::quantile::normal_quantile;
 use super::same_job::{SameJob, SameJobEstimate};
 use super::{check_level, EstimateError, Method, Phase, Prediction};
 use crate::model::{JobFeatures, WorkloadJob};
+use crate::numerics::quantile::normal_quantile;
 use serde::{Deserialize, Serialize};
 
 /// Settings of the estimators.

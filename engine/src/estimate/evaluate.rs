@@ -7,8 +7,8 @@ use super::estimator::{EstimateParams, Estimator};
 use super::gp::GpFit;
 use super::history::duration;
 use super::{EstimateError, Method, Phase};
-use crate::fixtures::Rng;
 use crate::model::WorkloadJob;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Settings of an evaluation.

@@ -32,8 +32,8 @@
 
 use super::features::{feature_vector, FeatureScale};
 use super::{EstimateError, Phase};
-use crate::fixtures::Rng;
 use crate::model::{JobFeatures, Timestamp, WorkloadJob};
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One mebibyte.
@@ -54,7 +54,7 @@ pub struct HistoryParams {
     /// submit is `origin` + the SWIM job's submit + `k · rerun_period_secs`.
     /// Default 0: seconds from the trace start, as SWIM's own times, which a
     /// workspace keeps out of its calendar span (see
-    /// [`crate::model::LoadedFile::relative_time`]).
+    /// [`crate::import::LoadedFile::relative_time`]).
     pub origin: Timestamp,
     /// Bytes per map task, the HDFS block (default 64 MiB, the paper's
     /// footnote 3).

@@ -11,8 +11,8 @@
 //! `get_prediction(...).conf_int(obs=True)`).
 
 use super::features::{check_matrix, check_row, Standardizer};
-use super::quantile::student_t_quantile;
 use super::{check_level, EstimateError, Method, Prediction};
+use crate::numerics::quantile::student_t_quantile;
 use nalgebra::{DMatrix, DVector, SVD};
 use serde::{Deserialize, Serialize};
 

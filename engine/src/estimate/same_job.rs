@@ -6,8 +6,8 @@
 //! deviation): honest about how little a few runs say. A job seen fewer
 //! than `min_runs` times gets no estimate, and says so.
 
-use super::quantile::student_t_quantile;
 use super::{check_level, EstimateError, Prediction};
+use crate::numerics::quantile::student_t_quantile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -27,7 +27,7 @@ fn hyper(ls: &[f64], sf2: f64, sn2: f64) -> Hyperparameters {
 
 /// A smooth function of three features plus seeded noise.
 fn smooth_data(n: usize, seed: u64) -> (Vec<Vec<f64>>, Vec<f64>) {
-    let mut rng = crate::fixtures::Rng::new(seed);
+    let mut rng = crate::numerics::Rng::new(seed);
     let x: Vec<Vec<f64>> = (0..n)
         .map(|_| (0..3).map(|_| rng.uniform(-2.0, 2.0)).collect())
         .collect();
@@ -277,14 +277,14 @@ fn gp_inputs_and_parameters_are_validated() {
     // An indefinite matrix stays so under any allowed jitter: the largest
     // tried comes back (the fit turns it into NotPositiveDefinite).
     let k = nalgebra::DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 1.0]);
-    let tried = gp::factor(&k, 0.0, 1e-4).unwrap_err();
+    let tried = crate::numerics::linalg::factor(&k, 0.0, 1e-4).unwrap_err();
     assert!((tried - 1e-4).abs() < 1e-12, "{tried}");
 }
 
 /// A small history of jobs of 10 MB to 100 GB (so that sizes, not noise,
 /// decide most of the durations), half of them with reduces.
 fn small_history(n: usize) -> Vec<WorkloadJob> {
-    let mut rng = crate::fixtures::Rng::new(3);
+    let mut rng = crate::numerics::Rng::new(3);
     let sources: Vec<WorkloadJob> = (0..n.div_ceil(3))
         .map(|i| {
             let input = 10f64.powf(rng.uniform(7.0, 11.0)).round();

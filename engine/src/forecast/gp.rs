@@ -31,8 +31,9 @@
 use super::patterns::{latest_patterns, pattern_at};
 use super::{check_level, check_series, ForecastError, StepForecast};
 use crate::estimate::features::Standardizer;
-use crate::estimate::gp::{factor, GpParams, GpWarning, Hyperparameters};
+use crate::estimate::gp::{GpParams, GpWarning, Hyperparameters};
 use crate::estimate::GaussianProcess;
+use crate::numerics::linalg::factor;
 use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -472,7 +473,7 @@ impl HistoryGp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::Rng;
+    use crate::numerics::Rng;
 
     fn ar1(n: usize, phi: f64, seed: u64) -> Vec<f64> {
         let mut rng = Rng::new(seed);

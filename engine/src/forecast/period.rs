@@ -16,7 +16,7 @@
 //! noise, and utilization is red (slow drifts put a peak at low
 //! frequencies that does not repeat).
 
-use rustfft::{num_complex::Complex, FftPlanner};
+use crate::numerics::spectrum::power_by_complex_fft;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`detect_period`].
@@ -84,12 +84,11 @@ pub fn detect_period(values: &[f64], params: &PeriodParams) -> Option<Period> {
         sxx += (*t as f64 - tm).powi(2);
     }
     let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
-    let mut buf: Vec<Complex<f64>> = vec![Complex::new(0.0, 0.0); n];
+    let mut detrended = vec![0.0; n];
     for (t, v) in &observed {
-        buf[*t] = Complex::new(v - ym - slope * (*t as f64 - tm), 0.0);
+        detrended[*t] = v - ym - slope * (*t as f64 - tm);
     }
-    FftPlanner::new().plan_fft_forward(n).process(&mut buf);
-    let power: Vec<f64> = buf[..=n / 2].iter().map(|c| c.norm_sqr()).collect();
+    let power = power_by_complex_fft(&detrended);
     let total: f64 = power[1..].iter().sum();
     if total.is_nan() || total <= 0.0 {
         return None;
@@ -145,7 +144,7 @@ mod tests {
 
     #[test]
     fn finds_a_daily_period_and_rejects_noise() {
-        let mut rng = crate::fixtures::Rng::new(3);
+        let mut rng = crate::numerics::Rng::new(3);
         let y: Vec<f64> = (0..288 * 7)
             .map(|t| {
                 50.0 + 20.0 * (2.0 * std::f64::consts::PI * t as f64 / 288.0).sin()

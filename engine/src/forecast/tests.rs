@@ -2,7 +2,7 @@
 //! entry point and degenerate inputs.
 
 use super::*;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 /// AR(1) around 50: `y_t − 50 = φ (y_{t−1} − 50) + ε_t`, `ε ~ N(0, σ²)`.
 fn ar1(n: usize, phi: f64, sigma: f64, seed: u64) -> Vec<f64> {

@@ -1,141 +1,85 @@
-//! Harvesting spare cycles from primary tenants (the harvesting paper,
-//! §3–§4.1, §5.1, §6): tenants and their average servers, patterns by FFT,
-//! utilization classes by K-Means, class selection (Algorithm 1),
-//! harvestable capacity per class and hour, and the task-scheduling
-//! simulation of YARN-PT against YARN-H.
+//! Harvesting spare resources of primary tenants (the harvesting paper,
+//! §3–§6), one concept per folder, layered from the bottom:
 //!
-//! From the bottom: `error`; `tenant` (the model), `tenants_csv`,
-//! `alibaba_machines` and `grouping` (inputs → a [`TenantSet`]);
-//! `spectrum` (real-to-complex FFT), `pattern` (the rule and its
-//! evidence), `kmeans`, `classify` (the clustering service); `dag` (job
-//! DAGs and their concurrency), `select` (Algorithm 1); `capacity`;
-//! `scaling`, `fenwick`, `workload` and `simulate` (§6).
+//! - `error`: [`HarvestError`] and the range check every file uses;
+//! - [`tenants`]: primary tenants and their average servers (the tenants
+//!   CSV, Alibaba machines, utilization series), their scaling, patterns by
+//!   FFT and utilization classes by K-Means (§3, §4.1's clustering service);
+//! - [`cycles`]: spare cycles for batch jobs — job DAGs, class selection
+//!   (Algorithm 1), harvestable capacity per class and hour, and the
+//!   task-scheduling simulation of YARN-PT against YARN-H (§4.1, §5.1, §6);
+//! - [`storage`]: spare storage — reimage histories and their statistics
+//!   (§3, Figures 4–6), replica placement by Algorithm 2 and stock HDFS
+//!   (§4.2, §5.2), and the durability and availability simulations (§6,
+//!   Figures 15–16).
 //!
-//! The storage half (§3's reimages, §4.2, §5.2, §6's Figures 15–16):
-//! `reimages` (the reimages CSV, the server numbering), `reimage_stats`
-//! (Figures 4–6), `reimage_year` (a simulated year); `storage_params`,
-//! `storage_tenant` (tenants with space, reimage rate and peak; the
-//! cluster), `grid_cells` (Algorithm 2's n × n classes), `placement`
-//! (Algorithm 2 and stock HDFS, one block at a time, explained on
-//! demand), `placement_run` (many blocks, the diversity checks),
-//! `durability` (Figure 15) and `availability` (Figure 16).
+//! `cycles` and `storage` build on `tenants` and not on each other. This
+//! file declares the folders and re-exports their public names, so callers
+//! keep writing `harvest::classify`, `harvest::Placer` and so on.
 
-pub mod alibaba_machines;
-pub mod availability;
-pub mod capacity;
-pub mod classify;
-pub mod dag;
-pub mod durability;
+pub mod cycles;
 pub mod error;
-pub mod fenwick;
-pub mod grid_cells;
-pub mod grouping;
-pub mod kmeans;
-pub mod pattern;
-pub mod placement;
-pub mod placement_run;
-pub mod reimage_stats;
-pub mod reimage_year;
-pub mod reimages;
-pub mod replay;
-pub mod scaling;
-pub mod select;
-pub mod simulate;
-pub mod spectrum;
-pub mod storage_params;
-pub mod storage_tenant;
-pub mod tenant;
-pub mod tenants_csv;
-pub mod workload;
+pub mod storage;
+pub mod tenants;
 
-#[cfg(test)]
-mod storage_tests;
 #[cfg(test)]
 mod tests;
 
-pub use alibaba_machines::{
-    read_machine_meta, read_machine_usage, tenants_from_machines, MachineMeta, MachineUsage,
-};
-pub use capacity::{capacity, CapacityMatrix, CapacityParams, ClassCapacity};
-pub use classify::{
-    classify, tenant_spectrum, Classification, ClassifyParams, KChoice, TenantRow, TenantSpectrum,
-    UtilClass,
-};
-pub use dag::{
+pub use crate::numerics::MinAvgMax;
+pub use cycles::capacity::{capacity, CapacityMatrix, CapacityParams, ClassCapacity};
+pub use cycles::dag::{
     dag_from_history, read_batch_task, read_dag_json, BatchTasks, Concurrency, JobDag, Vertex,
 };
-pub use error::HarvestError;
-pub use grouping::{group_series, GroupParams};
-pub use kmeans::{choose_k, kmeans, kmeans_plus_plus, lloyd, KMeansResult};
-pub use pattern::{
-    classify_series, Frequency, Pattern, PatternEvidence, PatternParams, PatternVerdict,
-};
-pub use scaling::{scale_to, Scaling};
-pub use select::{
+pub use cycles::select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };
-pub use simulate::{
-    simulate, LevelResult, MinAvgMax, PaperFigures, RunResult, SimParams, SimReport, System,
-    SystemResult,
+pub use cycles::simulate::{
+    simulate, LevelResult, PaperFigures, RunResult, SimParams, SimReport, System, SystemResult,
 };
-pub use tenant::{Tenant, TenantInfo, TenantSet, DEFAULT_STORAGE_GB};
-pub use tenants_csv::{read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS};
-pub use workload::tpcds_like;
-
-pub use availability::{
+pub use cycles::workload::tpcds_like;
+pub use error::HarvestError;
+pub use storage::availability::{
     simulate_availability, AvailabilityLevel, AvailabilityPoint, AvailabilityReport,
 };
-pub use durability::{
+pub use storage::durability::{
     durability_memory, simulate_durability, DurabilityPaper, DurabilityReport, DurabilityResult,
     DurabilityRun, Reduction,
 };
-pub use grid_cells::{build_grid, Grid, GridCell};
-pub use placement::{
+pub use storage::grid_cells::{build_grid, Grid, GridCell};
+pub use storage::params::{
+    AvailabilityParams, DurabilityParams, PlacementParams, Policy, ReimageSource,
+};
+pub use storage::placement::{
     BlockTrace, CellCheck, CellVerdict, Placer, ReplicaStep, TenantCheck, TenantVerdict,
 };
-pub use placement_run::{
+pub use storage::placement_run::{
     check_diversity, place_blocks, place_only, Diversity, PlaceReport, Placement,
 };
-pub use reimage_stats::{
+pub use storage::reimage_stats::{
     cdf, history_span, month_groups, reimage_stats, resolve_event, CdfPoint, ReimageStats,
     TenantReimages,
 };
-pub use reimage_year::reimage_year;
-pub use reimages::{
+pub use storage::reimage_year::reimage_year;
+pub use storage::reimages::{
     read_reimages_csv, write_reimages_csv, ReimageEvent, ReimageHistory, ServerLayout,
     REIMAGE_COLUMNS,
 };
-pub use replay::{lost_blocks, replay_memory};
-pub use storage_params::{
-    AvailabilityParams, DurabilityParams, PlacementParams, Policy, ReimageSource,
+pub use storage::replay::{lost_blocks, replay_memory};
+pub use storage::tenant::{storage_tenants, Cluster, StorageTenant};
+pub use tenants::alibaba_machines::{
+    read_machine_meta, read_machine_usage, tenants_from_machines, MachineMeta, MachineUsage,
 };
-pub use storage_tenant::{storage_tenants, Cluster, StorageTenant};
-
-/// Mean of `v` (0 when empty).
-pub(crate) fn stats_mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// numpy's linear-interpolation percentile ([`crate::stats::percentile`])
-/// in O(n) by selection instead of a sort (a month of 2-minute slots per
-/// tenant); `scratch` is reused. The values must be finite; 0 when empty.
-pub(crate) fn percentile_select(values: &[f64], p: f64, scratch: &mut Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    scratch.clear();
-    scratch.extend_from_slice(values);
-    let rank = p.clamp(0.0, 100.0) / 100.0 * (values.len() - 1) as f64;
-    let lo = rank.floor() as usize;
-    let (_, &mut a, upper) = scratch.select_nth_unstable_by(lo, f64::total_cmp);
-    let b = if rank > lo as f64 {
-        upper.iter().copied().fold(f64::INFINITY, f64::min)
-    } else {
-        a
-    };
-    a + (b - a) * (rank - lo as f64)
-}
+pub use tenants::classify::{
+    classify, tenant_spectrum, Classification, ClassifyParams, KChoice, TenantRow, TenantSpectrum,
+    UtilClass,
+};
+pub use tenants::grouping::{group_series, GroupParams};
+pub use tenants::kmeans::{choose_k, kmeans, kmeans_plus_plus, lloyd, KMeansResult};
+pub use tenants::pattern::{
+    classify_series, Frequency, Pattern, PatternEvidence, PatternParams, PatternVerdict,
+};
+pub use tenants::scaling::{scale_to, Scaling};
+pub use tenants::tenant::{Tenant, TenantInfo, TenantSet, DEFAULT_STORAGE_GB};
+pub use tenants::tenants_csv::{
+    read_mapping_csv, read_tenants_csv, write_tenants_csv, TENANT_COLUMNS,
+};

@@ -1,8 +1,10 @@
 //! Tests of the harvesting module against known answers.
 
 use super::*;
-use crate::fixtures::{datacenter, DatacenterParams, Rng};
+use crate::fixtures::{datacenter, DatacenterParams};
+use crate::harvest::cycles::{capacity, dag};
 use crate::model::{Resource, UtilizationSeries};
+use crate::numerics::Rng;
 
 fn nab(name: &str) -> Vec<f64> {
     let text = match name {
@@ -679,9 +681,9 @@ fn percentile_by_selection_is_numpys() {
     for n in [1usize, 2, 7, 100, 1001] {
         let v: Vec<f64> = (0..n).map(|_| rng.uniform(0.0, 100.0).round()).collect();
         for p in [0.0, 10.0, 50.0, 99.0, 99.9, 100.0] {
-            let want = crate::stats::percentile(&v, p).unwrap();
+            let want = crate::numerics::stats::percentile(&v, p).unwrap();
             assert_eq!(
-                super::percentile_select(&v, p, &mut scratch),
+                crate::numerics::stats::percentile_select(&v, p, &mut scratch),
                 want,
                 "n {n} p {p}"
             );

@@ -1,5 +1,5 @@
 //! The trace formats the engine reads. Below the importer and its parsers
-//! (and [`crate::model::LoadedFile`], which records a file's format), so
+//! (and [`crate::import::LoadedFile`], which records a file's format), so
 //! none of them has to import the module that dispatches to them.
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ impl Format {
 
     /// Whether its times are always seconds from the start of the trace
     /// rather than calendar (epoch) times (a job history's may be either:
-    /// [`crate::model::LoadedFile::relative_time`] tells a file's).
+    /// [`crate::import::LoadedFile::relative_time`] tells a file's).
     pub fn relative_times(self) -> bool {
         matches!(self, Format::SwimTsv)
     }

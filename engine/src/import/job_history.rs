@@ -6,7 +6,7 @@
 //! `submit`, `map_tasks`, `reduce_tasks`, `input_bytes`, `shuffle_bytes`,
 //! `output_bytes`, `map_secs`, `reduce_secs`. `submit` is epoch seconds (or
 //! seconds from the trace start: a file whose submits are all before 1980 is
-//! taken as trace-relative, [`crate::model::LoadedFile::relative_time`]) or
+//! taken as trace-relative, [`crate::import::LoadedFile::relative_time`]) or
 //! `YYYY-MM-DD HH:MM:SS` UTC; task counts are
 //! non-negative integers; bytes and seconds non-negative finite numbers.
 //! `reduce_secs` is the shuffle and reduce phases together (as the paper's

@@ -21,6 +21,7 @@ mod decisions_csv;
 mod detect;
 mod format;
 mod job_history;
+mod loaded;
 mod located;
 mod native_log;
 mod queue_csv;
@@ -29,7 +30,7 @@ mod shaping_csv;
 mod swim;
 mod utilization;
 
-use crate::model::{Dataset, LoadedFile, Resource};
+use crate::model::{Dataset, Resource};
 use located::FieldError;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +41,7 @@ pub use alibaba_v2018::{
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use format::Format;
+pub use loaded::{FileSummary, LoadedFile, RELATIVE_TIME_BEFORE};
 pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
 pub use shaping_csv::{

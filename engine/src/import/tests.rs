@@ -408,7 +408,7 @@ fn no_trailing_newline() {
 
 #[test]
 fn relative_time_spans_stay_out_of_the_workspace_span() {
-    use crate::model::Workspace;
+    use crate::workspace::Workspace;
     let mut ws = Workspace::new();
     ws.add(import("swim.tsv", b"job0\t49\t49\t1\t2\t3\n", strict()).unwrap());
     ws.add(
@@ -426,7 +426,7 @@ fn relative_time_spans_stay_out_of_the_workspace_span() {
 
 #[test]
 fn job_histories_before_1980_are_trace_relative() {
-    use crate::model::Workspace;
+    use crate::workspace::Workspace;
     let head = "job,submit,map_tasks,reduce_tasks,input_bytes,shuffle_bytes,output_bytes,map_secs,reduce_secs\n";
     let relative = format!("{head}a,49,1,1,10,10,10,2,2\na,86449,1,1,10,10,10,2,2\n");
     let dated = format!("{head}a,2026-11-02 00:00:49,1,1,10,10,10,2,2\n");

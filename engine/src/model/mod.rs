@@ -6,25 +6,25 @@
 //!   [`Resource`] over time — harvesting classes and resource shaping.
 //! - [`WorkloadJob`] with [`JobFeatures`]: a job's size features and phase
 //!   durations — MRM processing-time estimates and scheduler tuning.
-//! - [`Workspace`]: what has been loaded, file by file, so a file can be removed
-//!   again and its provenance shown.
+//! - [`Dataset`]: the records one file contributed, by kind.
+//!
+//! The model is the bottom of the data flow: it imports no other part (the
+//! loaded files and the workspace that keeps them sit above `import`, in
+//! [`crate::import::LoadedFile`] and [`crate::workspace`]). This file only
+//! declares the model's files and re-exports their types.
 
+mod dataset;
 mod features;
 mod resources;
 mod run;
 mod series;
 mod skyline;
-mod workspace;
+mod timestamp;
 
+pub use dataset::Dataset;
 pub use features::{JobFeatures, WorkloadJob};
 pub use resources::{ContainerSize, Resource};
 pub use run::JobRun;
 pub use series::UtilizationSeries;
 pub use skyline::Skyline;
-pub use workspace::{
-    Dataset, FileSummary, LoadedFile, Workspace, WorkspaceSummary, RELATIVE_TIME_BEFORE,
-};
-
-/// A point in time: seconds since the Unix epoch, UTC (or since the start of
-/// the trace for traces that only carry relative times, such as SWIM).
-pub type Timestamp = i64;
+pub use timestamp::Timestamp;

@@ -237,7 +237,7 @@ impl Eq13 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::Rng;
+    use crate::numerics::Rng;
     use crate::pricing::{LazySchedule, QueuedJob, Slots};
 
     const ONE: Slots = Slots {

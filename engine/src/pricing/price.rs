@@ -464,7 +464,7 @@ mod tests {
     /// again (the definition in §4.2).
     #[test]
     fn incremental_charge_matches_a_rebuild() {
-        use crate::fixtures::Rng;
+        use crate::numerics::Rng;
         let mut rng = Rng::new(21);
         let slots = Slots {
             map: 4.0,

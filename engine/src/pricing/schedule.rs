@@ -212,7 +212,7 @@ impl LazySchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::Rng;
+    use crate::numerics::Rng;
 
     fn job(name: &str, map: f64, deadline: f64) -> QueuedJob {
         QueuedJob {

@@ -25,7 +25,7 @@
 
 use super::policy::Policy;
 use super::sim_workload::SimJob;
-use crate::stats::percentile_sorted;
+use crate::numerics::stats::percentile_sorted;
 use serde::{Deserialize, Serialize};
 
 /// Mean and percentiles of a sample.

@@ -5,7 +5,7 @@
 use super::sim_report::{report, Outcome, Run};
 use super::sim_workload::SimJob;
 use super::*;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 fn poisson(jobs: usize, gap: f64) -> SimParams {
     SimParams {

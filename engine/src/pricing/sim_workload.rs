@@ -43,8 +43,8 @@
 //! by default the mean estimate, `mean(p) + σ·z_L` (§4.2: "the average
 //! estimated jobs processing time").
 
-use crate::estimate::quantile::normal_quantile;
-use crate::fixtures::Rng;
+use crate::numerics::quantile::normal_quantile;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Where actual processing times come from.

@@ -194,7 +194,7 @@ pub fn price_curve_brute_force(bits: &[bool], p: f64) -> Result<Vec<Option<f64>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::Rng;
+    use crate::numerics::Rng;
 
     fn bits(s: &str) -> Vec<bool> {
         // Written as the paper writes them: slot 0 is the rightmost bit.

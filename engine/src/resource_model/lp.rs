@@ -19,7 +19,7 @@
 //! min-cost flow.
 
 use super::params::ModelError;
-use minilp::{ComparisonOp, OptimizationDirection, Problem};
+use crate::numerics::lp::{ComparisonOp, OptimizationDirection, Problem};
 
 /// One instance of the LP family.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 use super::history::quantize;
 use super::params::Variant;
 use crate::model::{JobRun, Skyline};
-use crate::stats::percentile;
+use crate::numerics::stats::percentile;
 use serde::{Deserialize, Serialize};
 
 /// Quality figures of one reservation against a job's history runs.

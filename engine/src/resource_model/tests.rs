@@ -4,9 +4,10 @@
 //! the flow's own dual bound, and Hadoop ResourceEstimator's published answer.
 
 use super::*;
-use crate::fixtures::{demo, Rng};
+use crate::fixtures::demo;
 use crate::import::{import, ImportOptions};
 use crate::model::ContainerSize;
+use crate::numerics::Rng;
 
 fn lp(rows: Vec<Vec<f64>>, alpha: f64, beta: f64, lo: f64, hi: f64) -> SkylineLp {
     SkylineLp {

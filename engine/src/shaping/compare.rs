@@ -8,7 +8,8 @@ use super::model::Workload;
 use super::params::{Params, Policy};
 use super::predictor::AppForecast;
 use super::run::{run, RunSetup};
-use super::simulate::{forecasts_for, pick_timeline_app, prepare_forecasts};
+use super::scenario::Scenario;
+use super::simulate::pick_timeline_app;
 use serde::{Deserialize, Serialize};
 
 /// One policy's box.
@@ -40,44 +41,43 @@ pub fn compare_policies(
     params: &Params,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<PolicyComparison, ShapingError> {
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
-    let forecasts = prepare_forecasts(w, params, &mut |_| {});
+    let scenario = Scenario::new(w, params)?.forecast(&mut |_| {});
     let total = Policy::ALL.len() + 1;
     progress(1, total);
-    compare_policies_with(w, params, &forecasts, |d, _| progress(d + 1, total))
+    compare_scenario(&scenario, |d, _| progress(d + 1, total))
 }
 
 /// [`compare_policies`] on forecasts already computed by
-/// [`prepare_forecasts`] (`params.predictor`'s; empty for the oracle), as
-/// the studio keeps them after a simulation; `progress(done, total)` counts
-/// runs.
+/// [`prepare_forecasts`](super::prepare_forecasts) (`params.predictor`'s;
+/// empty for the oracle), as the studio keeps them after a simulation;
+/// `progress(done, total)` counts runs.
 pub fn compare_policies_with(
     w: &Workload,
     params: &Params,
     forecasts: &[AppForecast],
+    progress: impl FnMut(usize, usize),
+) -> Result<PolicyComparison, ShapingError> {
+    let scenario = Scenario::new(w, params)?.with_forecasts(forecasts)?;
+    compare_scenario(&scenario, progress)
+}
+
+/// Every policy on `scenario`, with its forecaster, K1 and K2.
+fn compare_scenario(
+    scenario: &Scenario<'_>,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<PolicyComparison, ShapingError> {
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
-    let mut none = Vec::new();
-    let forecasts = forecasts_for(w, forecasts, &mut none)?;
-    let timeline_app = pick_timeline_app(w, params)?;
+    let params = scenario.params();
+    let timeline_app = pick_timeline_app(scenario.workload(), params)?;
     let total = Policy::ALL.len();
     let mut policies = Vec::new();
     for (k, policy) in Policy::ALL.into_iter().enumerate() {
         let r = run(
             &RunSetup {
-                workload: w,
-                hosts: &hosts,
-                params,
+                scenario,
                 policy,
                 predictor: params.predictor,
                 k1: params.k1,
                 k2: params.k2,
-                forecasts,
                 timeline_app,
                 verify: false,
             },

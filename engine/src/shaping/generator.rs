@@ -22,7 +22,7 @@
 
 use super::error::{positive, ShapingError};
 use super::model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// The paper's application count (§IV-A).

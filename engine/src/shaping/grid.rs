@@ -10,10 +10,9 @@ use super::metrics::{GridCell, RunSummary};
 use super::model::{Host, Workload};
 use super::params::Policy;
 use super::params::{Params, Predictor};
-use super::predictor::AppForecast;
 use super::recommend::{recommend, Recommendation};
 use super::run::{run, RunSetup};
-use super::simulate::prepare_forecasts;
+use super::scenario::{prepare_forecasts, Scenario};
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`grid`].
@@ -86,22 +85,17 @@ pub struct GridReport {
     pub recommended: Vec<Recommendation>,
 }
 
+/// One run of the grid on `scenario`: no timeline followed.
 fn setup<'a>(
-    workload: &'a Workload,
-    hosts: &'a [Host],
-    params: &'a Params,
+    scenario: &'a Scenario<'a>,
     (policy, predictor, k1, k2): (Policy, Predictor, f64, f64),
-    forecasts: &'a [AppForecast],
 ) -> RunSetup<'a> {
     RunSetup {
-        workload,
-        hosts,
-        params,
+        scenario,
         policy,
         predictor,
         k1,
         k2,
-        forecasts,
         timeline_app: None,
         verify: false,
     }
@@ -120,10 +114,10 @@ pub fn grid(
     if workloads.is_empty() {
         return Err(ShapingError::EmptyWorkload);
     }
-    let hosts = params.cluster();
-    for w in workloads {
-        w.validate(&hosts)?;
-    }
+    let scenarios = workloads
+        .iter()
+        .map(|w| Scenario::new(w, params))
+        .collect::<Result<Vec<_>, _>>()?;
     let per_pred = 1 + g.k1.len() * g.k2.len();
     let total = workloads.len() * (1 + g.predictors.len() * per_pred);
     let mut done = 0;
@@ -131,16 +125,9 @@ pub fn grid(
     // sums[p][cell] accumulated over workloads.
     let mut acc = vec![vec![[0.0f64; 7]; nk]; g.predictors.len()];
     let mut baselines = Vec::new();
-    for w in workloads {
-        let none = vec![AppForecast::default(); w.applications.len()];
+    for scenario in &scenarios {
         let base = run(
-            &setup(
-                w,
-                &hosts,
-                params,
-                (Policy::Reservation, Predictor::Oracle, 0.0, 0.0),
-                &none,
-            ),
+            &setup(scenario, (Policy::Reservation, Predictor::Oracle, 0.0, 0.0)),
             &mut |_| {},
         )
         .summary;
@@ -151,13 +138,14 @@ pub fn grid(
                 predictor: pred,
                 ..params.clone()
             };
-            let forecasts = prepare_forecasts(w, &p, &mut |_| {});
+            let forecasts = prepare_forecasts(scenario.workload(), &p, &mut |_| {});
+            let forecast = scenario.clone().with_forecasts(forecasts)?;
             done += 1;
             progress(done, total);
             for (j, &k2) in g.k2.iter().enumerate() {
                 for (i, &k1) in g.k1.iter().enumerate() {
                     let s = run(
-                        &setup(w, &hosts, params, (params.policy, pred, k1, k2), &forecasts),
+                        &setup(&forecast, (params.policy, pred, k1, k2)),
                         &mut |_| {},
                     )
                     .summary;

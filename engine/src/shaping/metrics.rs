@@ -4,7 +4,7 @@
 //! Figure 2.
 
 use super::params::{Policy, Predictor};
-use crate::stats::percentile_sorted;
+use crate::numerics::stats::percentile_sorted;
 use serde::{Deserialize, Serialize};
 
 /// Box-plot statistics of a sample (Figure 2: quartiles, whiskers at the

@@ -16,6 +16,8 @@
 //!   the original place;
 //! - [`predictor`]: per-application forecasts by the oracle, ARIMA or the
 //!   GP of [`crate::forecast`], every minute after the grace period;
+//! - [`scenario`]: a workload with its settings, cluster and forecasts,
+//!   validated together once — what every run is given;
 //! - [`run`]: one discrete-event run (the reservation baseline is the run
 //!   with [`Policy::Reservation`]);
 //! - [`metrics`], [`timeline`]: what a run measured and the studio's
@@ -42,6 +44,7 @@ pub mod predictor;
 pub mod recommend;
 pub mod rerun;
 pub mod run;
+pub mod scenario;
 pub mod scheduler;
 pub mod simulate;
 #[cfg(test)]
@@ -63,9 +66,9 @@ pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};
 pub use rerun::{timelines, Timelines};
 pub use run::RunReport;
+pub use scenario::{prepare_forecasts, Scenario};
 pub use simulate::{
-    pick_timeline_app, prepare_forecasts, simulate, simulate_verified, simulate_with,
-    ShapingReport, WorkloadSummary,
+    pick_timeline_app, simulate, simulate_verified, simulate_with, ShapingReport, WorkloadSummary,
 };
 pub use timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent};
 

@@ -11,7 +11,7 @@ use super::model::Workload;
 use super::params::{Params, Policy};
 use super::predictor::AppForecast;
 use super::run::{run, RunSetup};
-use super::simulate::forecasts_for;
+use super::scenario::Scenario;
 use super::timeline::{AppTimeline, HostTimeline};
 use serde::{Deserialize, Serialize};
 
@@ -47,9 +47,7 @@ pub fn timelines(
         timeline_host: host,
         ..params.clone()
     };
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
+    let scenario = Scenario::new(w, &params)?;
     if app >= w.applications.len() {
         return Err(ShapingError::param(
             "app",
@@ -59,19 +57,15 @@ pub fn timelines(
             ),
         ));
     }
-    let mut none = Vec::new();
-    let forecasts = forecasts_for(w, forecasts, &mut none)?;
+    let scenario = scenario.with_forecasts(forecasts)?;
     let one = |policy: Policy| {
         let r = run(
             &RunSetup {
-                workload: w,
-                hosts: &hosts,
-                params: &params,
+                scenario: &scenario,
                 policy,
                 predictor: params.predictor,
                 k1: params.k1,
                 k2: params.k2,
-                forecasts,
                 timeline_app: Some(app),
                 verify: false,
             },

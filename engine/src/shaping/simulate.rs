@@ -4,8 +4,9 @@
 use super::error::ShapingError;
 use super::model::{Kind, Workload};
 use super::params::{Params, Policy, Predictor};
-use super::predictor::{forecast_app, AppForecast};
+use super::predictor::AppForecast;
 use super::run::{run, RunReport, RunSetup};
+use super::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// The workload in a few numbers.
@@ -124,24 +125,6 @@ pub fn pick_timeline_app(w: &Workload, params: &Params) -> Result<Option<usize>,
     Ok(pick)
 }
 
-/// Every application's forecasts by `params.predictor` (empty for the
-/// oracle); `progress(done)` per application.
-pub fn prepare_forecasts(
-    w: &Workload,
-    params: &Params,
-    progress: &mut dyn FnMut(usize),
-) -> Vec<AppForecast> {
-    w.applications
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let f = forecast_app(&a.usage, params);
-            progress(i + 1);
-            f
-        })
-        .collect()
-}
-
 /// Validates, forecasts, and runs the baseline and the shaped run.
 /// `progress(done, total)` counts forecast applications, then completed
 /// applications of each run.
@@ -150,9 +133,7 @@ pub fn simulate(
     params: &Params,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<ShapingReport, ShapingError> {
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
+    let scenario = Scenario::new(w, params)?;
     let n = w.applications.len();
     let fc = if params.predictor == Predictor::Oracle {
         0
@@ -162,39 +143,16 @@ pub fn simulate(
     let total = fc + 2 * n;
     // Checked before the (long) forecasting, as before.
     pick_timeline_app(w, params)?;
-    let forecasts = if fc > 0 {
-        prepare_forecasts(w, params, &mut |d| progress(d, total))
+    let scenario = if fc > 0 {
+        scenario.forecast(&mut |d| progress(d, total))
     } else {
-        vec![AppForecast::default(); n]
+        scenario
     };
-    simulate_with(w, params, &forecasts, |d, _| progress(fc + d, total))
+    baseline_and_shaped(&scenario, |d, _| progress(fc + d, total))
 }
 
-/// The forecasts `simulate_with` runs on: `forecasts` when it has one per
-/// application, the oracle's (none) when it is empty.
-pub(crate) fn forecasts_for<'a>(
-    w: &Workload,
-    forecasts: &'a [AppForecast],
-    none: &'a mut Vec<AppForecast>,
-) -> Result<&'a [AppForecast], ShapingError> {
-    let n = w.applications.len();
-    if forecasts.is_empty() {
-        *none = vec![AppForecast::default(); n];
-        return Ok(none);
-    }
-    if forecasts.len() != n {
-        return Err(ShapingError::param(
-            "forecasts",
-            format!(
-                "has {} entries for {n} applications (computed for another workload?)",
-                forecasts.len()
-            ),
-        ));
-    }
-    Ok(forecasts)
-}
-
-/// [`simulate`] on forecasts already computed by [`prepare_forecasts`]
+/// [`simulate`] on forecasts already computed by
+/// [`prepare_forecasts`](super::prepare_forecasts)
 /// (`params.predictor`'s; empty for the oracle): the studio forecasts once
 /// (with its own progress), keeps the forecasts and re-runs for other
 /// timelines ([`super::rerun::timelines`]) or policies. The same report as
@@ -204,25 +162,27 @@ pub fn simulate_with(
     w: &Workload,
     params: &Params,
     forecasts: &[AppForecast],
+    progress: impl FnMut(usize, usize),
+) -> Result<ShapingReport, ShapingError> {
+    let scenario = Scenario::new(w, params)?.with_forecasts(forecasts)?;
+    baseline_and_shaped(&scenario, progress)
+}
+
+/// The reservation baseline and the shaped run of `scenario`.
+fn baseline_and_shaped(
+    scenario: &Scenario<'_>,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<ShapingReport, ShapingError> {
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
-    let mut none = Vec::new();
-    let forecasts = forecasts_for(w, forecasts, &mut none)?;
+    let (w, params) = (scenario.workload(), scenario.params());
     let n = w.applications.len();
     let total = 2 * n;
     let timeline_app = pick_timeline_app(w, params)?;
     let setup = |policy: Policy| RunSetup {
-        workload: w,
-        hosts: &hosts,
-        params,
+        scenario,
         policy,
         predictor: params.predictor,
         k1: params.k1,
         k2: params.k2,
-        forecasts,
         timeline_app,
         verify: false,
     };
@@ -250,25 +210,14 @@ pub fn simulate_verified(
     params: &Params,
     policy: Policy,
 ) -> Result<RunReport, ShapingError> {
-    params.validate()?;
-    let hosts = params.cluster();
-    w.validate(&hosts)?;
-    let forecasts = prepare_forecasts(w, params, &mut |_| {});
-    let forecasts = if forecasts.is_empty() {
-        vec![AppForecast::default(); w.applications.len()]
-    } else {
-        forecasts
-    };
+    let scenario = Scenario::new(w, params)?.forecast(&mut |_| {});
     Ok(run(
         &RunSetup {
-            workload: w,
-            hosts: &hosts,
-            params,
+            scenario: &scenario,
             policy,
             predictor: params.predictor,
             k1: params.k1,
             k2: params.k2,
-            forecasts: &forecasts,
             timeline_app: pick_timeline_app(w, params)?,
             verify: true,
         },

@@ -4,7 +4,7 @@
 //! optimistic policy; conservation at every event; refused settings.
 
 use super::*;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 fn host(cpu: f64, mem: f64) -> Host {
     Host { cpu, mem }

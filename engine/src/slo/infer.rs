@@ -3,7 +3,7 @@
 use super::periodic::{find_periodic, NonPeriodicJob, PeriodicJob, PeriodicParams};
 use super::SloError;
 use crate::model::{JobRun, Timestamp};
-use crate::stats::{mad, median, percentile};
+use crate::numerics::stats::{mad, median, percentile};
 use serde::{Deserialize, Serialize};
 
 /// Settings for SLO inference. The paper names the rules and the example

@@ -5,7 +5,7 @@
 use super::template::template_name;
 use super::SloError;
 use crate::model::{JobRun, Timestamp};
-use crate::stats::{mad, median};
+use crate::numerics::stats::{mad, median};
 use crate::time::{format_duration, DAY};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -239,7 +239,7 @@ fn parameter_validation() {
 
 #[test]
 fn decisions_are_validated_kept_and_exported() {
-    use crate::model::Workspace;
+    use crate::workspace::Workspace;
     let ok = SloDecision {
         job: "etl".into(),
         kind: DecisionKind::SignedOff,

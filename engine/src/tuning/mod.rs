@@ -31,6 +31,7 @@
 //!   allocation file, in and out, with located errors.
 
 pub mod cluster_dp;
+mod error;
 pub mod evaluate;
 pub mod exec_time;
 pub mod latency;
@@ -43,13 +44,13 @@ mod tests;
 pub mod tune;
 pub mod workload;
 pub mod yarn_xml;
-#[cfg(test)]
-mod yarn_xml_tests;
 
 pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
     GroupCurve,
 };
+pub(crate) use error::check_range;
+pub use error::TuneError;
 pub use evaluate::{evaluate, run_adaptive, AdaptResult, CaseResult, EvalParams, EvalReport};
 pub use exec_time::{execution_time, Allocation, ExecEstimate};
 pub use latency::{compare, JobLatency, LatencyReport};
@@ -68,53 +69,3 @@ pub use yarn_xml::{
     read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
     write_fair_xml, FairContext, XmlError,
 };
-
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
-
-/// What can be wrong with a tuning request. Every variant names the thing
-/// at fault, so the CLI and the studio can point at it.
-#[derive(Clone, Debug, Error, PartialEq, Serialize, Deserialize)]
-pub enum TuneError {
-    /// A parameter out of its range.
-    #[error("{name}: {why}")]
-    BadParam {
-        /// The parameter.
-        name: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// A job that cannot be scheduled as given.
-    #[error("job {index} ({name}): {why}")]
-    BadJob {
-        /// Position in the input.
-        index: usize,
-        /// Its name.
-        name: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// A configuration that cannot be applied.
-    #[error("configuration: {0}")]
-    BadConfig(String),
-    /// Not enough containers for the groups' lower bounds (Algorithm 3, line 1).
-    #[error("the groups' lower bounds need {needed} containers, the cluster has {available}")]
-    TooFewContainers {
-        /// Σ r_i^Lower.
-        needed: u64,
-        /// R.
-        available: u64,
-    },
-}
-
-/// Checks that `v` is finite and within `[lo, hi]`.
-pub(crate) fn check_range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), TuneError> {
-    if v.is_finite() && v >= lo && v <= hi {
-        Ok(())
-    } else {
-        Err(TuneError::BadParam {
-            name: name.into(),
-            why: format!("{v} is not in [{lo}, {hi}]"),
-        })
-    }
-}

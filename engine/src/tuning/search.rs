@@ -35,7 +35,7 @@ use super::model::{
 };
 use super::rules::RuleSet;
 use super::{check_range, TuneError};
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

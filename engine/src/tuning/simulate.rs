@@ -35,7 +35,7 @@
 
 use super::model::{validate_jobs, Cluster, GroupConfig, Policy, SchedulerKind, Task, TuneJob};
 use super::{check_range, TuneError};
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

@@ -2,7 +2,7 @@
 //! brute force.
 
 use super::*;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 fn tasks(stages_secs: &[(u32, f64)]) -> Vec<Task> {
     stages_secs

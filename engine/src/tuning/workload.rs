@@ -27,8 +27,8 @@
 
 use super::model::{queue_for_priority, Task, TuneJob};
 use super::{check_range, TuneError};
-use crate::fixtures::Rng;
 use crate::model::WorkloadJob;
+use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// How SWIM byte counts become tasks (see the module documentation).

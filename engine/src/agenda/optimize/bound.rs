@@ -17,7 +17,10 @@
 
 use super::item::{Board, Item, Rigid};
 use super::params::{BoundKind, OptimizeParams};
-use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, SolveOutcome, Variable};
+use crate::numerics::lp::integer::{
+    ComparisonOp, OptimizationDirection, Problem, SolutionStatus, SolveOptions, SolveOutcome,
+    Variable,
+};
 
 /// The bound, and the integer program's plan when it is better than the
 /// search's.
@@ -454,7 +457,7 @@ fn integer_program(
         SolveOutcome::Interrupted(i) => (i.stats(), None),
     };
     if let Some(sol) = sol {
-        let optimal = sol.status() == microlp::SolutionStatus::Optimal;
+        let optimal = sol.status() == SolutionStatus::Optimal;
         let z = sol.objective().max(0.0);
         if optimal {
             out.value = z.min(incumbent);

@@ -14,7 +14,7 @@ use crate::agenda::lowcost;
 use crate::agenda::params::AgendaParams;
 use crate::agenda::request::Capacity;
 use crate::agenda::view::View;
-use crate::fixtures::Rng;
+use crate::numerics::Rng;
 
 /// Moves between two progress reports of the search.
 const PROGRESS_EVERY: usize = 256;

@@ -21,13 +21,13 @@
 use crate::parts::agenda::protocol::{
     method_label, AgendaRequest, AgendaResponse, AgendaView, Outcome, PlanFormat, ReservationView,
 };
-use crate::parts::agenda::views::{compare_view, derived_capacity, of_job, reservation_view};
+use crate::parts::agenda::views::{compare_view, of_job, reservation_view};
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    optimize_plan_with_progress, plan_to_yarn, requests_from_decisions, AgendaParams, Capacity,
-    Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
+    derived_capacity, optimize_plan_with_progress, plan_to_yarn, requests_from_decisions,
+    AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
 };
 use skyplan_engine::export::plan_csv;
 use skyplan_engine::slo::{DecisionKind, SloDecision};
@@ -339,7 +339,7 @@ impl AgendaHost {
         let capacity = match self.agenda.capacity {
             Some(c) => c,
             None => {
-                let (c, note) = derived_capacity(&params, requests)?;
+                let (c, note) = derived_capacity(&params, requests).map_err(|e| e.to_string())?;
                 self.agenda.capacity_note = Some(note);
                 c
             }

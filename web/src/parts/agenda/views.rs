@@ -1,23 +1,13 @@
 //! What the Agenda part computes in the worker and sends: a reservation as
-//! the panel shows it, the methods compared on the plan's requests, and the
-//! capacity derived for the first requests.
+//! the panel shows it and the methods compared on the plan's requests (the
+//! capacity for the first requests is the engine's `agenda::derived_capacity`).
 
 use crate::parts::agenda::protocol::{CompareRow, CompareView, ReservationView, COMPARED};
 use crate::protocol::now_ms;
 use skyplan_engine::agenda::{
-    lower_bounds, optimize_batch, AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence,
-    Reservation, ReservationRequest,
+    lower_bounds, optimize_batch, Method, OptimizeParams, Plan, Recurrence, Reservation,
+    ReservationRequest, LP_MAX_VARS,
 };
-
-/// Largest LP relaxation (variables) solved for a lower bound, as in
-/// `skyplan plan`.
-pub const LP_MAX_VARS: usize = 5_000;
-
-/// Capacity derived on first admission: this much above the lower bound.
-pub const HEADROOM: f64 = 1.25;
-
-/// Memory per core of a derived capacity (the CLI's default), MB.
-pub const MB_PER_CORE: f64 = 4096.0;
 
 /// The plan's requests (periodic first) placed afresh on an empty plan by
 /// each method, with lower bounds on the peak and the optimizer's gap.
@@ -75,41 +65,6 @@ pub fn compare_view(plan: &Plan, ticket: u32, revision: u64) -> CompareView {
     }
 }
 
-/// The capacity derived for the first requests: [`HEADROOM`] × the lower
-/// bound on their peak load, in whole cores, [`MB_PER_CORE`] a core; and
-/// the note that says so.
-pub fn derived_capacity(
-    params: &AgendaParams,
-    requests: &[ReservationRequest],
-) -> Result<(Capacity, String), String> {
-    // Lower bounds are costs (load over capacity): on a reference capacity
-    // they scale to a load.
-    const REFERENCE: f64 = 1_000.0;
-    let reference = Plan::new(
-        params.clone(),
-        vec![Capacity {
-            cores: REFERENCE,
-            memory_mb: REFERENCE * MB_PER_CORE,
-        }],
-    )
-    .map_err(|e| e.to_string())?;
-    let bound = lower_bounds(&reference, requests, LP_MAX_VARS).best * REFERENCE;
-    if !(bound.is_finite() && bound > 0.0) {
-        return Err(
-            "These requests do not fit the plan's day; nothing to size the capacity on.".into(),
-        );
-    }
-    let cores = (bound * HEADROOM - 1e-9).ceil().max(1.0);
-    let capacity = Capacity {
-        cores,
-        memory_mb: cores * MB_PER_CORE,
-    };
-    let note = format!(
-        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core. Change it here."
-    );
-    Ok((capacity, note))
-}
-
 /// A placed reservation as the panel shows it.
 pub fn reservation_view(r: &Reservation) -> ReservationView {
     ReservationView {
@@ -142,7 +97,6 @@ pub fn of_job(name: &str, job: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skyplan_engine::ContainerSize;
 
     #[test]
     fn reservations_belong_to_their_job() {
@@ -150,24 +104,5 @@ mod tests {
         assert!(of_job("seven#2", "seven"));
         assert!(!of_job("revenue_rollup_v2", "revenue_rollup"));
         assert!(!of_job("rev", "revenue_rollup"));
-    }
-
-    #[test]
-    fn derived_capacity_is_a_quarter_above_the_bound() {
-        // 40 containers for 10 minutes in a window of exactly 10 minutes:
-        // the bound on the peak is 40 cores, the capacity 50.
-        let request = ReservationRequest::from_skyline(
-            "a",
-            Recurrence::OneOff,
-            (600, 1_200),
-            ContainerSize::default(),
-            &[40.0; 10],
-            60,
-            1.0,
-        );
-        let (c, note) = derived_capacity(&AgendaParams::default(), &[request]).unwrap();
-        assert_eq!(c.cores, 50.0);
-        assert_eq!(c.memory_mb, 50.0 * MB_PER_CORE);
-        assert!(note.contains("40.0 cores"), "{note}");
     }
 }

@@ -6,12 +6,12 @@
 use super::protocol::{
     ClassView, HarvestSettings, HarvestView, JobSource, JobSpec, SelectionView, SimSettings,
 };
-use skyplan_engine::fixtures::Rng;
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, select, simulate, tpcds_like,
     CapacityParams, ClassState, Classification, ClassifyParams, GroupParams, JobDag, JobRequest,
     SelectParams, SimParams, SimReport, TenantInfo, TenantSet,
 };
+use skyplan_engine::numerics::Rng;
 use skyplan_engine::{Resource, UtilizationSeries, Workspace};
 use std::collections::HashSet;
 

@@ -6,12 +6,12 @@
 use super::protocol::{
     AvailabilityView, DurabilityView, PlaceView, StorageSettings, StorageTenantRow, StorageView,
 };
-use skyplan_engine::fixtures::Rng;
 use skyplan_engine::harvest::{
     build_grid, place_blocks, reimage_stats, simulate_availability, simulate_durability,
     storage_tenants, AvailabilityParams, Cluster, DurabilityParams, PlacementParams, Placer,
     Policy, ReimageHistory, ReimageStats, StorageTenant, TenantInfo, TenantSet,
 };
+use skyplan_engine::numerics::Rng;
 
 /// What every storage computation starts from.
 pub struct StorageInputs<'a> {

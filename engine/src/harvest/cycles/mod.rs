@@ -1,0 +1,19 @@
+//! Harvesting spare cycles for batch jobs (the harvesting paper, §4.1,
+//! §5.1, §6): which class a job should run in, how much is harvestable,
+//! and the task-scheduling simulation of YARN-PT against YARN-H. It builds
+//! on [`super::tenants`] (classes, scaling).
+//!
+//! From the bottom: `dag` (job DAGs from JSON, a job history or
+//! `batch_task.csv`; their concurrency by BFS waves), `select`
+//! (Algorithm 1), `capacity` (class × hour harvestable containers, with
+//! Algorithm 1's reserve), `workload` (TPC-DS-like DAGs) and `simulate`
+//! (§6, Figures 13–14).
+//!
+//! This file only declares the files; [`crate::harvest`] re-exports their
+//! public names.
+
+pub mod capacity;
+pub mod dag;
+pub mod select;
+pub mod simulate;
+pub mod workload;

@@ -1,0 +1,277 @@
+//! The Alibaba cluster-trace-v2018 machine tables, the public trace of a
+//! co-located cluster: `machine_meta.csv` (machine_id, time_stamp,
+//! failure_domain_1, failure_domain_2, cpu_num, mem_size, status) and
+//! `machine_usage.csv` (machine_id, time_stamp, cpu_util_percent,
+//! mem_util_percent, mem_gps, mkpi, net_in, net_out, disk_io_percent),
+//! headerless as the trace's `schema.md` gives them. Read like
+//! [`crate::import::read_container_usage`]: a CPU value that is empty,
+//! NaN, −1, 101 or outside [0, 100] is a missing sample (dropped and
+//! counted); text that is not a number, a wrong field count, an empty id
+//! or a bad timestamp is a located error and refuses the file.
+//!
+//! Machines become tenants by `failure_domain_1` (one tenant per failure
+//! domain: machines that fail — and are managed — together), or by a
+//! `server,tenant` mapping file.
+
+use super::tenant::TenantInfo;
+use crate::harvest::error::HarvestError;
+use crate::import::fields::{column_of, shorten, split, Field, FieldError};
+use crate::import::ParseError;
+use crate::model::{Resource, UtilizationSeries};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Columns of `machine_meta.csv`, in order.
+pub const MACHINE_META_COLUMNS: [&str; 7] = [
+    "machine_id",
+    "time_stamp",
+    "failure_domain_1",
+    "failure_domain_2",
+    "cpu_num",
+    "mem_size",
+    "status",
+];
+
+/// Columns of `machine_usage.csv`, in order.
+pub const MACHINE_USAGE_COLUMNS: [&str; 9] = [
+    "machine_id",
+    "time_stamp",
+    "cpu_util_percent",
+    "mem_util_percent",
+    "mem_gps",
+    "mkpi",
+    "net_in",
+    "net_out",
+    "disk_io_percent",
+];
+
+/// One row of `machine_meta.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineMeta {
+    /// Machine id.
+    pub machine_id: String,
+    /// Seconds from the trace's start.
+    pub time: i64,
+    /// First failure domain (the grouping into tenants).
+    pub failure_domain_1: String,
+    /// Second failure domain.
+    pub failure_domain_2: String,
+    /// Cores (`None` when empty).
+    pub cpu_num: Option<f64>,
+    /// Status (e.g. `USING`).
+    pub status: String,
+}
+
+/// `machine_usage.csv` as CPU series, one per machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineUsage {
+    /// CPU series (server = machine id), sorted by time, bad values left out.
+    pub series: Vec<UtilizationSeries>,
+    /// Rows read.
+    pub rows: usize,
+    /// CPU values dropped as bad.
+    pub bad_values: usize,
+}
+
+fn fields<'a>(line: &'a str, width: usize, out: &mut Vec<Field<'a>>) -> Result<(), FieldError> {
+    split(line, b',', out)?;
+    if out.len() != width {
+        return Err(FieldError::at(
+            1,
+            format!(
+                "expected {width} fields (the trace's schema), found {}",
+                out.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn time(line: &str, f: &Field<'_>) -> Result<f64, FieldError> {
+    match f.text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(FieldError::at(
+            column_of(line, f.offset),
+            format!(
+                "time_stamp `{}` is not a non-negative number of seconds",
+                shorten(f.text.trim())
+            ),
+        )),
+    }
+}
+
+fn optional(line: &str, f: &Field<'_>, what: &str) -> Result<Option<f64>, FieldError> {
+    let t = f.text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse::<f64>().map(Some).map_err(|_| {
+        FieldError::at(
+            column_of(line, f.offset),
+            format!("{what} `{}` is not a number", shorten(t)),
+        )
+    })
+}
+
+fn machine(line: &str, f: &Field<'_>) -> Result<String, FieldError> {
+    let t = f.text.trim();
+    if t.is_empty() {
+        return Err(FieldError::at(
+            column_of(line, f.offset),
+            "machine_id is empty",
+        ));
+    }
+    Ok(t.to_string())
+}
+
+fn each_line<'a>(
+    file: &str,
+    text: &'a str,
+    mut row: impl FnMut(&'a str) -> Result<(), FieldError>,
+) -> Result<(), HarvestError> {
+    let mut errors = Vec::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Err(e) = row(line) {
+            errors.push(ParseError {
+                file: file.to_string(),
+                line: i as u64 + 1,
+                column: e.column,
+                reason: e.reason,
+            });
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(HarvestError::Parse(errors))
+    }
+}
+
+/// Reads `machine_meta.csv`.
+pub fn read_machine_meta(file: &str, text: &str) -> Result<Vec<MachineMeta>, HarvestError> {
+    let mut out = Vec::new();
+    let mut buf = Vec::with_capacity(7);
+    each_line(file, text, |line| {
+        fields(line, 7, &mut buf)?;
+        let cpu_num = match optional(line, &buf[4], "cpu_num")? {
+            Some(v) if v.is_nan() => None,
+            Some(v) if v <= 0.0 || v.is_infinite() => {
+                return Err(FieldError::at(
+                    column_of(line, buf[4].offset),
+                    format!("cpu_num {v} is not a positive number of cores"),
+                ))
+            }
+            v => v,
+        };
+        out.push(MachineMeta {
+            machine_id: machine(line, &buf[0])?,
+            time: time(line, &buf[1])? as i64,
+            failure_domain_1: buf[2].text.trim().to_string(),
+            failure_domain_2: buf[3].text.trim().to_string(),
+            cpu_num,
+            status: buf[6].text.trim().to_string(),
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Reads `machine_usage.csv` into one CPU series per machine.
+pub fn read_machine_usage(file: &str, text: &str) -> Result<MachineUsage, HarvestError> {
+    let mut by: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    let (mut rows, mut bad) = (0, 0);
+    let mut buf = Vec::with_capacity(9);
+    each_line(file, text, |line| {
+        fields(line, 9, &mut buf)?;
+        let m = machine(line, &buf[0])?;
+        let t = time(line, &buf[1])?;
+        let cpu =
+            optional(line, &buf[2], "cpu_util_percent")?.filter(|v| (0.0..=100.0).contains(v));
+        rows += 1;
+        match cpu {
+            Some(v) => by.entry(m).or_default().push((t, v)),
+            None => {
+                bad += 1;
+                by.entry(m).or_default();
+            }
+        }
+        Ok(())
+    })?;
+    let series = by
+        .into_iter()
+        .map(|(m, mut samples)| {
+            samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut s = UtilizationSeries::new(m, Resource::Cpu);
+            s.timestamps = samples.iter().map(|p| p.0.round() as i64).collect();
+            s.values = samples.iter().map(|p| p.1).collect();
+            s
+        })
+        .collect();
+    Ok(MachineUsage {
+        series,
+        rows,
+        bad_values: bad,
+    })
+}
+
+/// Tenants from the machine table: one per `failure_domain_1` (named
+/// `fd1-<value>`, environment the same), or — with a `server,tenant`
+/// `mapping` — one per mapped tenant. Each machine's latest row gives its
+/// cores (`default_cores` when the trace leaves them empty); machine
+/// functions are the machines' `failure_domain_2` when they agree, else
+/// `mixed`.
+pub fn tenants_from_machines(
+    meta: &[MachineMeta],
+    mapping: Option<&BTreeMap<String, String>>,
+    default_cores: f64,
+) -> Vec<TenantInfo> {
+    let mut latest: BTreeMap<&str, &MachineMeta> = BTreeMap::new();
+    for m in meta {
+        match latest.get(m.machine_id.as_str()) {
+            Some(p) if p.time > m.time => {}
+            _ => {
+                latest.insert(&m.machine_id, m);
+            }
+        }
+    }
+    let mut groups: BTreeMap<String, Vec<&MachineMeta>> = BTreeMap::new();
+    for (id, m) in &latest {
+        let t = match mapping {
+            Some(map) => match map.get(*id) {
+                Some(t) => t.clone(),
+                None => continue,
+            },
+            None => format!("fd1-{}", m.failure_domain_1),
+        };
+        groups.entry(t).or_default().push(m);
+    }
+    groups
+        .into_iter()
+        .map(|(name, ms)| {
+            let fd2 = &ms[0].failure_domain_2;
+            let function = if ms.iter().all(|m| &m.failure_domain_2 == fd2) {
+                fd2.clone()
+            } else {
+                "mixed".into()
+            };
+            let cores = ms.iter().filter_map(|m| m.cpu_num).fold(0.0, f64::max);
+            TenantInfo {
+                environment: if mapping.is_some() {
+                    name.clone()
+                } else {
+                    ms[0].failure_domain_1.clone()
+                },
+                name,
+                machine_function: function,
+                servers: ms.len(),
+                server_names: ms.iter().map(|m| m.machine_id.clone()).collect(),
+                cores_per_server: if cores > 0.0 { cores } else { default_cores },
+                storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
+            }
+        })
+        .collect()
+}

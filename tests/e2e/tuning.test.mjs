@@ -1,0 +1,174 @@
+// End-to-end test of the Tuning panel: queues read from a cluster's
+// capacity-scheduler.xml (a bad one refused), candidates by Algorithm 1 on the
+// demo history, a candidate's schedule, the split of Algorithm 3, the XML
+// export, Fair with four queues, bad settings refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  studioSession,
+  screenshot,
+  openDemo,
+  freshWorkspace,
+  waitForCount,
+  ink,
+  drawnKey,
+  typeInto,
+  download,
+} from './helpers.mjs';
+
+let page, baseUrl, tmpDir, pageErrors;
+studioSession('tuning', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
+
+/** A capacity-scheduler.xml with a tuning group `root.a`/`root.b`. */
+function capacityXml(a, b) {
+  return `<?xml version="1.0"?>
+<configuration>
+  <property>
+    <name>yarn.scheduler.capacity.maximum-applications</name>
+    <value>10000</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>a,b</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.a.capacity</name>
+    <value>${a}</value>
+  </property>
+  <property>
+    <name>yarn.scheduler.capacity.root.b.capacity</name>
+    <value>${b}</value>
+  </property>
+</configuration>
+`;
+}
+
+async function tuned(previousKey = null, what = '') {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=tuning-status]')?.dataset.running === 'false' &&
+      document.querySelectorAll('[data-testid=tuning-candidate-row]').length > 0,
+  );
+  const key = await drawnKey('tuning-candidates', previousKey);
+  const status = await page.locator('[data-testid=tuning-status]').textContent();
+  console.log(`# BENCH-TUNING-PANEL ${what}: ${status}`);
+  return key;
+}
+
+test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1, schedule, split, XML export; bad input refused', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+  await freshWorkspace('history.csv');
+  await page.click('[data-testid=nav-tuning]');
+  await page.locator('[data-testid=tuning-panel]').waitFor();
+  // Our own two equal Capacity queues to start with.
+  await waitForCount(page.locator('[data-testid=tuning-queue-row]'), 2, 'queue rows');
+  assert.match(await page.locator('[data-testid=tuning-capacity-sum]').textContent(), /sum to 100 %/);
+
+  // A file whose capacities do not sum to 100 is refused with its place;
+  // the queues stay as they were.
+  const bad = path.join(tmpDir, 'bad-capacity-scheduler.xml');
+  fs.writeFileSync(bad, capacityXml(30, 60));
+  await page.setInputFiles('[data-testid=tuning-xml-input]', bad);
+  await page.locator('[data-testid=tuning-error]').waitFor();
+  assert.match(
+    await page.locator('[data-testid=tuning-error]').textContent(),
+    /bad-capacity-scheduler\.xml: line \d+, column \d+: .*100/,
+  );
+  assert.equal(await page.locator('[data-testid=tuning-source]').textContent(), 'our own');
+
+  // The cluster's file: its queues become the current configuration.
+  const good = path.join(tmpDir, 'capacity-scheduler.xml');
+  fs.writeFileSync(good, capacityXml(30, 70));
+  await page.setInputFiles('[data-testid=tuning-xml-input]', good);
+  await page.locator('[data-testid=tuning-queue-row][data-queue="a"]').waitFor();
+  assert.equal(await page.locator('[data-testid=tuning-source]').textContent(), 'from capacity-scheduler.xml');
+  assert.equal(await page.locator('[data-testid=tuning-share]').first().inputValue(), '30');
+  assert.equal(await page.locator('[data-testid=tuning-error]').count(), 0);
+
+  // Tune the first 20 jobs of the history on 8 containers.
+  await page.click('[data-testid=tuning-run]');
+  let key = await tuned(null, 'capacity, 2 queues, 20 jobs, 8 containers');
+  const rows = page.locator('[data-testid=tuning-candidate-row]');
+  const latencies = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.latency)));
+  const best = Number(await page.locator('[data-testid=tuning-candidate-row][data-best="true"]').getAttribute('data-latency'));
+  assert.ok(latencies.length >= 5, `candidates listed (${latencies.length})`);
+  assert.equal(best, Math.min(...latencies), 'the best is the lowest estimate');
+  assert.equal(latencies[0], best, 'listed best first');
+  assert.equal(Number(await page.locator('[data-testid=tuning-best]').getAttribute('data-latency')), best);
+  assert.ok(Number(await page.locator('[data-testid=tuning-current]').getAttribute('data-latency')) > 0);
+  assert.match(await page.locator('[data-testid=tuning-simulated]').textContent(), /\d s vs \d/);
+  assert.ok((await ink(page.locator('canvas[data-testid=tuning-candidates]'))) > 2_000, 'candidate bars drawn');
+  let schedule = await drawnKey('tuning-schedule');
+  assert.ok((await ink(page.locator('canvas[data-testid=tuning-schedule]'))) > 2_000, 'schedule drawn');
+  await waitForCount(page.locator('[data-testid=tuning-mix-row]'), 2, 'mix rows (one per queue)');
+  await screenshot('tuning-candidates');
+
+  // Another candidate's schedule.
+  const worst = rows.last();
+  await worst.click();
+  schedule = await drawnKey('tuning-schedule', schedule);
+  assert.ok(schedule.endsWith(`:${await worst.getAttribute('data-index')}`), `schedule of the clicked row (${schedule})`);
+
+  // The chosen configuration, written into the file read: other
+  // properties kept, the two capacities replaced and summing to 100.
+  await rows.first().click();
+  await drawnKey('tuning-schedule', schedule);
+  const xml = await download('tuning-export');
+  assert.equal(xml.name, 'capacity-scheduler.xml');
+  const text = xml.bytes.toString();
+  assert.match(text, /yarn\.scheduler\.capacity\.maximum-applications/);
+  const caps = [...text.matchAll(/root\.[ab]\.capacity<\/name>\s*<value>([\d.]+)</g)].map((m) => Number(m[1]));
+  assert.equal(caps.length, 2, `two capacities in ${text}`);
+  assert.ok(Math.abs(caps[0] + caps[1] - 100) < 1e-6, `capacities sum to 100 (${caps})`);
+
+  // Three groups of 10 jobs share 24 containers: Algorithm 3's split.
+  await typeInto('tuning-groups', '3');
+  await typeInto('tuning-jobs', '10');
+  await typeInto('tuning-containers', '24');
+  await page.click('[data-testid=tuning-run]');
+  key = await tuned(key, '3 groups of 10 jobs, 24 containers');
+  await waitForCount(page.locator('[data-testid=tuning-split-row]'), 3, 'split rows');
+  const split = await page
+    .locator('[data-testid=tuning-split-row]')
+    .evaluateAll((rs) => rs.map((r) => Number(r.dataset.containers)));
+  assert.equal(split.reduce((a, b) => a + b, 0), 24, `the split uses the 24 containers (${split})`);
+  await drawnKey('tuning-curves');
+  await screenshot('tuning-split');
+
+  // Fair with four queues: the grid tries fifo, fair and drf.
+  await page.selectOption('[data-testid=tuning-scheduler]', 'fair');
+  await page.selectOption('[data-testid=tuning-queue-count]', '4');
+  await waitForCount(page.locator('[data-testid=tuning-queue-row]'), 4, 'four queues');
+  await typeInto('tuning-groups', '1');
+  await typeInto('tuning-jobs', '20');
+  await typeInto('tuning-containers', '8');
+  await page.click('[data-testid=tuning-run]');
+  key = await tuned(key, 'fair, 4 queues, 20 jobs, 8 containers');
+  const labels = await rows.evaluateAll((rs) => rs.map((r) => r.cells[1].textContent));
+  assert.ok(labels.every((l) => l.startsWith('fair')), 'Fair configurations');
+  for (const p of ['fifo', 'fair', 'drf']) {
+    assert.ok(labels.some((l) => l.includes(` ${p}`)), `a ${p} candidate`);
+  }
+
+  // Bad settings are refused inline and the last results stay.
+  await typeInto('tuning-first-job', '999999');
+  await page.click('[data-testid=tuning-run]');
+  await page.locator('[data-testid=tuning-error]').waitFor();
+  assert.match(await page.locator('[data-testid=tuning-error]').textContent(), /history holds \d+ jobs/);
+  assert.ok((await rows.count()) > 0, 'the last results are kept');
+  await typeInto('tuning-first-job', '1');
+  await typeInto('tuning-containers', 'many');
+  await page.click('[data-testid=tuning-run]');
+  await page.waitForFunction(() =>
+    /Containers: a whole number/.test(document.querySelector('[data-testid=tuning-error]')?.textContent),
+  );
+  await typeInto('tuning-containers', '8');
+  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Tuning panel');
+});
+
+test('no uncaught errors in the page', () => {
+  assert.deepEqual(pageErrors, []);
+});
