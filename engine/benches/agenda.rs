@@ -5,15 +5,12 @@
 //! dragging (a move preview on the full plan).
 
 use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan, Recurrence};
-use skyplan_engine::bench_data::agenda_requests;
+use skyplan_engine::bench_data::{agenda_capacity, agenda_requests};
 use std::time::Instant;
 
 fn main() {
     let requests = agenda_requests(1000, 7);
-    let capacity = vec![Capacity {
-        cores: 4000.0,
-        memory_mb: 4000.0 * 4096.0,
-    }];
+    let capacity = agenda_capacity();
     println!("| method | 1,000 jobs placed (ms) | admitted | peak cost | bound | peak / bound |");
     println!("| --- | --- | --- | --- | --- | --- |");
     let mut low_plan = None;

@@ -11,12 +11,8 @@
 
 use skyplan_engine::bench_data::measure_estimate;
 use skyplan_engine::estimate::GpParams;
-use std::time::Instant;
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1)?.parse().ok()
-}
+mod common;
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -24,21 +20,22 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = arg::<String>(&args, "--sizes")
+    let args = common::Args::from_env();
+    let sizes: Vec<usize> = args
+        .value::<String>("--sizes")
         .map(|s| s.split(',').filter_map(|v| v.parse().ok()).collect())
         .unwrap_or_else(|| vec![100, 1000, 3000]);
     let mut gp = GpParams::default();
-    if let Some(v) = arg(&args, "--hyper-subset") {
+    if let Some(v) = args.value("--hyper-subset") {
         gp.hyper_subset = v;
     }
-    if let Some(v) = arg(&args, "--polish-subset") {
+    if let Some(v) = args.value("--polish-subset") {
         gp.polish_subset = v;
     }
-    if let Some(v) = arg(&args, "--restarts") {
+    if let Some(v) = args.value("--restarts") {
         gp.restarts = v;
     }
-    if let Some(v) = arg(&args, "--max-iterations") {
+    if let Some(v) = args.value("--max-iterations") {
         gp.max_iterations = v;
     }
     println!(
@@ -47,8 +44,7 @@ fn main() {
     );
     println!("| history jobs | train, native (ms) | predict 100 jobs (ms) | likelihood evaluations | hyper points |");
     println!("| ---: | ---: | ---: | ---: | ---: |");
-    let epoch = Instant::now();
-    let mut now = || epoch.elapsed().as_secs_f64() * 1000.0;
+    let mut now = common::clock();
     for n in sizes {
         let reps = if n <= 300 {
             5

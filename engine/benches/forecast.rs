@@ -13,27 +13,22 @@
 //! `fixtures/real/nab/ec2_cpu_utilization_5f5533.csv` from the repository.
 
 use skyplan_engine::bench_data::{csv_values, measure_forecast};
-use std::time::Instant;
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1)?.parse().ok()
-}
+mod common;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let args = common::Args::from_env();
     let default = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../fixtures/real/nab/ec2_cpu_utilization_5f5533.csv"
     );
-    let file: String = arg(&args, "--file").unwrap_or_else(|| default.to_string());
-    let steps: usize = arg(&args, "--steps").unwrap_or(1000);
-    let arima_steps: usize = arg(&args, "--arima-steps").unwrap_or(100);
+    let file: String = args.value("--file").unwrap_or_else(|| default.to_string());
+    let steps: usize = args.value("--steps").unwrap_or(1000);
+    let arima_steps: usize = args.value("--arima-steps").unwrap_or(100);
     let text = std::fs::read_to_string(&file).expect("the series CSV");
     let y = csv_values(&text);
     println!("series {file}: {} values; h = 10, N = 100", y.len());
-    let origin = Instant::now();
-    let mut now = || origin.elapsed().as_secs_f64() * 1e3;
+    let mut now = common::clock();
     // Warm-up, as the browser run does.
     measure_forecast(&y, 200, 10, &mut now).expect("warm-up");
     let rows = measure_forecast(&y, steps, arima_steps, &mut now).expect("forecast");

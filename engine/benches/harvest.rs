@@ -10,56 +10,36 @@
 //! scikit-learn KMeans on the same data).
 
 use skyplan_engine::bench_data::{
-    harvest_classes, harvest_jobs, harvest_set, measure_harvest_select, median_ms,
+    harvest_classes, harvest_jobs, measure_classify, measure_harvest_select,
+    measure_harvest_simulation,
 };
-use skyplan_engine::harvest::{classify, simulate, tpcds_like, ClassifyParams, SimParams};
-use std::time::Instant;
 
-/// Peak resident memory of this process, MiB (Linux `VmHWM`).
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
+mod common;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let dump = args
-        .iter()
-        .position(|a| a == "--dump")
-        .and_then(|i| args.get(i + 1).cloned());
-    let start = Instant::now();
-    let mut now = || start.elapsed().as_secs_f64() * 1000.0;
+    let args = common::Args::from_env();
+    let quick = args.flag("--quick");
+    let dump = args.text("--dump");
+    let mut now = common::clock();
 
     println!("| classify + cluster | tenants | slots | points | generate (ms) | classify (ms, median of 3) | classes |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for (tenants, days) in [(100usize, 30u32), (1000, 30)] {
-        let t0 = now();
-        let set = harvest_set(tenants, days, 120, None, 11);
-        let gen = now() - t0;
-        let mut classes = 0;
-        let ms = median_ms(3, &mut now, &mut || {
-            classes = classify(&set, &ClassifyParams::default())
-                .expect("classify")
-                .classes
-                .len();
-        });
+        let t = measure_classify(tenants, days, &mut now);
+        let set = &t.set;
         println!(
-            "| native | {tenants} | {} | {:.1} M | {gen:.0} | {ms:.0} | {classes} |",
+            "| native | {tenants} | {} | {:.1} M | {:.0} | {:.0} | {} |",
             set.slots,
-            (tenants * set.slots) as f64 / 1e6
+            (tenants * set.slots) as f64 / 1e6,
+            t.generate_ms,
+            t.classify_ms,
+            t.classes
         );
         if tenants == 1000 {
-            if let Some(path) = &dump {
+            if let Some(path) = dump {
                 let mut bytes = Vec::with_capacity(tenants * set.slots * 8);
-                for t in &set.tenants {
-                    for v in &t.utilization {
+                for tenant in &set.tenants {
+                    for v in &tenant.utilization {
                         bytes.extend_from_slice(&v.to_le_bytes());
                     }
                 }
@@ -83,17 +63,7 @@ fn main() {
     println!("| scheduling simulation | servers | days | level | systems × runs | jobs per run | tasks started (PT / H) | time (s) | peak RSS (MiB) |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let days = if quick { 7 } else { 30 };
-    let set = harvest_set(40, days, 120, Some(1000), 13);
-    let jobs = tpcds_like(52, 3);
-    let p = SimParams {
-        days: f64::from(days),
-        runs: 1,
-        levels: vec![30.0],
-        ..SimParams::default()
-    };
-    let t0 = now();
-    let r = simulate(&set, &jobs, &p, &mut |_, _| {}).expect("simulate");
-    let secs = (now() - t0) / 1000.0;
+    let (r, secs) = measure_harvest_simulation(days, &mut now);
     let l = &r.levels[0];
     println!(
         "| native | {} | {days} | 30 % | 2 × 1 | {} | {} / {} | {secs:.1} | {:.0} |",
@@ -101,7 +71,7 @@ fn main() {
         l.pt.runs[0].jobs,
         l.pt.runs[0].tasks_started,
         l.h.runs[0].tasks_started,
-        peak_rss_mib()
+        common::peak_rss_mib().unwrap_or(f64::NAN)
     );
     println!(
         "(level 30 %: PT {:.0} s, H {:.0} s average job time; kills {} / {}; improvement {:.1} %)",

@@ -4,23 +4,18 @@
 //! optimum, our time and HiGHS's), and the 1,000-request agenda benchmark
 //! optimized next to LowCost.
 
-use skyplan_engine::agenda::{
-    optimize_batch, AgendaParams, Capacity, Method, OptimizeParams, Plan,
-};
-use skyplan_engine::bench_data::{agenda_requests, rigid_batch};
+use skyplan_engine::agenda::{optimize_batch, AgendaParams, Method, OptimizeParams, Plan};
+use skyplan_engine::bench_data::{agenda_capacity, agenda_requests, rigid_batch, rigid_batch_plan};
 use std::time::Instant;
+
+mod common;
 
 /// `--node-limit N` and `--ip-max-vars N` override the optimizer's
 /// defaults (to measure what the integer program's budget buys);
 /// `--skip-large` leaves out the 1,000-request run.
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .map(|v| v.parse::<u64>().expect("a number"))
-    };
+    let args = common::Args::from_env();
+    let arg = |name: &str| args.text(name).map(|v| v.parse::<u64>().expect("a number"));
     let mut opt_params = OptimizeParams::default();
     if let Some(n) = arg("--node-limit") {
         opt_params.ip_node_limit = n;
@@ -34,14 +29,6 @@ fn main() {
     );
     let doc: serde_json::Value =
         serde_json::from_str(include_str!("../tests/data/optimize_highs.json")).expect("json");
-    let cap = vec![Capacity {
-        cores: 10_000.0,
-        memory_mb: 10_000.0 * 1024.0,
-    }];
-    let params = AgendaParams {
-        period_secs: 14_400,
-        ..AgendaParams::default()
-    };
     println!("| seed | optimum | LowCost | optimized | / optimum | bound | gap | ms | HiGHS s |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let (mut sum, mut worst, mut times) = (0.0, 0.0f64, Vec::new());
@@ -50,7 +37,7 @@ fn main() {
         let seed = b["seed"].as_u64().expect("seed");
         let opt = b["optimum_containers"].as_f64().expect("opt");
         let reqs = rigid_batch(40, seed);
-        let plan = Plan::new(params.clone(), cap.clone()).expect("plan");
+        let plan = rigid_batch_plan();
         let t = Instant::now();
         let out = optimize_batch(&plan, &reqs, &opt_params).expect("optimize");
         let ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -78,14 +65,11 @@ fn main() {
         times[times.len() - 1]
     );
 
-    if args.iter().any(|a| a == "--skip-large") {
+    if args.flag("--skip-large") {
         return;
     }
     let requests = agenda_requests(1000, 7);
-    let capacity = vec![Capacity {
-        cores: 4000.0,
-        memory_mb: 4000.0 * 4096.0,
-    }];
+    let capacity = agenda_capacity();
     let mut low = Plan::new(AgendaParams::default(), capacity.clone()).expect("plan");
     let t = Instant::now();
     for r in &requests {

@@ -12,82 +12,59 @@
 
 use skyplan_engine::bench_data::{measure_shaping, measure_shaping_grid};
 use skyplan_engine::shaping::{GridParams, Params, Policy, Predictor};
-use std::time::Instant;
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1)?.parse().ok()
-}
-
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
-/// CPU time of this process (user + system, s), from `/proc/self/stat`
-/// (clock ticks at 100 Hz): the machine is shared, wall time is not
-/// enough.
-fn cpu_s() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &s[s.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
+mod common;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let origin = Instant::now();
-    let mut now = || origin.elapsed().as_secs_f64() * 1e3;
+    let args = common::Args::from_env();
+    let mut now = common::clock();
     let mut params = Params::default();
-    if let Some(n) = arg(&args, "--apps") {
+    if let Some(n) = args.value("--apps") {
         params.workload.apps = n;
     }
-    if let Some(h) = arg(&args, "--hosts") {
+    if let Some(h) = args.value("--hosts") {
         params.hosts = h;
     }
-    if let Some(s) = arg::<u64>(&args, "--seed") {
+    if let Some(s) = args.value::<u64>("--seed") {
         params.workload.seed = s;
     }
-    if let Some(p) = arg::<String>(&args, "--predictor") {
+    if let Some(p) = args.value::<String>("--predictor") {
         params.predictor = match p.as_str() {
             "oracle" => Predictor::Oracle,
             "arima" => Predictor::Arima,
             _ => Predictor::Gp,
         };
     }
-    if let Some(p) = arg::<String>(&args, "--policy") {
+    if let Some(p) = args.value::<String>("--policy") {
         params.policy = match p.as_str() {
             "optimistic" => Policy::Optimistic,
             "reservation" => Policy::Reservation,
             _ => Policy::Pessimistic,
         };
     }
-    if let Some(k) = arg(&args, "--k1") {
+    if let Some(k) = args.value("--k1") {
         params.k1 = k;
     }
-    if let Some(k) = arg(&args, "--k2") {
+    if let Some(k) = args.value("--k2") {
         params.k2 = k;
     }
-    if let Some(r) = arg(&args, "--gp-restarts") {
+    if let Some(r) = args.value("--gp-restarts") {
         params.gp_restarts = r;
     }
-    if let Some(r) = arg(&args, "--refit-every") {
+    if let Some(r) = args.value("--refit-every") {
         params.refit_every = r;
     }
-    if let Some(r) = arg(&args, "--max-attempts") {
+    if let Some(r) = args.value("--max-attempts") {
         params.max_attempts = r;
     }
-    if args.iter().any(|a| a == "--grid") {
+    if args.flag("--grid") {
         let g = GridParams {
-            seeds: arg(&args, "--seeds").unwrap_or(GridParams::default().seeds),
+            seeds: args.value("--seeds").unwrap_or(GridParams::default().seeds),
             ..GridParams::default()
         };
-        let c0 = cpu_s().unwrap_or(0.0);
+        let c0 = common::cpu_s().unwrap_or(0.0);
         let (t, report) = measure_shaping_grid(&params, &g, &mut now).expect("grid");
-        let cpu = cpu_s().unwrap_or(0.0) - c0;
+        let cpu = common::cpu_s().unwrap_or(0.0) - c0;
         println!("| grid | apps | hosts | seeds | runs | wall (s) | CPU (s) |");
         println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         println!(
@@ -133,9 +110,9 @@ fn main() {
         let mut small = params.clone();
         small.workload.apps = 200.min(params.workload.apps);
         measure_shaping(&small, &mut now).expect("warm-up");
-        let c0 = cpu_s().unwrap_or(0.0);
+        let c0 = common::cpu_s().unwrap_or(0.0);
         let (t, report) = measure_shaping(&params, &mut now).expect("simulate");
-        let cpu = cpu_s().unwrap_or(0.0) - c0;
+        let cpu = common::cpu_s().unwrap_or(0.0) - c0;
         println!("| run | apps | hosts | predictor | generate (s) | forecasts (s) | baseline + shaped (s) | wall (s) | CPU (s) | peak RSS (MB) |");
         println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         println!(
@@ -148,7 +125,7 @@ fn main() {
             t.forecast_ms / 1e3,
             t.simulate_ms / 1e3,
             t.total_ms / 1e3,
-            peak_rss_mb()
+            common::peak_rss_mib()
                 .map(|m| format!("{m:.0}"))
                 .unwrap_or_else(|| "n/a".into())
         );

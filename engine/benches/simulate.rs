@@ -14,21 +14,7 @@ use skyplan_engine::pricing::{
 };
 use std::time::Instant;
 
-fn arg<T: std::str::FromStr>(args: &[String], name: &str) -> Option<T> {
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1)?.parse().ok()
-}
-
-fn peak_mib() -> String {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or("–".into(), |kib| format!("{:.0}", kib / 1024.0))
-}
+mod common;
 
 fn params(jobs: usize, seed: u64, gap: f64, alpha: f64) -> SimParams {
     with_kappa(jobs, seed, gap, alpha, 2.0)
@@ -61,9 +47,9 @@ fn med_p95(s: &ByClass<Option<Summary>>, ds: bool, digits: usize) -> (String, St
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let jobs: usize = arg(&args, "--jobs").unwrap_or(500_000);
-    let seed: u64 = arg(&args, "--seed").unwrap_or(1);
+    let args = common::Args::from_env();
+    let jobs: usize = args.value("--jobs").unwrap_or(500_000);
+    let seed: u64 = args.value("--seed").unwrap_or(1);
 
     println!("| jobs | inter-arrival (s) | load | simulate, 3 policies (s) | peak RSS (MiB) |");
     println!("| ---: | ---: | ---: | ---: | ---: |");
@@ -84,11 +70,11 @@ fn main() {
             r.jobs,
             f(r.load, 3),
             times[1],
-            peak_mib()
+            common::peak_rss_mib().map_or("–".into(), |m| format!("{m:.0}"))
         );
         cache.push((gap, 2.0, r));
     }
-    if args.iter().any(|a| a == "--timing-only") {
+    if args.flag("--timing-only") {
         return;
     }
 

@@ -8,30 +8,17 @@
 //! `cargo bench -p skyplan-engine --bench storage [-- --quick]` prints
 //! markdown tables (`--quick`: 400 k blocks, one run).
 
-use skyplan_engine::bench_data::{harvest_set, measure_placement, storage_datacenter};
+use skyplan_engine::bench_data::{harvest_set, measure_placements, storage_datacenter};
 use skyplan_engine::harvest::{
     durability_memory, simulate_availability, simulate_durability, AvailabilityParams,
-    DurabilityParams, Policy, StorageTenant,
+    DurabilityParams, StorageTenant,
 };
-use std::time::Instant;
 
-/// Peak resident memory of this process, MiB (Linux `VmHWM`).
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
+mod common;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let start = Instant::now();
-    let mut now = || start.elapsed().as_secs_f64() * 1000.0;
+    let quick = common::Args::from_env().flag("--quick");
+    let mut now = common::clock();
     let blocks = if quick { 400_000 } else { 4_000_000 };
 
     let (tenants, history) = storage_datacenter(10_000, 7);
@@ -43,15 +30,15 @@ fn main() {
     println!();
     println!("| placement | policy | servers | blocks | R | total (ms, median of 3) | µs per block | relaxed |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-    for policy in [Policy::HdfsH, Policy::Stock] {
-        for r in [3usize, 4] {
-            let (ms, relaxed) = measure_placement(&tenants, policy, blocks, r, 3, &mut now);
-            println!(
-                "| native | {} | 10,000 | {blocks} | {r} | {ms:.0} | {:.3} | {relaxed} |",
-                policy.name(),
-                ms * 1000.0 / blocks as f64
-            );
-        }
+    for p in measure_placements(&tenants, blocks, 3, &mut now) {
+        println!(
+            "| native | {} | 10,000 | {blocks} | {} | {:.0} | {:.3} | {} |",
+            p.policy.name(),
+            p.replication,
+            p.ms,
+            p.us_per_block,
+            p.relaxed
+        );
     }
 
     println!();
@@ -115,16 +102,10 @@ fn main() {
     println!("| level % | utilization % | R | HDFS-Stock failed % | HDFS-PT failed % | HDFS-H failed % |");
     println!("| --- | --- | --- | --- | --- | --- |");
     for l in &r.levels {
-        for k in 0..l.points.len() / 3 {
-            let pts = &l.points[k * 3..k * 3 + 3];
+        for row in l.rows() {
             println!(
                 "| {:.0} | {:.1} | {} | {:.3} | {:.3} | {:.3} |",
-                l.level,
-                l.utilization,
-                pts[0].replication,
-                pts[0].failed_percent.avg,
-                pts[1].failed_percent.avg,
-                pts[2].failed_percent.avg
+                l.level, l.utilization, row.replication, row.stock, row.pt, row.h
             );
         }
     }
@@ -159,7 +140,7 @@ fn durability_row(
                 |f| format!("{f:.0}×")
             ),
             durability_memory(p.blocks, red.replication, servers as usize) as f64 / 1048576.0,
-            peak_rss_mib()
+            common::peak_rss_mib().unwrap_or(f64::NAN)
         );
     }
     r.results

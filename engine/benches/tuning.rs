@@ -7,54 +7,30 @@
 //! `cargo bench -p skyplan-engine --bench tuning [-- --quick]` prints
 //! markdown tables (`--quick` skips Algorithm 3 as written at m ≥ 250).
 
-use skyplan_engine::bench_data::{median_ms, tuning_curves, tuning_group};
-use skyplan_engine::tuning::{
-    cluster_dp, exhaustive, rrs, Cluster, ConstraintRule, DpVariant, ExecRule, RrsParams, RuleSet,
-    SchedulerKind, SearchSpace,
-};
-use std::time::Instant;
+use skyplan_engine::bench_data::{measure_cluster_dp, GroupSearch, GROUP_SEARCH_SIZES};
+
+mod common;
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let start = Instant::now();
-    let mut now = || start.elapsed().as_secs_f64() * 1000.0;
+    let quick = common::Args::from_env().flag("--quick");
+    let mut now = common::clock();
 
     println!("| group search (Fair, 4 queues, 27 points) | jobs | containers | evaluations | ms (median of 5) |");
     println!("| --- | --- | --- | --- | --- |");
-    let space = SearchSpace::paper(SchedulerKind::Fair, 4).expect("grid");
-    let rules = RuleSet::for_config(
-        &space.config(&space.grid()[0]),
-        ConstraintRule::LimitsAndPlacement,
-        ExecRule::Algorithm2,
-    );
+    let search = GroupSearch::paper();
     let mut group_ms = 0.0;
-    for (jobs, containers) in [(20, 8), (50, 16), (200, 48)] {
-        let group = tuning_group(jobs, 11);
-        let cluster = Cluster::of(containers, 4);
-        let mut evals = 0;
-        let ex = median_ms(5, &mut now, &mut || {
-            evals = exhaustive(&group, &cluster, &space, rules, &mut |_, _| {})
-                .expect("search")
-                .candidates
-                .len();
-        });
-        println!("| exhaustive | {jobs} | {containers} | {evals} | {ex:.2} |");
-        let r = median_ms(5, &mut now, &mut || {
-            evals = rrs(
-                &group,
-                &cluster,
-                &space,
-                rules,
-                &RrsParams::default(),
-                &mut |_, _| {},
-            )
-            .expect("search")
-            .candidates
-            .len();
-        });
-        println!("| RRS (488 draws) | {jobs} | {containers} | {evals} | {r:.2} |");
+    for (jobs, containers) in GROUP_SEARCH_SIZES {
+        let t = search.measure(jobs, containers, &mut now);
+        println!(
+            "| exhaustive | {jobs} | {containers} | {} | {:.2} |",
+            t.exhaustive_evaluations, t.exhaustive_ms
+        );
+        println!(
+            "| RRS (488 draws) | {jobs} | {containers} | {} | {:.2} |",
+            t.rrs_evaluations, t.rrs_ms
+        );
         if jobs == 50 {
-            group_ms = r;
+            group_ms = t.rrs_ms;
         }
     }
 
@@ -63,37 +39,24 @@ fn main() {
         "| Algorithm 3 | m | nodes × 4 | R | r_Alloc = r_sum | as written (ms) | bounded (ms) |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
-    let (lower, span) = (80u32, 16u32);
     let mut dp500 = 0.0;
     for m in [10usize, 50, 100, 250, 500] {
-        let curves = tuning_curves(m, lower, span, 3);
-        let total = m as u32 * (lower + span);
-        let mut r_sum = 0;
-        let written = if quick && m >= 250 {
+        let written_reps = if quick && m >= 250 {
             None
         } else {
-            Some(median_ms(
-                if m >= 250 { 1 } else { 3 },
-                &mut now,
-                &mut || {
-                    r_sum = cluster_dp(&curves, total, DpVariant::AsWritten, false)
-                        .expect("dp")
-                        .r_sum;
-                },
-            ))
+            Some(if m >= 250 { 1 } else { 3 })
         };
-        let bounded = median_ms(5, &mut now, &mut || {
-            r_sum = cluster_dp(&curves, total, DpVariant::Bounded, false)
-                .expect("dp")
-                .r_sum;
-        });
+        let t = measure_cluster_dp(m, written_reps, &mut now);
         if m == 500 {
-            dp500 = bounded;
+            dp500 = t.bounded_ms;
         }
         println!(
-            "| | {m} | {} | {total} | {r_sum} | {} | {bounded:.2} |",
-            total / 4,
-            written.map_or("–".into(), |w| format!("{w:.1}"))
+            "| | {m} | {} | {} | {} | {} | {:.2} |",
+            t.total / 4,
+            t.total,
+            t.r_sum,
+            t.written_ms.map_or("–".into(), |w| format!("{w:.1}")),
+            t.bounded_ms
         );
     }
     println!();

@@ -347,6 +347,29 @@ pub fn agenda_requests(n: usize, seed: u64) -> Vec<crate::agenda::ReservationReq
         .collect()
 }
 
+/// The cluster [`agenda_requests`] are placed on: 4,000 cores of 4 GB.
+pub fn agenda_capacity() -> Vec<crate::agenda::Capacity> {
+    vec![crate::agenda::Capacity {
+        cores: 4000.0,
+        memory_mb: 4000.0 * 4096.0,
+    }]
+}
+
+/// The empty plan [`rigid_batch`]es are optimized on: 10,000 cores of
+/// 1 GB, a 4-hour period.
+pub fn rigid_batch_plan() -> crate::agenda::Plan {
+    use crate::agenda::{AgendaParams, Capacity, Plan};
+    let capacity = vec![Capacity {
+        cores: 10_000.0,
+        memory_mb: 10_000.0 * 1024.0,
+    }];
+    let params = AgendaParams {
+        period_secs: 14_400,
+        ..AgendaParams::default()
+    };
+    Plan::new(params, capacity).expect("plan")
+}
+
 /// `n` rigid one-off requests for the batch optimizer's benchmark (issue
 /// 16): gangs of 5–40 containers for 5–30 one-minute steps (one stage,
 /// gang = parallelism), windows 1–3× their length, on a 4-hour horizon
@@ -724,6 +747,142 @@ pub fn tuning_curves(m: usize, lower: u32, span: u32, seed: u64) -> Vec<crate::t
         .collect()
 }
 
+/// Sizes of the tuning group searched by both benchmarks: (jobs,
+/// containers).
+pub const GROUP_SEARCH_SIZES: [(usize, u32); 3] = [(20, 8), (50, 16), (200, 48)];
+
+/// One group's search timed by [`GroupSearch::measure`]: evaluations and
+/// median milliseconds of 5, exhaustive and RRS.
+#[derive(Clone, Debug)]
+pub struct GroupSearchTiming {
+    /// Candidates the exhaustive search evaluated.
+    pub exhaustive_evaluations: usize,
+    /// The exhaustive search, ms.
+    pub exhaustive_ms: f64,
+    /// Candidates RRS evaluated.
+    pub rrs_evaluations: usize,
+    /// RRS (p = 0.99, γ = 0.5), ms.
+    pub rrs_ms: f64,
+}
+
+/// The group-level search the tuning benchmarks time: Fair with 4 queues,
+/// the paper's 27-point grid, limits and placement, Algorithm 2.
+pub struct GroupSearch {
+    space: crate::tuning::SearchSpace,
+    rules: crate::tuning::RuleSet,
+}
+
+impl GroupSearch {
+    /// The grid and the rules of its first configuration.
+    pub fn paper() -> Self {
+        use crate::tuning::{ConstraintRule, ExecRule, RuleSet, SchedulerKind, SearchSpace};
+        let space = SearchSpace::paper(SchedulerKind::Fair, 4).expect("grid");
+        let rules = RuleSet::for_config(
+            &space.config(&space.grid()[0]),
+            ConstraintRule::LimitsAndPlacement,
+            ExecRule::Algorithm2,
+        );
+        GroupSearch { space, rules }
+    }
+
+    fn rrs(&self, group: &[crate::tuning::TuneJob], cluster: &crate::tuning::Cluster) -> usize {
+        crate::tuning::rrs(
+            group,
+            cluster,
+            &self.space,
+            self.rules,
+            &crate::tuning::RrsParams::default(),
+            &mut |_, _| {},
+        )
+        .expect("search")
+        .candidates
+        .len()
+    }
+
+    /// One untimed RRS (20 jobs, 8 containers): lets a JIT tier the code up
+    /// before timing.
+    pub fn warm_up(&self) {
+        self.rrs(&tuning_group(20, 11), &crate::tuning::Cluster::of(8, 4));
+    }
+
+    /// Searches [`tuning_group`]`(jobs, 11)` on `containers` containers of
+    /// 4 GB, exhaustively and by RRS, median of 5 each.
+    pub fn measure(
+        &self,
+        jobs: usize,
+        containers: u32,
+        now_ms: &mut dyn FnMut() -> f64,
+    ) -> GroupSearchTiming {
+        let group = tuning_group(jobs, 11);
+        let cluster = crate::tuning::Cluster::of(containers, 4);
+        let mut exhaustive_evaluations = 0;
+        let exhaustive_ms = median_ms(5, now_ms, &mut || {
+            exhaustive_evaluations = crate::tuning::exhaustive(
+                &group,
+                &cluster,
+                &self.space,
+                self.rules,
+                &mut |_, _| {},
+            )
+            .expect("search")
+            .candidates
+            .len();
+        });
+        let mut rrs_evaluations = 0;
+        let rrs_ms = median_ms(5, now_ms, &mut || {
+            rrs_evaluations = self.rrs(&group, &cluster);
+        });
+        GroupSearchTiming {
+            exhaustive_evaluations,
+            exhaustive_ms,
+            rrs_evaluations,
+            rrs_ms,
+        }
+    }
+}
+
+/// Algorithm 3 on `m` [`tuning_curves`] (80 containers each plus 16 more,
+/// seed 3) timed by [`measure_cluster_dp`].
+#[derive(Clone, Debug)]
+pub struct ClusterDpTiming {
+    /// R = r_Alloc: `m · 96` containers.
+    pub total: u32,
+    /// The containers the split hands out.
+    pub r_sum: u32,
+    /// As written (`O(m·r_sum²)`), median of the reps asked for, ms.
+    pub written_ms: Option<f64>,
+    /// Bounded (`O(m·r_sum·span)`), median of 5, ms.
+    pub bounded_ms: f64,
+}
+
+/// Times Algorithm 3 on `m` groups: bounded (median of 5) and, with
+/// `written_reps`, as written (median of that many).
+pub fn measure_cluster_dp(
+    m: usize,
+    written_reps: Option<usize>,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> ClusterDpTiming {
+    use crate::tuning::{cluster_dp, DpVariant};
+    let (lower, span) = (80u32, 16u32);
+    let curves = tuning_curves(m, lower, span, 3);
+    let total = m as u32 * (lower + span);
+    let mut r_sum = 0;
+    let mut run = |variant| {
+        r_sum = cluster_dp(&curves, total, variant, false)
+            .expect("dp")
+            .r_sum;
+    };
+    let written_ms =
+        written_reps.map(|reps| median_ms(reps, now_ms, &mut || run(DpVariant::AsWritten)));
+    let bounded_ms = median_ms(5, now_ms, &mut || run(DpVariant::Bounded));
+    ClusterDpTiming {
+        total,
+        r_sum,
+        written_ms,
+        bounded_ms,
+    }
+}
+
 /// Median milliseconds of `reps` runs of `f`, timed by `now_ms`.
 pub fn median_ms(reps: usize, now_ms: &mut dyn FnMut() -> f64, f: &mut dyn FnMut()) -> f64 {
     let mut times = Vec::new();
@@ -734,6 +893,66 @@ pub fn median_ms(reps: usize, now_ms: &mut dyn FnMut() -> f64, f: &mut dyn FnMut
     }
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
+}
+
+/// Classification timed by [`measure_classify`].
+#[derive(Clone, Debug)]
+pub struct ClassifyTiming {
+    /// The tenants classified.
+    pub set: crate::harvest::TenantSet,
+    /// Generating them, ms.
+    pub generate_ms: f64,
+    /// Classifying and clustering them, median of 3, ms.
+    pub classify_ms: f64,
+    /// Classes found.
+    pub classes: usize,
+}
+
+/// Generates [`harvest_set`]`(tenants, days, 120, None, 11)` (timed once)
+/// and classifies it with the default parameters (median of 3).
+pub fn measure_classify(
+    tenants: usize,
+    days: u32,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> ClassifyTiming {
+    let t0 = now_ms();
+    let set = harvest_set(tenants, days, 120, None, 11);
+    let generate_ms = now_ms() - t0;
+    let mut classes = 0;
+    let classify_ms = median_ms(3, now_ms, &mut || {
+        classes = crate::harvest::classify(&set, &crate::harvest::ClassifyParams::default())
+            .expect("classify")
+            .classes
+            .len();
+    });
+    ClassifyTiming {
+        set,
+        generate_ms,
+        classify_ms,
+        classes,
+    }
+}
+
+/// The §6 scheduling simulation the harvesting benchmarks time: 40 tenants
+/// on 1,000 servers for `days` days at 2-minute slots (seed 13), 52
+/// TPC-DS-like jobs, level 30 %, one run of each system. The report and
+/// the simulation's seconds (the inputs are generated before the clock
+/// starts).
+pub fn measure_harvest_simulation(
+    days: u32,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> (crate::harvest::SimReport, f64) {
+    let set = harvest_set(40, days, 120, Some(1000), 13);
+    let jobs = crate::harvest::tpcds_like(52, 3);
+    let p = crate::harvest::SimParams {
+        days: f64::from(days),
+        runs: 1,
+        levels: vec![30.0],
+        ..crate::harvest::SimParams::default()
+    };
+    let t0 = now_ms();
+    let r = crate::harvest::simulate(&set, &jobs, &p, &mut |_, _| {}).expect("simulate");
+    (r, (now_ms() - t0) / 1000.0)
 }
 
 /// The harvesting benchmark's datacenter: `tenants` tenants of the demo
@@ -1064,6 +1283,46 @@ pub fn storage_datacenter(
         })
         .collect();
     (tenants, h)
+}
+
+/// One row of [`measure_placements`].
+#[derive(Clone, Debug)]
+pub struct PlacementTiming {
+    /// The policy.
+    pub policy: crate::harvest::Policy,
+    /// Replicas per block.
+    pub replication: usize,
+    /// Placing every block, median of the reps, ms.
+    pub ms: f64,
+    /// The same per block, µs.
+    pub us_per_block: f64,
+    /// Blocks relaxed.
+    pub relaxed: u64,
+}
+
+/// [`measure_placement`] of `blocks` blocks by HDFS-H and stock HDFS, R = 3
+/// and 4, in that order.
+pub fn measure_placements(
+    tenants: &[crate::harvest::StorageTenant],
+    blocks: usize,
+    reps: usize,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> Vec<PlacementTiming> {
+    let mut out = Vec::new();
+    for policy in [crate::harvest::Policy::HdfsH, crate::harvest::Policy::Stock] {
+        for replication in [3usize, 4] {
+            let (ms, relaxed) =
+                measure_placement(tenants, policy, blocks, replication, reps, now_ms);
+            out.push(PlacementTiming {
+                policy,
+                replication,
+                ms,
+                us_per_block: ms * 1000.0 / blocks as f64,
+                relaxed,
+            });
+        }
+    }
+    out
 }
 
 /// Placement of `blocks` blocks of `r` replicas by `policy` on `tenants`

@@ -40,6 +40,7 @@ pub use cycles::workload::tpcds_like;
 pub use error::HarvestError;
 pub use storage::availability::{
     simulate_availability, AvailabilityLevel, AvailabilityPoint, AvailabilityReport,
+    AvailabilityRow, AVAILABILITY_POLICIES,
 };
 pub use storage::durability::{
     durability_memory, simulate_durability, DurabilityPaper, DurabilityReport, DurabilityResult,
@@ -53,7 +54,7 @@ pub use storage::placement::{
     BlockTrace, CellCheck, CellVerdict, Placer, ReplicaStep, TenantCheck, TenantVerdict,
 };
 pub use storage::placement_run::{
-    check_diversity, place_blocks, place_only, Diversity, PlaceReport, Placement,
+    check_diversity, place_blocks, Diversity, PlaceReport, Placement,
 };
 pub use storage::reimage_stats::{
     cdf, history_span, month_groups, reimage_stats, resolve_event, CdfPoint, ReimageStats,

@@ -3,8 +3,8 @@
 //! `performance.now()`, printed as `BENCH-AGENDA wasm …` lines.
 #![cfg(target_arch = "wasm32")]
 
-use skyplan_engine::agenda::{AgendaParams, Capacity, Method, Plan};
-use skyplan_engine::bench_data::agenda_requests;
+use skyplan_engine::agenda::{AgendaParams, Method, Plan};
+use skyplan_engine::bench_data::{agenda_capacity, agenda_requests};
 use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -13,10 +13,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 fn agenda_1000_jobs() {
     let requests = agenda_requests(1000, 7);
-    let capacity = vec![Capacity {
-        cores: 4000.0,
-        memory_mb: 4000.0 * 4096.0,
-    }];
+    let capacity = agenda_capacity();
     let place = |method| {
         let mut plan = Plan::new(AgendaParams::default(), capacity.clone()).expect("plan");
         for r in &requests {

@@ -7,9 +7,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use skyplan_engine::bench_data::{
-    harvest_classes, harvest_jobs, harvest_set, measure_harvest_select, median_ms,
+    harvest_classes, harvest_jobs, measure_classify, measure_harvest_select,
+    measure_harvest_simulation,
 };
-use skyplan_engine::harvest::{classify, simulate, tpcds_like, ClassifyParams, SimParams};
 use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -19,19 +19,13 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn harvest_classify_select_simulate() {
     let mut now = performance_now;
     for tenants in [100usize, 1000] {
-        let t0 = now();
-        let set = harvest_set(tenants, 30, 120, None, 11);
-        let gen = now() - t0;
-        let mut classes = 0;
-        let ms = median_ms(3, &mut now, &mut || {
-            classes = classify(&set, &ClassifyParams::default())
-                .expect("classify")
-                .classes
-                .len();
-        });
+        let t = measure_classify(tenants, 30, &mut now);
         console_log!(
-            "BENCH-HARVEST wasm | classify | {tenants} | {} | {gen:.0} | {ms:.0} | {classes} |",
-            set.slots
+            "BENCH-HARVEST wasm | classify | {tenants} | {} | {:.0} | {:.0} | {} |",
+            t.set.slots,
+            t.generate_ms,
+            t.classify_ms,
+            t.classes
         );
     }
     for n in [23usize, 100, 1000] {
@@ -40,18 +34,9 @@ fn harvest_classify_select_simulate() {
         let us = measure_harvest_select(&classes, &jobs, 5, &mut now);
         console_log!("BENCH-HARVEST wasm | select | {n} | {us:.3} |");
     }
-    let set = harvest_set(40, 7, 120, Some(1000), 13);
-    let p = SimParams {
-        days: 7.0,
-        runs: 1,
-        levels: vec![30.0],
-        ..SimParams::default()
-    };
-    let t0 = now();
-    let r = simulate(&set, &tpcds_like(52, 3), &p, &mut |_, _| {}).expect("simulate");
+    let (r, secs) = measure_harvest_simulation(7, &mut now);
     console_log!(
-        "BENCH-HARVEST wasm | simulate 1000 servers, 7 days, 2 systems | {:.1} s | {} jobs |",
-        (now() - t0) / 1000.0,
+        "BENCH-HARVEST wasm | simulate 1000 servers, 7 days, 2 systems | {secs:.1} s | {} jobs |",
         r.levels[0].pt.runs[0].jobs
     );
 }

@@ -10,8 +10,8 @@
 //! storage -- --nocapture`.
 #![cfg(target_arch = "wasm32")]
 
-use skyplan_engine::bench_data::{measure_placement, storage_datacenter};
-use skyplan_engine::harvest::{simulate_durability, DurabilityParams, Policy};
+use skyplan_engine::bench_data::{measure_placements, storage_datacenter};
+use skyplan_engine::harvest::{simulate_durability, DurabilityParams};
 use skyplan_wasm_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -22,15 +22,15 @@ fn storage_place_and_durability() {
     let mut now = performance_now;
     let (tenants, _) = storage_datacenter(10_000, 7);
     let blocks = 4_000_000;
-    for policy in [Policy::HdfsH, Policy::Stock] {
-        for r in [3usize, 4] {
-            let (ms, relaxed) = measure_placement(&tenants, policy, blocks, r, 1, &mut now);
-            console_log!(
-                "BENCH-STORAGE wasm | {} | 10,000 | {blocks} | {r} | {ms:.0} | {:.3} | {relaxed} |",
-                policy.name(),
-                ms * 1000.0 / blocks as f64
-            );
-        }
+    for p in measure_placements(&tenants, blocks, 1, &mut now) {
+        console_log!(
+            "BENCH-STORAGE wasm | {} | 10,000 | {blocks} | {} | {:.0} | {:.3} | {} |",
+            p.policy.name(),
+            p.replication,
+            p.ms,
+            p.us_per_block,
+            p.relaxed
+        );
     }
     let (small, history) = storage_datacenter(2_000, 8);
     let p = DurabilityParams::default();

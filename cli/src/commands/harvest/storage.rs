@@ -308,17 +308,17 @@ pub fn run(
                     "H fail%"
                 );
                 for lv in &r.levels {
-                    for pts in lv.points.chunks(3) {
+                    for row in lv.rows() {
                         let _ = writeln!(
                             t,
                             "{:>5.0}% {:>6.1} {:>6.1} {:>2} {:>12.4} {:>12.4} {:>12.4}",
                             lv.level,
                             lv.utilization,
                             lv.busy_percent,
-                            pts[0].replication,
-                            pts[0].failed_percent.avg,
-                            pts[1].failed_percent.avg,
-                            pts[2].failed_percent.avg
+                            row.replication,
+                            row.stock,
+                            row.pt,
+                            row.h
                         );
                     }
                 }

@@ -44,8 +44,41 @@ pub struct AvailabilityLevel {
     pub utilization: f64,
     /// Share of tenant-slots busy, percent.
     pub busy_percent: f64,
-    /// Per (replication, policy).
+    /// Per (replication, policy): for each replication, stock HDFS,
+    /// HDFS-PT and HDFS-H in that order ([`AVAILABILITY_POLICIES`]).
     pub points: Vec<AvailabilityPoint>,
+}
+
+/// The policies every replication of a level is simulated with, in the
+/// order of [`AvailabilityLevel::points`].
+pub const AVAILABILITY_POLICIES: [Policy; 3] = [Policy::Stock, Policy::StockPt, Policy::HdfsH];
+
+/// Figure 16's row: mean failed accesses, percent, of each policy at one
+/// replication.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AvailabilityRow {
+    /// Replicas per block.
+    pub replication: usize,
+    /// Stock HDFS.
+    pub stock: f64,
+    /// HDFS-PT.
+    pub pt: f64,
+    /// HDFS-H.
+    pub h: f64,
+}
+
+impl AvailabilityLevel {
+    /// The level's points as Figure 16's rows, one per replication.
+    pub fn rows(&self) -> impl Iterator<Item = AvailabilityRow> + '_ {
+        self.points
+            .chunks_exact(AVAILABILITY_POLICIES.len())
+            .map(|pts| AvailabilityRow {
+                replication: pts[0].replication,
+                stock: pts[0].failed_percent.avg,
+                pt: pts[1].failed_percent.avg,
+                h: pts[2].failed_percent.avg,
+            })
+    }
 }
 
 /// The whole simulation.
@@ -107,15 +140,10 @@ pub fn simulate_availability(
         })
         .collect::<Result<_, _>>()?;
     let rmax = p.replications.iter().copied().max().unwrap_or(1);
-    if (p.blocks * rmax) as u64 > cluster.capacity() {
-        return Err(HarvestError::ClusterFull {
-            needed: (p.blocks * rmax) as u64,
-            capacity: cluster.capacity(),
-        });
-    }
+    cluster.room_for(p.blocks, rmax)?;
     let mut levels: Vec<f64> = p.levels.clone();
     levels.sort_by(f64::total_cmp);
-    let policies = [Policy::Stock, Policy::StockPt, Policy::HdfsH];
+    let policies = AVAILABILITY_POLICIES;
     let total = levels.len() * p.runs * p.replications.len() * policies.len();
     let mut done = 0;
     let slots = set.slots;
