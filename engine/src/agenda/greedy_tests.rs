@@ -137,17 +137,67 @@ fn assert_within_capacity(p: &Plan) {
     }
 }
 
+/// Containers expected at every step of `[from, to)`, as YARN's `check`.
+type Expect = (usize, usize, f64);
+
+/// No load beyond YARN's basic plan.
+fn as_is(_: &mut Plan) {}
+
+/// A completely used segment at steps 30–31.
+fn full_segment(p: &mut Plan) {
+    load(p, 30, &[100.0, 100.0]);
+}
+
+/// YARN's basic plan with `extra` load, the request admitted by both
+/// baselines and checked: `greedy` right to left, `earliest` left to right.
+/// Each direction's plan and reservation id, for more checks.
+fn admitted(
+    extra: fn(&mut Plan),
+    req: &ReservationRequest,
+    greedy: &[Expect],
+    earliest: &[Expect],
+) -> Vec<(Plan, u32)> {
+    both()
+        .into_iter()
+        .map(|m| {
+            let mut p = basic_plan();
+            extra(&mut p);
+            let (id, _) = p.admit(req.clone(), m).unwrap();
+            let expected = if m == Method::Greedy {
+                greedy
+            } else {
+                earliest
+            };
+            for &(from, to, containers) in expected {
+                check(&p, id, from, to, containers);
+            }
+            (p, id)
+        })
+        .collect()
+}
+
+/// YARN's basic plan with `extra` load, the request refused by both
+/// baselines and the plan left with the reservations it had. Each
+/// direction, its plan and the rejection, for more checks.
+fn refused(extra: fn(&mut Plan), req: &ReservationRequest) -> Vec<(Method, Plan, Rejection)> {
+    both()
+        .into_iter()
+        .map(|m| {
+            let mut p = basic_plan();
+            extra(&mut p);
+            let before = p.reservations().len();
+            let rej = p.admit(req.clone(), m).unwrap_err();
+            assert_eq!(p.reservations().len(), before, "{m:?}");
+            (m, p, rej)
+        })
+        .collect()
+}
+
 #[test]
 fn yarn_simple() {
     // One stage of 10 `<2048, 2>` containers in gangs of 5 for 10 steps.
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn("simple", Interpreter::RAll, (5, 20), &[(20.0, 10.0, 10)]);
-        let (id, _) = p.admit(req, m).unwrap();
-        match m {
-            Method::Greedy => check(&p, id, 10, 20, 20.0),
-            _ => check(&p, id, 5, 15, 20.0),
-        }
+    let req = yarn("simple", Interpreter::RAll, (5, 20), &[(20.0, 10.0, 10)]);
+    for (p, id) in admitted(as_is, &req, &[(10, 20, 20.0)], &[(5, 15, 20.0)]) {
         assert!((work(&p, id) - 200.0).abs() < 1e-9);
     }
 }
@@ -165,77 +215,64 @@ fn chain() -> [(f64, f64, usize); 4] {
 
 #[test]
 fn yarn_order() {
-    for m in both() {
-        let mut p = basic_plan();
-        // A completely used segment at steps 30–31.
-        load(&mut p, 30, &[100.0, 100.0]);
-        let req = yarn("order", Interpreter::ROrder, (0, 70), &chain());
-        let (id, _) = p.admit(req, m).unwrap();
-        check(&p, id, 0, 10, 20.0);
-        check(&p, id, 10, 30, 10.0);
-        match m {
-            Method::Greedy => {
-                check(&p, id, 30, 40, 0.0);
-                check(&p, id, 40, 50, 20.0);
-                check(&p, id, 50, 70, 10.0);
-            }
-            _ => {
-                check(&p, id, 30, 32, 0.0);
-                check(&p, id, 32, 42, 20.0);
-                check(&p, id, 42, 62, 10.0);
-            }
-        }
+    let req = yarn("order", Interpreter::ROrder, (0, 70), &chain());
+    let greedy = [
+        (0, 10, 20.0),
+        (10, 30, 10.0),
+        (30, 40, 0.0),
+        (40, 50, 20.0),
+        (50, 70, 10.0),
+    ];
+    let earliest = [
+        (0, 10, 20.0),
+        (10, 30, 10.0),
+        (30, 32, 0.0),
+        (32, 42, 20.0),
+        (42, 62, 10.0),
+    ];
+    for (p, _) in admitted(full_segment, &req, &greedy, &earliest) {
         assert_within_capacity(&p);
     }
 }
 
 #[test]
 fn yarn_order_no_gap() {
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn("nogap", Interpreter::ROrderNoGap, (0, 60), &chain());
-        let (id, _) = p.admit(req, m).unwrap();
-        check(&p, id, 0, 10, 20.0);
-        check(&p, id, 10, 30, 10.0);
-        check(&p, id, 30, 40, 20.0);
-        check(&p, id, 40, 60, 10.0);
-    }
+    let req = yarn("nogap", Interpreter::ROrderNoGap, (0, 60), &chain());
+    let both_ways = [
+        (0, 10, 20.0),
+        (10, 30, 10.0),
+        (30, 40, 20.0),
+        (40, 60, 10.0),
+    ];
+    admitted(as_is, &req, &both_ways, &both_ways);
 }
 
 #[test]
 fn yarn_order_no_gap_impossible() {
-    for m in both() {
-        let mut p = basic_plan();
-        load(&mut p, 30, &[100.0, 100.0]);
-        let before = p.reservations().len();
-        let req = yarn("nogap", Interpreter::ROrderNoGap, (0, 70), &chain());
-        let rej = p.admit(req.clone(), m).unwrap_err();
+    let req = yarn("nogap", Interpreter::ROrderNoGap, (0, 70), &chain());
+    for (m, mut p, rej) in refused(full_segment, &req) {
         assert!(rej.reason.contains("R_ORDER_NO_GAP"), "{m:?}: {rej:?}");
         assert!(
             rej.reason.contains("empty between stage 1 and stage 2"),
             "{m:?}: {rej:?}"
         );
-        assert_eq!(p.reservations().len(), before);
         // It is infeasible: 60 steps of work back to back do not fit around
         // the full segment in 70 steps; LowCost refuses it too.
-        assert!(p.admit(req, Method::LowCost).is_err());
+        assert!(p.admit(req.clone(), Method::LowCost).is_err());
     }
 }
 
 #[test]
 fn yarn_single_sliding() {
     // 200 containers in gangs of 10 for 10 steps: 100 at a time.
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn(
-            "sliding",
-            Interpreter::RAll,
-            (100, 120),
-            &[(200.0, 10.0, 10)],
-        );
-        let (id, _) = p.admit(req, m).unwrap();
-        check(&p, id, 100, 120, 100.0);
-    }
+    let req = yarn(
+        "sliding",
+        Interpreter::RAll,
+        (100, 120),
+        &[(200.0, 10.0, 10)],
+    );
+    let both_ways = [(100, 120, 100.0)];
+    admitted(as_is, &req, &both_ways, &both_ways);
 }
 
 #[test]
@@ -243,40 +280,30 @@ fn yarn_any() {
     // The last alternative (110 in one gang) never fits; right to left the
     // second (10 `<2048, 2>` in gangs of 5) is the first that does, left to
     // right the first.
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn(
-            "any",
-            Interpreter::RAny,
-            (100, 120),
-            &[(5.0, 5.0, 10), (20.0, 10.0, 10), (110.0, 110.0, 10)],
-        );
-        let (id, _) = p.admit(req, m).unwrap();
-        match m {
-            Method::Greedy => {
-                check(&p, id, 100, 110, 0.0);
-                check(&p, id, 110, 120, 20.0);
-            }
-            _ => {
-                check(&p, id, 100, 110, 5.0);
-                check(&p, id, 110, 120, 0.0);
-            }
-        }
-    }
+    let req = yarn(
+        "any",
+        Interpreter::RAny,
+        (100, 120),
+        &[(5.0, 5.0, 10), (20.0, 10.0, 10), (110.0, 110.0, 10)],
+    );
+    admitted(
+        as_is,
+        &req,
+        &[(100, 110, 0.0), (110, 120, 20.0)],
+        &[(100, 110, 5.0), (110, 120, 0.0)],
+    );
 }
 
 #[test]
 fn yarn_any_impossible() {
     // Longer than the window, and larger than the cluster.
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn(
-            "any",
-            Interpreter::RAny,
-            (100, 120),
-            &[(35.0, 5.0, 30), (110.0, 110.0, 10)],
-        );
-        let rej = p.admit(req, m).unwrap_err();
+    let req = yarn(
+        "any",
+        Interpreter::RAny,
+        (100, 120),
+        &[(35.0, 5.0, 30), (110.0, 110.0, 10)],
+    );
+    for (m, p, rej) in refused(as_is, &req) {
         assert_eq!(p.reservations().len(), 2);
         // The reason is the last alternative tried.
         match m {
@@ -299,41 +326,31 @@ fn yarn_any_impossible() {
 
 #[test]
 fn yarn_all() {
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn(
-            "all",
-            Interpreter::RAll,
-            (100, 120),
-            &[(5.0, 5.0, 10), (20.0, 20.0, 20)],
-        );
-        let (id, _) = p.admit(req, m).unwrap();
-        match m {
-            Method::Greedy => {
-                check(&p, id, 100, 110, 20.0);
-                check(&p, id, 110, 120, 25.0);
-            }
-            _ => {
-                check(&p, id, 100, 110, 25.0);
-                check(&p, id, 110, 120, 20.0);
-            }
-        }
-    }
+    let req = yarn(
+        "all",
+        Interpreter::RAll,
+        (100, 120),
+        &[(5.0, 5.0, 10), (20.0, 20.0, 20)],
+    );
+    admitted(
+        as_is,
+        &req,
+        &[(100, 110, 20.0), (110, 120, 25.0)],
+        &[(100, 110, 25.0), (110, 120, 20.0)],
+    );
 }
 
 #[test]
 fn yarn_all_impossible() {
     // 55 containers in gangs of 5 for 10 steps and 55 `<2048, 2>` in gangs
     // of 5 for 20 steps: 110 of ours for the whole window, over 100.
-    for m in both() {
-        let mut p = basic_plan();
-        let req = yarn(
-            "all",
-            Interpreter::RAll,
-            (100, 120),
-            &[(55.0, 5.0, 10), (110.0, 10.0, 20)],
-        );
-        let rej = p.admit(req, m).unwrap_err();
+    let req = yarn(
+        "all",
+        Interpreter::RAll,
+        (100, 120),
+        &[(55.0, 5.0, 10), (110.0, 10.0, 20)],
+    );
+    for (_, p, rej) in refused(as_is, &req) {
         assert!(rej.reason.contains("cores full at step"), "{rej:?}");
         assert_eq!(p.reservations().len(), 2);
     }

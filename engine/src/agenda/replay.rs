@@ -173,7 +173,18 @@ mod tests {
     use crate::agenda::request::{Capacity, Recurrence, ReservationRequest};
     use crate::model::ContainerSize;
 
-    fn setup(cores: f64, sky: &[f64], window: (i64, i64)) -> (Plan, u32) {
+    /// Replays a run that needs `demand` containers a step for 3 steps
+    /// and starts `delay` steps late, against its reservation of 10
+    /// containers a step for 3 steps in the window `[0, window_end)`
+    /// minutes, on a cluster of `cores`; with dynamic reprovisioning
+    /// (`ReprovisionParams::default()`) when `dra`, without otherwise.
+    fn replay_flat(
+        cores: f64,
+        window_end: i64,
+        demand: f64,
+        delay: usize,
+        dra: bool,
+    ) -> RunOutcome {
         let mut p = Plan::new(
             AgendaParams::default(),
             vec![Capacity {
@@ -187,32 +198,28 @@ mod tests {
             Recurrence::Periodic {
                 period_secs: 86_400,
             },
-            (window.0 * 60, window.1 * 60),
+            (0, window_end * 60),
             ContainerSize::default(),
-            sky,
+            &[10.0; 3],
             60,
             1.0,
         );
         let (id, _) = p.admit(req, Method::EarliestFirst).unwrap();
-        (p, id)
-    }
-
-    fn run(demand: &[f64], delay: usize) -> ReplayRun {
-        ReplayRun {
+        let run = ReplayRun {
             name: "r".into(),
-            demand: demand.to_vec(),
+            demand: vec![demand; 3],
             start_delay: delay,
-        }
+        };
+        let params = ReprovisionParams {
+            enabled: dra,
+            ..ReprovisionParams::default()
+        };
+        replay(&p, id, 0, &run, &params).unwrap()
     }
 
     #[test]
     fn a_run_that_matches_its_reservation_finishes_on_time() {
-        let (p, id) = setup(100.0, &[10.0, 10.0, 10.0], (0, 10));
-        let off = ReprovisionParams {
-            enabled: false,
-            ..ReprovisionParams::default()
-        };
-        let o = replay(&p, id, 0, &run(&[10.0, 10.0, 10.0], 0), &off).unwrap();
+        let o = replay_flat(100.0, 10, 10.0, 0, false);
         assert_eq!(o.finish_step, Some(3));
         assert!(!o.missed);
     }
@@ -222,22 +229,10 @@ mod tests {
         // Reservation: 10 containers for 3 steps in a 6-step window. The run
         // needs 15 per step: without DRA it owes 15 container-steps at the end
         // of the reservation and never gets them.
-        let (p, id) = setup(100.0, &[10.0, 10.0, 10.0], (0, 6));
-        let off = ReprovisionParams {
-            enabled: false,
-            ..ReprovisionParams::default()
-        };
-        let o = replay(&p, id, 0, &run(&[15.0, 15.0, 15.0], 0), &off).unwrap();
+        let o = replay_flat(100.0, 6, 15.0, 0, false);
         assert!(o.missed && o.finish_step.is_none());
         // With DRA: 5 extra per step (ask 5 ≤ ρ·10), granted as the plan has room.
-        let o = replay(
-            &p,
-            id,
-            0,
-            &run(&[15.0, 15.0, 15.0], 0),
-            &ReprovisionParams::default(),
-        )
-        .unwrap();
+        let o = replay_flat(100.0, 6, 15.0, 0, true);
         assert_eq!(o.finish_step, Some(3));
         assert!(!o.missed);
         assert!((o.granted - 15.0).abs() < 1e-9, "{o:?}");
@@ -248,15 +243,7 @@ mod tests {
     fn late_input_is_caught_up_after_the_reservation_ends() {
         // The run starts 2 steps late; after the reservation ends DRA keeps
         // granting up to ρ·max(recent allocation), so it finishes at step 5.
-        let (p, id) = setup(100.0, &[10.0, 10.0, 10.0], (0, 6));
-        let o = replay(
-            &p,
-            id,
-            0,
-            &run(&[10.0, 10.0, 10.0], 2),
-            &ReprovisionParams::default(),
-        )
-        .unwrap();
+        let o = replay_flat(100.0, 6, 10.0, 2, true);
         assert_eq!(o.finish_step, Some(5));
         assert!(!o.missed);
     }
@@ -265,15 +252,7 @@ mod tests {
     fn no_room_means_refused_and_missed() {
         // The cluster is exactly the reservation: nothing can be granted
         // while it runs; what is owed is granted only after it ends, too late.
-        let (p, id) = setup(10.0, &[10.0, 10.0, 10.0], (0, 4));
-        let o = replay(
-            &p,
-            id,
-            0,
-            &run(&[15.0, 15.0, 15.0], 0),
-            &ReprovisionParams::default(),
-        )
-        .unwrap();
+        let o = replay_flat(10.0, 4, 15.0, 0, true);
         assert!(o.missed);
         assert!(o.refused >= 15.0, "{o:?}");
         assert!(o.finish_step.unwrap() > o.deadline_step);

@@ -484,6 +484,16 @@ pub struct Arima {
     len: usize,
 }
 
+/// The coefficients a model is assembled from: AR and MA, μ of the
+/// differenced series (`None`: no constant) and σ² (`None`: its
+/// maximum-likelihood value).
+struct Coefficients<'a> {
+    ar: &'a [f64],
+    ma: &'a [f64],
+    mean: Option<f64>,
+    sigma2: Option<f64>,
+}
+
 impl Arima {
     /// Fits ARIMA(p, d, q) to `y` (NaN = missing) by exact maximum
     /// likelihood.
@@ -622,16 +632,13 @@ impl Arima {
             ))
         })?;
         let (ar, ma, mu) = layout.decode(&best.x);
-        Self::assemble(
-            y,
-            order,
-            &ar,
-            &ma,
-            params.include_constant.then_some(mu),
-            None,
-            best.iterations,
-            best.converged,
-        )
+        let coefficients = Coefficients {
+            ar: &ar,
+            ma: &ma,
+            mean: params.include_constant.then_some(mu),
+            sigma2: None,
+        };
+        Self::assemble(y, order, coefficients, best.iterations, best.converged)
     }
 
     /// The model with given coefficients (no fitting): `mean` is μ of the
@@ -670,20 +677,30 @@ impl Arima {
                 "must be finite (σ² > 0)",
             ));
         }
-        Self::assemble(y, order, ar, ma, mean, sigma2, 0, true)
+        let coefficients = Coefficients {
+            ar,
+            ma,
+            mean,
+            sigma2,
+        };
+        Self::assemble(y, order, coefficients, 0, true)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The model of `y` with `coefficients`, filtered once; `iterations`
+    /// and `converged` tell how the fit that found them went.
     fn assemble(
         y: &[f64],
         order: ArimaOrder,
-        ar: &[f64],
-        ma: &[f64],
-        mean: Option<f64>,
-        sigma2: Option<f64>,
+        coefficients: Coefficients<'_>,
         iterations: usize,
         converged: bool,
     ) -> Result<Self, ForecastError> {
+        let Coefficients {
+            ar,
+            ma,
+            mean,
+            sigma2,
+        } = coefficients;
         let w = difference(y, order.d);
         let ss = state_space(ar, ma, mean.unwrap_or(0.0));
         let f = filter(&w, &ss).ok_or_else(|| {

@@ -322,6 +322,15 @@ impl HistoryGp {
         self.add(u, target)
     }
 
+    /// `1/ℓ²` per feature, as [`kernel`] takes the length scales.
+    fn inv_l2(&self) -> Vec<f64> {
+        self.hyper
+            .length_scales
+            .iter()
+            .map(|l| 1.0 / (l * l))
+            .collect()
+    }
+
     /// Adds a standardized pattern, dropping the oldest when the window is
     /// full: O(N²).
     fn add(&mut self, u: Vec<f64>, target: f64) -> Result<(), ForecastError> {
@@ -330,12 +339,7 @@ impl HistoryGp {
             self.x.pop_front();
             self.y.pop_front();
         }
-        let inv_l2: Vec<f64> = self
-            .hyper
-            .length_scales
-            .iter()
-            .map(|l| 1.0 / (l * l))
-            .collect();
+        let inv_l2 = self.inv_l2();
         let sf2 = self.hyper.signal_variance;
         let n = self.x.len();
         let mut col = DVector::zeros(n + 1);
@@ -361,12 +365,7 @@ impl HistoryGp {
 
     /// Mean, variance and mean gradient at a standardized input.
     fn predict_standardized(&self, u: &[f64]) -> Standardized {
-        let inv_l2: Vec<f64> = self
-            .hyper
-            .length_scales
-            .iter()
-            .map(|l| 1.0 / (l * l))
-            .collect();
+        let inv_l2 = self.inv_l2();
         let sf2 = self.hyper.signal_variance;
         let n = self.x.len();
         let kvec = DVector::from_iterator(n, self.x.iter().map(|xi| kernel(xi, u, &inv_l2, sf2)));

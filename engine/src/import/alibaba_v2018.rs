@@ -24,7 +24,8 @@
 //! the field count. In the meta table, empty numbers are unknown (`None`);
 //! negative requests and memory outside [0, 100] are errors.
 
-use super::csv;
+use super::csv::Field;
+use super::headerless::{each_line, fields, id, optional, time};
 use super::located::{column_of, FieldError, ParseError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
@@ -91,125 +92,44 @@ pub struct ContainerUsage {
     pub bad_values: usize,
 }
 
-fn line_error(file: &str, line: usize, e: FieldError) -> ParseError {
-    ParseError {
-        file: file.to_string(),
-        line: line as u64 + 1,
-        column: e.column,
-        reason: e.reason,
-    }
-}
-
-/// Splits a headerless line into exactly `width` fields.
-fn fields<'a>(
-    line: &'a str,
-    width: usize,
-    out: &mut Vec<csv::Field<'a>>,
-) -> Result<(), FieldError> {
-    csv::split(line, b',', out)?;
-    if out.len() != width {
-        return Err(FieldError::at(
-            1,
-            format!(
-                "expected {width} fields (the trace's schema), found {}",
-                out.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn id(line: &str, f: &csv::Field<'_>, what: &str) -> Result<String, FieldError> {
-    let t = f.text.trim();
-    if t.is_empty() {
-        return Err(FieldError::at(
-            column_of(line, f.offset),
-            format!("{what} is empty"),
-        ));
-    }
-    Ok(t.to_string())
-}
-
-fn time(line: &str, f: &csv::Field<'_>) -> Result<f64, FieldError> {
-    match f.text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(FieldError::at(
-            column_of(line, f.offset),
-            format!(
-                "time_stamp `{}` is not a non-negative number of seconds",
-                csv::shorten(f.text.trim())
-            ),
-        )),
-    }
-}
-
-/// An optional number: empty → `None`; NaN → `Some(NaN)`; not a number →
-/// error.
-fn optional(line: &str, f: &csv::Field<'_>, what: &str) -> Result<Option<f64>, FieldError> {
-    let t = f.text.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    t.parse::<f64>().map(Some).map_err(|_| {
-        FieldError::at(
-            column_of(line, f.offset),
-            format!("{what} `{}` is not a number", csv::shorten(t)),
-        )
-    })
-}
-
 /// Reads `container_meta.csv` (`file` names it in errors). Strict: every
 /// bad line is returned and the file refused.
 pub fn read_container_meta(file: &str, text: &str) -> Result<Vec<ContainerMeta>, Vec<ParseError>> {
     let mut out = Vec::new();
-    let mut errors = Vec::new();
     let mut buf = Vec::with_capacity(8);
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim().is_empty() {
-            continue;
-        }
-        let row = (|| -> Result<ContainerMeta, FieldError> {
-            fields(line, 8, &mut buf)?;
-            let nonneg = |k: usize, what: &str| -> Result<Option<f64>, FieldError> {
-                let v = optional(line, &buf[k], what)?;
-                match v {
-                    Some(x) if x.is_nan() => Ok(None),
-                    Some(x) if x < 0.0 || x.is_infinite() => Err(FieldError::at(
-                        column_of(line, buf[k].offset),
-                        format!("{what} {x} is negative or infinite"),
-                    )),
-                    v => Ok(v),
-                }
-            };
-            let mem_size = nonneg(7, "mem_size")?;
-            if let Some(m) = mem_size.filter(|m| *m > 100.0) {
-                return Err(FieldError::at(
-                    column_of(line, buf[7].offset),
-                    format!("mem_size {m} is above 100 (normalized to [0, 100])"),
-                ));
+    each_line(file, text, |line| {
+        fields(line, 8, &mut buf)?;
+        let nonneg = |k: usize, what: &str| -> Result<Option<f64>, FieldError> {
+            let v = optional(line, &buf[k], what)?;
+            match v {
+                Some(x) if x.is_nan() => Ok(None),
+                Some(x) if x < 0.0 || x.is_infinite() => Err(FieldError::at(
+                    column_of(line, buf[k].offset),
+                    format!("{what} {x} is negative or infinite"),
+                )),
+                v => Ok(v),
             }
-            Ok(ContainerMeta {
-                container_id: id(line, &buf[0], "container_id")?,
-                machine_id: buf[1].text.trim().to_string(),
-                time: time(line, &buf[2])? as i64,
-                app_du: buf[3].text.trim().to_string(),
-                status: buf[4].text.trim().to_string(),
-                cpu_request: nonneg(5, "cpu_request")?,
-                cpu_limit: nonneg(6, "cpu_limit")?,
-                mem_size,
-            })
-        })();
-        match row {
-            Ok(r) => out.push(r),
-            Err(e) => errors.push(line_error(file, i, e)),
+        };
+        let mem_size = nonneg(7, "mem_size")?;
+        if let Some(m) = mem_size.filter(|m| *m > 100.0) {
+            return Err(FieldError::at(
+                column_of(line, buf[7].offset),
+                format!("mem_size {m} is above 100 (normalized to [0, 100])"),
+            ));
         }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+        out.push(ContainerMeta {
+            container_id: id(line, &buf[0], "container_id")?,
+            machine_id: buf[1].text.trim().to_string(),
+            time: time(line, &buf[2])? as i64,
+            app_du: buf[3].text.trim().to_string(),
+            status: buf[4].text.trim().to_string(),
+            cpu_request: nonneg(5, "cpu_request")?,
+            cpu_limit: nonneg(6, "cpu_limit")?,
+            mem_size,
+        });
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// The latest row of each container (its current request), by container id.
@@ -228,7 +148,7 @@ pub fn latest_requests(meta: &[ContainerMeta]) -> BTreeMap<String, ContainerMeta
 
 /// A utilization value: `Some` when it is a real measurement in [0, 100],
 /// `None` for the trace's bad values (empty, NaN, −1, 101, out of range).
-fn utilization(line: &str, f: &csv::Field<'_>, what: &str) -> Result<Option<f64>, FieldError> {
+fn utilization(line: &str, f: &Field<'_>, what: &str) -> Result<Option<f64>, FieldError> {
     Ok(optional(line, f, what)?.filter(|v| (0.0..=100.0).contains(v)))
 }
 
@@ -240,36 +160,20 @@ type Sample = (f64, Option<f64>, Option<f64>);
 /// bad values are dropped and counted, see the module notes.
 pub fn read_container_usage(file: &str, text: &str) -> Result<ContainerUsage, Vec<ParseError>> {
     let mut by: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
-    let mut errors = Vec::new();
     let mut rows = 0;
     let mut bad = 0;
     let mut buf = Vec::with_capacity(11);
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim().is_empty() {
-            continue;
-        }
-        let row = (|| -> Result<(String, f64, Option<f64>, Option<f64>), FieldError> {
-            fields(line, 11, &mut buf)?;
-            Ok((
-                id(line, &buf[0], "container_id")?,
-                time(line, &buf[2])?,
-                utilization(line, &buf[3], "cpu_util_percent")?,
-                utilization(line, &buf[4], "mem_util_percent")?,
-            ))
-        })();
-        match row {
-            Ok((c, t, cpu, mem)) => {
-                rows += 1;
-                bad += usize::from(cpu.is_none()) + usize::from(mem.is_none());
-                by.entry(c).or_default().push((t, cpu, mem));
-            }
-            Err(e) => errors.push(line_error(file, i, e)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+    each_line(file, text, |line| {
+        fields(line, 11, &mut buf)?;
+        let c = id(line, &buf[0], "container_id")?;
+        let t = time(line, &buf[2])?;
+        let cpu = utilization(line, &buf[3], "cpu_util_percent")?;
+        let mem = utilization(line, &buf[4], "mem_util_percent")?;
+        rows += 1;
+        bad += usize::from(cpu.is_none()) + usize::from(mem.is_none());
+        by.entry(c).or_default().push((t, cpu, mem));
+        Ok(())
+    })?;
     let mut series = Vec::new();
     for (c, mut samples) in by {
         samples.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -20,6 +20,7 @@ mod csv;
 mod decisions_csv;
 mod detect;
 mod format;
+pub(crate) mod headerless;
 mod job_history;
 mod loaded;
 mod located;
@@ -52,7 +53,8 @@ pub use shaping_csv::{
 /// Field and located-error helpers for standalone readers outside `import`
 /// (the harvesting module's tenants CSV and Alibaba machine tables).
 pub(crate) mod fields {
-    pub(crate) use super::csv::{count, number, read_rows, shorten, split, Field};
+    pub(crate) use super::csv::{count, number, read_rows, shorten, split};
+    pub(crate) use super::headerless;
     pub(crate) use super::located::{column_of, FieldError};
 }
 

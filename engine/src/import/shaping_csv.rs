@@ -69,6 +69,15 @@ fn line_no(text: &str, line: &str) -> u64 {
         + 1
 }
 
+/// The `app` column, required in both files.
+fn app_name(line: &str, f: &csv::Field<'_>) -> Result<String, FieldError> {
+    let app = f.text.trim();
+    if app.is_empty() {
+        return Err(FieldError::at(column_of(line, f.offset), "app is required"));
+    }
+    Ok(app.to_string())
+}
+
 /// Reads the applications CSV (`file` names it in errors).
 pub fn read_shaping_apps_csv(
     file: &str,
@@ -96,13 +105,7 @@ pub fn read_shaping_apps_csv(
                 }
                 Ok(v)
             };
-            let app = field(0).text.trim().to_string();
-            if app.is_empty() {
-                return Err(FieldError::at(
-                    column_of(line, field(0).offset),
-                    "app is required",
-                ));
-            }
+            let app = app_name(line, field(0))?;
             let kind = field(3).text.trim().to_ascii_lowercase();
             let core = match kind.as_str() {
                 "core" => true,
@@ -164,13 +167,7 @@ pub fn read_shaping_usage_csv(
                 }
                 Ok(v)
             };
-            let app = field(0).text.trim().to_string();
-            if app.is_empty() {
-                return Err(FieldError::at(
-                    column_of(line, field(0).offset),
-                    "app is required",
-                ));
-            }
+            let app = app_name(line, field(0))?;
             let minute = csv::count(line, field(1), "minute")?;
             if minute > u32::MAX as u64 {
                 return Err(FieldError::at(

@@ -238,12 +238,8 @@ impl Eq13 {
 mod tests {
     use super::*;
     use crate::numerics::Rng;
-    use crate::pricing::{LazySchedule, QueuedJob, Slots};
-
-    const ONE: Slots = Slots {
-        map: 1.0,
-        reduce: 1.0,
-    };
+    use crate::pricing::test_support::ONE;
+    use crate::pricing::{LazySchedule, QueuedJob};
 
     fn c(deadline: f64, work: f64) -> Committed {
         Committed {

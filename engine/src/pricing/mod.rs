@@ -28,6 +28,8 @@ mod sim_tests;
 pub mod sim_workload;
 pub mod simulate;
 pub mod slots;
+#[cfg(test)]
+mod test_support;
 pub mod work;
 
 pub use edf::{Committed, Eq13, SlackProfile};

@@ -402,20 +402,7 @@ pub fn price_at(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn job(name: &str, map: f64, deadline: f64) -> QueuedJob {
-        QueuedJob {
-            name: name.into(),
-            map_work: map,
-            reduce_work: 0.0,
-            deadline,
-        }
-    }
-
-    const ONE: Slots = Slots {
-        map: 1.0,
-        reduce: 1.0,
-    };
+    use crate::pricing::test_support::{figure_7_queue, job, ONE};
 
     #[test]
     fn empty_queue_eq13_by_hand() {
@@ -439,7 +426,7 @@ mod tests {
         // Figure 7's queue: A (10 s) due 70, B (20 s) due 110. A deadline
         // before B's takes slack from B: eq. (13) charges more than the job's
         // own term; a deadline after everyone's charges nothing extra.
-        let queue = [job("A", 10.0, 70.0), job("B", 20.0, 110.0)];
+        let queue = figure_7_queue();
         let p = PriceParams {
             points: 30,
             span_jobs: 2.0,
@@ -515,22 +502,24 @@ mod tests {
     #[test]
     fn alternatives_and_validation() {
         let queue = [job("A", 10.0, 70.0)];
-        for f in [
-            PriceFunction::Exponential { kappa: 2.0 },
-            PriceFunction::Quadratic { kappa: 2.0, z: 2.0 },
-            PriceFunction::LoadAware,
-        ] {
-            let q = quote(
+        let with = |function| {
+            quote(
                 &queue,
                 ONE,
                 30.0,
                 0.0,
                 &PriceParams {
-                    function: f,
+                    function,
                     ..PriceParams::default()
                 },
             )
-            .unwrap();
+        };
+        for f in [
+            PriceFunction::Exponential { kappa: 2.0 },
+            PriceFunction::Quadratic { kappa: 2.0, z: 2.0 },
+            PriceFunction::LoadAware,
+        ] {
+            let q = with(f).unwrap();
             let r = 0.1 * 30.0 / 60.0;
             assert!(q.curve.iter().all(|pt| pt.price >= r - 1e-12), "{f:?}");
             assert!(
@@ -538,20 +527,8 @@ mod tests {
                 "{f:?}"
             );
         }
-        let bad = |f| {
-            quote(
-                &queue,
-                ONE,
-                30.0,
-                0.0,
-                &PriceParams {
-                    function: f,
-                    ..PriceParams::default()
-                },
-            )
-        };
-        assert!(bad(PriceFunction::Mrm { kappa: 0.5 }).is_err());
-        assert!(bad(PriceFunction::Quadratic { kappa: 1.0, z: 0.0 }).is_err());
+        assert!(with(PriceFunction::Mrm { kappa: 0.5 }).is_err());
+        assert!(with(PriceFunction::Quadratic { kappa: 1.0, z: 0.0 }).is_err());
         assert!(quote(&queue, ONE, 0.0, 0.0, &PriceParams::default()).is_err());
         assert!(quote(
             &queue,
@@ -568,7 +545,7 @@ mod tests {
 
     #[test]
     fn price_at_matches_the_curve_and_refuses_early_deadlines() {
-        let queue = [job("A", 10.0, 70.0), job("B", 20.0, 110.0)];
+        let queue = figure_7_queue();
         let p = PriceParams {
             points: 9,
             span_jobs: 2.0,

@@ -213,26 +213,13 @@ impl LazySchedule {
 mod tests {
     use super::*;
     use crate::numerics::Rng;
-
-    fn job(name: &str, map: f64, deadline: f64) -> QueuedJob {
-        QueuedJob {
-            name: name.into(),
-            map_work: map,
-            reduce_work: 0.0,
-            deadline,
-        }
-    }
+    use crate::pricing::test_support::{figure_7_queue, job, ONE};
 
     /// MRM Figure 7: A (10 s) due at 70, B (20 s) due at 110 on one slot;
     /// C of 80 s finishes at 90, C of 100 s at 130.
     #[test]
     fn figure_7() {
-        let one = Slots {
-            map: 1.0,
-            reduce: 1.0,
-        };
-        let s =
-            LazySchedule::build(&[job("A", 10.0, 70.0), job("B", 20.0, 110.0)], one, 1.0).unwrap();
+        let s = LazySchedule::build(&figure_7_queue(), ONE, 1.0).unwrap();
         assert_eq!(s.free_between(0, 0.0, 60.0), 60.0);
         assert_eq!(s.free_between(0, 60.0, 70.0), 0.0);
         assert_eq!(s.free_between(0, 70.0, 90.0), 20.0);
@@ -280,15 +267,11 @@ mod tests {
 
     #[test]
     fn infeasible_and_invalid() {
-        let one = Slots {
-            map: 1.0,
-            reduce: 1.0,
-        };
         assert_eq!(
-            LazySchedule::build(&[job("A", 10.0, 5.0)], one, 1.0),
+            LazySchedule::build(&[job("A", 10.0, 5.0)], ONE, 1.0),
             Err(ScheduleError::Infeasible("A".into()))
         );
-        assert!(LazySchedule::build(&[job("A", f64::NAN, 5.0)], one, 1.0).is_err());
+        assert!(LazySchedule::build(&[job("A", f64::NAN, 5.0)], ONE, 1.0).is_err());
         assert!(LazySchedule::build(
             &[],
             Slots {
@@ -298,7 +281,7 @@ mod tests {
             1.0
         )
         .is_err());
-        assert!(LazySchedule::build(&[], one, 0.0).is_err());
+        assert!(LazySchedule::build(&[], ONE, 0.0).is_err());
     }
 
     /// Preemptive EDF on one slot: does every job meet its deadline?
@@ -320,10 +303,6 @@ mod tests {
     #[test]
     fn single_slot_matches_brute_force() {
         let mut rng = Rng::new(9);
-        let one = Slots {
-            map: 1.0,
-            reduce: 1.0,
-        };
         for case in 0..400 {
             let n = rng.int(0, 4) as usize;
             let mut jobs = Vec::new();
@@ -339,7 +318,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, &(p, d))| job(&format!("j{i}"), p.into(), d.into()))
                 .collect();
-            let s = LazySchedule::build(&queued, one, 1.0).unwrap();
+            let s = LazySchedule::build(&queued, ONE, 1.0).unwrap();
             let fast = s.earliest_finish(new.into(), 0.0) as u32;
             let brute = (1..200)
                 .find(|&f| {

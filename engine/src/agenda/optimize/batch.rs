@@ -325,12 +325,7 @@ fn finish<'a>(
     certify(&search.board, &search.items, step, params, peak, &mut bound);
     if let Some((_, placed)) = bound.better.take() {
         for (k, (start, alloc)) in placed.into_iter().enumerate() {
-            let item = search.items[k].clone();
-            search.board.apply(k, &item, -1.0);
-            search.items[k].start = start;
-            search.items[k].alloc = alloc;
-            let item = search.items[k].clone();
-            search.board.apply(k, &item, 1.0);
+            search.replace(k, start, alloc);
         }
     }
     let peak = search.board.peak();

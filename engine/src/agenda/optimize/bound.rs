@@ -3,9 +3,10 @@
 //! minimize `z` subject to, per step (or time bucket) and resource,
 //! `locked + Σ placed load ≤ z · capacity`.
 //!
-//! A request with a fixed shape ([`Rigid`]) gets one variable per start
-//! (per stage under `R_ORDER`, with precedence rows): the LP relaxation of
-//! this formulation is far tighter than spreading its work. Any other
+//! A request with a fixed shape ([`Rigid`](super::item::Rigid)) gets one
+//! variable per start (per stage under `R_ORDER`, with precedence rows):
+//! the LP relaxation of this formulation is far tighter than spreading its
+//! work. Any other
 //! request gets its work spread fractionally within its window under its
 //! parallelism (order and gangs dropped): a relaxation of every placement
 //! LowCost or the search could make. When the per-step LP would be too
@@ -15,7 +16,7 @@
 //! is the exact problem; branch and bound runs on it, warm-started from the
 //! search's plan, under a node budget.
 
-use super::item::{Board, Item, Rigid};
+use super::item::{Board, Item};
 use super::params::{BoundKind, OptimizeParams};
 use crate::numerics::lp::integer::{
     ComparisonOp, OptimizationDirection, Problem, SolutionStatus, SolveOptions, SolveOutcome,
@@ -148,7 +149,7 @@ fn build(board: &Board, items: &[Item], b: usize, integer: bool, step_secs: f64)
         };
         let vars = match (&item.rigid, b) {
             (Some(r), 1) if r.chain => {
-                let starts = first_starts(r, a);
+                let starts = r.back_to_back(a);
                 let (_, shape) = r.layout(&starts);
                 let mut xs = Vec::new();
                 for s in a..=d - shape.len() {
@@ -234,19 +235,6 @@ fn build(board: &Board, items: &[Item], b: usize, integer: bool, step_secs: f64)
         scale,
         vars: all,
     })
-}
-
-/// Stage starts of a shape placed back to back from `a`.
-fn first_starts(r: &Rigid, a: usize) -> Vec<usize> {
-    let mut s = a;
-    r.stages
-        .iter()
-        .map(|st| {
-            let at = s;
-            s += st.0;
-            at
-        })
-        .collect()
 }
 
 /// The gang and area bounds, and the locked load's own peak.
@@ -474,10 +462,7 @@ fn integer_program(
                         .unwrap_or(item.window.0)
                 };
                 let starts = match vars {
-                    Vars::Chain(xs) => {
-                        let s = pick(xs);
-                        first_starts(r, s)
-                    }
+                    Vars::Chain(xs) => r.back_to_back(pick(xs)),
                     Vars::Order(stages) => stages.iter().map(|xs| pick(xs)).collect(),
                     Vars::Spread => return,
                 };

@@ -20,6 +20,19 @@ pub(super) struct Rigid {
 }
 
 impl Rigid {
+    /// Stage starts of the shape placed back to back from step `a`.
+    pub fn back_to_back(&self, a: usize) -> Vec<usize> {
+        let mut s = a;
+        self.stages
+            .iter()
+            .map(|st| {
+                let at = s;
+                s += st.0;
+                at
+            })
+            .collect()
+    }
+
     /// The shape of `req` if it is rigid.
     pub fn of(req: &ReservationRequest, step_secs: f64) -> Option<Rigid> {
         let chain = match req.interpreter {

@@ -191,18 +191,7 @@ impl<'a> Search<'a> {
         let mut best = None;
         match &item.rigid {
             Some(r) if r.chain => {
-                let starts: Vec<usize> = {
-                    let mut s = a;
-                    r.stages
-                        .iter()
-                        .map(|st| {
-                            let at = s;
-                            s += st.0;
-                            at
-                        })
-                        .collect()
-                };
-                let (_, shape) = r.layout(&starts);
+                let (_, shape) = r.layout(&r.back_to_back(a));
                 self.shifts(k, &shape, &mut best);
             }
             Some(r) => {
@@ -316,17 +305,23 @@ impl<'a> Search<'a> {
             .collect()
     }
 
+    /// Takes item `k` off the board and puts it back at `start` with
+    /// `alloc`.
+    pub fn replace(&mut self, k: usize, start: usize, alloc: Vec<f64>) {
+        let item = self.items[k].clone();
+        self.board.apply(k, &item, -1.0);
+        self.items[k].start = start;
+        self.items[k].alloc = alloc;
+        let item = self.items[k].clone();
+        self.board.apply(k, &item, 1.0);
+    }
+
     fn restore(&mut self, snap: Vec<(usize, Vec<f64>)>) {
         for (k, (start, alloc)) in snap.into_iter().enumerate() {
             if self.items[k].start == start && self.items[k].alloc == alloc {
                 continue;
             }
-            let item = self.items[k].clone();
-            self.board.apply(k, &item, -1.0);
-            self.items[k].start = start;
-            self.items[k].alloc = alloc;
-            let item = self.items[k].clone();
-            self.board.apply(k, &item, 1.0);
+            self.replace(k, start, alloc);
         }
     }
 

@@ -7,7 +7,8 @@
 
 use super::grid_cells::{build_grid, Grid};
 use super::params::{DurabilityParams, Policy, ReimageSource};
-use super::placement_run::place_only;
+use super::placement::Placer;
+use super::placement_run::Placement;
 use super::reimage_year::reimage_year;
 use super::reimages::ReimageHistory;
 use super::replay::{replay_memory, Replay};
@@ -154,8 +155,12 @@ pub fn simulate_durability(
             let seed = p.placement.seed + run as u64;
             let r = p.replications[ri];
             let year = &years[run];
-            let (placement, relaxed) =
-                place_only(&cluster, &grid, policies[pi], p.blocks, r, seed)?;
+            let mut placer = Placer::new(&cluster, &grid);
+            let placement = Placement {
+                replication: r,
+                replicas: placer.fill(policies[pi], p.blocks, r, seed, |_, _| {})?,
+            };
+            let relaxed = placer.relaxed;
             let (lost, destroyed) =
                 replay.run(&placement, cluster.servers(), year, p.recreate_per_hour);
             Ok(DurabilityRun {

@@ -340,6 +340,35 @@ impl<'a> Placer<'a> {
         })
     }
 
+    /// Places `blocks` blocks of `replication` replicas by `policy`, each
+    /// written from a server drawn uniformly among those with room (seeded),
+    /// and calls `after` with each block's index once it is placed: the
+    /// replicas, block-major. A cluster without room for every replica is
+    /// refused up front.
+    pub fn fill(
+        &mut self,
+        policy: Policy,
+        blocks: usize,
+        replication: usize,
+        seed: u64,
+        mut after: impl FnMut(usize, &Self),
+    ) -> Result<Vec<u32>, HarvestError> {
+        let needed = self.c.room_for(blocks, replication)?;
+        let mut rng = Rng::new(seed ^ 0x504c_4143);
+        let mut replicas = vec![0u32; blocks * replication];
+        for (b, out) in replicas.chunks_exact_mut(replication.max(1)).enumerate() {
+            let w = self
+                .random_writer(&[], &mut rng)
+                .ok_or_else(|| HarvestError::ClusterFull {
+                    needed,
+                    capacity: self.c.capacity(),
+                })?;
+            self.place(policy, b as u64, w, &[], &mut rng, out)?;
+            after(b, self);
+        }
+        Ok(replicas)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn place_impl(
         &mut self,

@@ -10,7 +10,6 @@ use super::params::Policy;
 use super::placement::Placer;
 use super::tenant::Cluster;
 use crate::harvest::error::HarvestError;
-use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Blocks' replicas, `replication` server ids per block, block-major.
@@ -90,13 +89,7 @@ pub fn place_blocks(
     replication: usize,
     seed: u64,
 ) -> Result<(Placement, PlaceReport), HarvestError> {
-    let needed = blocks as u64 * replication as u64;
-    if needed > cluster.capacity() {
-        return Err(HarvestError::ClusterFull {
-            needed,
-            capacity: cluster.capacity(),
-        });
-    }
+    let needed = cluster.room_for(blocks, replication)?;
     if !(1..=16).contains(&replication) {
         return Err(HarvestError::Invalid {
             name: "replication",
@@ -104,22 +97,13 @@ pub fn place_blocks(
         });
     }
     let mut placer = Placer::new(cluster, grid);
-    let mut rng = Rng::new(seed ^ 0x504c_4143);
-    let mut replicas = vec![0u32; blocks * replication];
     let mut short_at = None;
     let check_every = (blocks / 256).max(1);
-    for (b, out) in replicas.chunks_exact_mut(replication).enumerate() {
-        let w = placer
-            .random_writer(&[], &mut rng)
-            .ok_or_else(|| HarvestError::ClusterFull {
-                needed,
-                capacity: cluster.capacity(),
-            })?;
-        placer.place(policy, b as u64, w, &[], &mut rng, out)?;
+    let replicas = placer.fill(policy, blocks, replication, seed, |b, placer| {
         if short_at.is_none() && b % check_every == 0 && placer.open_environments() < replication {
             short_at = Some(b as u64);
         }
-    }
+    })?;
     if short_at.is_none() && placer.open_environments() < replication {
         short_at = Some(blocks as u64);
     }
@@ -173,44 +157,6 @@ pub fn place_blocks(
         max_server_fill,
     };
     Ok((placement, report))
-}
-
-/// Places `blocks` blocks as [`place_blocks`] does, without the report:
-/// the placement and the blocks relaxed.
-pub fn place_only(
-    cluster: &Cluster,
-    grid: &Grid,
-    policy: Policy,
-    blocks: usize,
-    replication: usize,
-    seed: u64,
-) -> Result<(Placement, u64), HarvestError> {
-    let needed = blocks as u64 * replication as u64;
-    if needed > cluster.capacity() {
-        return Err(HarvestError::ClusterFull {
-            needed,
-            capacity: cluster.capacity(),
-        });
-    }
-    let mut placer = Placer::new(cluster, grid);
-    let mut rng = Rng::new(seed ^ 0x504c_4143);
-    let mut replicas = vec![0u32; blocks * replication];
-    for (b, out) in replicas.chunks_exact_mut(replication.max(1)).enumerate() {
-        let w = placer
-            .random_writer(&[], &mut rng)
-            .ok_or_else(|| HarvestError::ClusterFull {
-                needed,
-                capacity: cluster.capacity(),
-            })?;
-        placer.place(policy, b as u64, w, &[], &mut rng, out)?;
-    }
-    Ok((
-        Placement {
-            replication,
-            replicas,
-        },
-        placer.relaxed,
-    ))
 }
 
 /// Counts the blocks of `p` breaking each of Algorithm 2's rules (and the

@@ -193,6 +193,19 @@ impl Cluster {
         self.room.iter().map(|&r| u64::from(r)).sum()
     }
 
+    /// The replicas `blocks` blocks of `replication` need, refused when
+    /// the cluster cannot hold them.
+    pub fn room_for(&self, blocks: usize, replication: usize) -> Result<u64, HarvestError> {
+        let needed = blocks as u64 * replication as u64;
+        if needed > self.capacity() {
+            return Err(HarvestError::ClusterFull {
+                needed,
+                capacity: self.capacity(),
+            });
+        }
+        Ok(needed)
+    }
+
     /// Replicas tenant `t` can hold.
     pub fn tenant_capacity(&self, t: usize) -> u64 {
         let (a, b) = (

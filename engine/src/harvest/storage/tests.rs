@@ -56,6 +56,13 @@ fn params(r: usize) -> PlacementParams {
     }
 }
 
+/// The cluster of `ts` for placing `r` replicas and its `n` × `n` grid.
+fn cluster_and_grid(ts: &[StorageTenant], r: usize, n: usize) -> (Cluster, Grid) {
+    let c = Cluster::new(ts, &params(r)).unwrap();
+    let g = build_grid(&c, n);
+    (c, g)
+}
+
 // ---- the reimages CSV ----
 
 #[test]
@@ -219,8 +226,7 @@ fn grid_of_nine_equal_tenants_has_one_per_cell() {
             )
         })
         .collect();
-    let c = Cluster::new(&ts, &params(3)).unwrap();
-    let g = build_grid(&c, 3);
+    let (_, g) = cluster_and_grid(&ts, 3, 3);
     assert_eq!(g.imbalance, 0.0);
     // Row 0 = t0, t1, t2 (least reimaged); by peak: t2 (7) < t1 (8) < t0 (9).
     assert_eq!(g.cells[0].tenants, vec![2]);
@@ -245,8 +251,7 @@ fn grid_balance_by_hand_with_unequal_tenants() {
         st("e", "ee", 1, 1.0, 1.3, 4.0),
         st("f", "ef", 1, 2.0, 1.4, 5.0),
     ];
-    let c = Cluster::new(&ts, &params(2)).unwrap();
-    let g = build_grid(&c, 2);
+    let (_, g) = cluster_and_grid(&ts, 2, 2);
     assert_eq!(g.ideal, 3.0);
     // Row 0 alone: midpoint 3 of 6 → column 1.
     assert_eq!(g.cells[0].tenants, Vec::<u32>::new());
@@ -264,8 +269,7 @@ fn grid_balance_by_hand_with_unequal_tenants() {
 
 fn invariants(r: usize) {
     let ts = tenants(60, 2000.0, 3);
-    let c = Cluster::new(&ts, &params(r)).unwrap();
-    let g = build_grid(&c, 3);
+    let (c, g) = cluster_and_grid(&ts, r, 3);
     assert!(g.cells.iter().all(|c| !c.tenants.is_empty()));
     let mut placer = Placer::new(&c, &g);
     let mut rng = Rng::new(11);
@@ -344,8 +348,7 @@ fn a_full_cluster_and_a_full_writer_are_refused() {
         st("b", "e2", 2, 2.0, 1.0, 2.0),
         st("c", "e3", 2, 2.0, 2.0, 3.0),
     ];
-    let c = Cluster::new(&ts, &params(3)).unwrap();
-    let g = build_grid(&c, 3);
+    let (c, g) = cluster_and_grid(&ts, 3, 3);
     let e = place_blocks(&c, &g, Policy::HdfsH, 5, 3, 1).unwrap_err();
     assert_eq!(
         e,
@@ -379,8 +382,7 @@ fn a_full_cluster_and_a_full_writer_are_refused() {
         st("a", "e1", 4, 4.0, 0.0, 1.0),
         st("b", "e1", 4, 4.0, 1.0, 2.0),
     ];
-    let c2 = Cluster::new(&ts2, &params(2)).unwrap();
-    let g2 = build_grid(&c2, 3);
+    let (c2, g2) = cluster_and_grid(&ts2, 2, 3);
     let mut p3 = Placer::new(&c2, &g2);
     let e = p3
         .place(Policy::HdfsH, 0, 0, &[], &mut rng, &mut [0u32; 2])
@@ -396,8 +398,7 @@ fn a_full_cluster_and_a_full_writer_are_refused() {
 #[test]
 fn traced_placement_explains_cells_and_tenants() {
     let ts = tenants(18, 2000.0, 9);
-    let c = Cluster::new(&ts, &params(3)).unwrap();
-    let g = build_grid(&c, 3);
+    let (c, g) = cluster_and_grid(&ts, 3, 3);
     let mut placer = Placer::new(&c, &g);
     let mut rng = Rng::new(2);
     let t = placer
@@ -458,8 +459,7 @@ fn small_dc() -> (Vec<TenantInfo>, Vec<StorageTenant>, ReimageHistory) {
 #[test]
 fn no_reimages_lose_nothing_and_r1_loses_the_reimaged_share() {
     let (_, sts, _) = small_dc();
-    let c = Cluster::new(&sts, &params(1)).unwrap();
-    let g = build_grid(&c, 3);
+    let (c, g) = cluster_and_grid(&sts, 1, 3);
     let (p3, _) = place_blocks(&c, &g, Policy::HdfsH, 5000, 3, 1).unwrap();
     assert_eq!(lost_blocks(&p3, c.servers(), &[], 30.0), (0, 0));
     // R = 1: the blocks on servers reimaged at least once.
@@ -477,8 +477,7 @@ fn no_reimages_lose_nothing_and_r1_loses_the_reimaged_share() {
 #[test]
 fn a_burst_on_one_tenant_loses_no_algorithm_2_block() {
     let (_, sts, _) = small_dc();
-    let c = Cluster::new(&sts, &params(2)).unwrap();
-    let g = build_grid(&c, 3);
+    let (c, g) = cluster_and_grid(&sts, 2, 3);
     for r in [2, 3, 4] {
         let (p, _) = place_blocks(&c, &g, Policy::HdfsH, 20_000, r, r as u64).unwrap();
         for t in 0..sts.len() {

@@ -15,8 +15,8 @@
 
 use super::tenant::TenantInfo;
 use crate::harvest::error::HarvestError;
-use crate::import::fields::{column_of, shorten, split, Field, FieldError};
-use crate::import::ParseError;
+use crate::import::fields::headerless::{self, fields, id, optional, time};
+use crate::import::fields::{column_of, FieldError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -73,82 +73,13 @@ pub struct MachineUsage {
     pub bad_values: usize,
 }
 
-fn fields<'a>(line: &'a str, width: usize, out: &mut Vec<Field<'a>>) -> Result<(), FieldError> {
-    split(line, b',', out)?;
-    if out.len() != width {
-        return Err(FieldError::at(
-            1,
-            format!(
-                "expected {width} fields (the trace's schema), found {}",
-                out.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn time(line: &str, f: &Field<'_>) -> Result<f64, FieldError> {
-    match f.text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(FieldError::at(
-            column_of(line, f.offset),
-            format!(
-                "time_stamp `{}` is not a non-negative number of seconds",
-                shorten(f.text.trim())
-            ),
-        )),
-    }
-}
-
-fn optional(line: &str, f: &Field<'_>, what: &str) -> Result<Option<f64>, FieldError> {
-    let t = f.text.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    t.parse::<f64>().map(Some).map_err(|_| {
-        FieldError::at(
-            column_of(line, f.offset),
-            format!("{what} `{}` is not a number", shorten(t)),
-        )
-    })
-}
-
-fn machine(line: &str, f: &Field<'_>) -> Result<String, FieldError> {
-    let t = f.text.trim();
-    if t.is_empty() {
-        return Err(FieldError::at(
-            column_of(line, f.offset),
-            "machine_id is empty",
-        ));
-    }
-    Ok(t.to_string())
-}
-
+/// Calls `row` with every line, refusing the file with every bad line.
 fn each_line<'a>(
     file: &str,
     text: &'a str,
-    mut row: impl FnMut(&'a str) -> Result<(), FieldError>,
+    row: impl FnMut(&'a str) -> Result<(), FieldError>,
 ) -> Result<(), HarvestError> {
-    let mut errors = Vec::new();
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Err(e) = row(line) {
-            errors.push(ParseError {
-                file: file.to_string(),
-                line: i as u64 + 1,
-                column: e.column,
-                reason: e.reason,
-            });
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(HarvestError::Parse(errors))
-    }
+    headerless::each_line(file, text, row).map_err(HarvestError::Parse)
 }
 
 /// Reads `machine_meta.csv`.
@@ -168,7 +99,7 @@ pub fn read_machine_meta(file: &str, text: &str) -> Result<Vec<MachineMeta>, Har
             v => v,
         };
         out.push(MachineMeta {
-            machine_id: machine(line, &buf[0])?,
+            machine_id: id(line, &buf[0], "machine_id")?,
             time: time(line, &buf[1])? as i64,
             failure_domain_1: buf[2].text.trim().to_string(),
             failure_domain_2: buf[3].text.trim().to_string(),
@@ -187,7 +118,7 @@ pub fn read_machine_usage(file: &str, text: &str) -> Result<MachineUsage, Harves
     let mut buf = Vec::with_capacity(9);
     each_line(file, text, |line| {
         fields(line, 9, &mut buf)?;
-        let m = machine(line, &buf[0])?;
+        let m = id(line, &buf[0], "machine_id")?;
         let t = time(line, &buf[1])?;
         let cpu =
             optional(line, &buf[2], "cpu_util_percent")?.filter(|v| (0.0..=100.0).contains(v));
