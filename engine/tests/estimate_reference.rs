@@ -9,29 +9,11 @@ use serde_json::Value;
 use skyplan_engine::estimate::{GaussianProcess, GpParams, Hyperparameters, Ols};
 use skyplan_engine::numerics::quantile::{normal_quantile, student_t_quantile};
 
+mod support;
+use support::{close, matrix, reference, vector};
+
 fn doc() -> Value {
-    serde_json::from_str(include_str!("data/estimate_reference.json")).expect("reference JSON")
-}
-
-fn vector(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_f64().expect("number"))
-        .collect()
-}
-
-fn matrix(v: &Value) -> Vec<Vec<f64>> {
-    v.as_array().expect("array").iter().map(vector).collect()
-}
-
-/// `|got − want| ≤ rel · max(|want|, floor)`: relative, and absolute near 0
-/// (a quantile at p = 0.5000001 is 2.5e-7 and only known to ~1e-17).
-fn close(got: f64, want: f64, rel: f64, floor: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= rel * want.abs().max(floor),
-        "{what}: skyplan {got} vs reference {want}"
-    );
+    reference(include_str!("data/estimate_reference.json"))
 }
 
 #[test]

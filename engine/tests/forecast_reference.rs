@@ -12,28 +12,11 @@ use skyplan_engine::forecast::{
     auto_arima, kpss_ndiffs, Arima, ArimaOrder, ArimaParams, HistoryGpParams, SelectParams,
 };
 
+mod support;
+use support::{close, num, reference, vector};
+
 fn doc() -> Value {
-    serde_json::from_str(include_str!("data/forecast_reference.json")).expect("reference JSON")
-}
-
-fn vector(v: &Value) -> Vec<f64> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| x.as_f64().expect("number"))
-        .collect()
-}
-
-fn num(v: &Value) -> f64 {
-    v.as_f64().expect("number")
-}
-
-/// `|got − want| ≤ rel · max(|want|, floor)`.
-fn close(got: f64, want: f64, rel: f64, floor: f64, what: &str) {
-    assert!(
-        (got - want).abs() <= rel * want.abs().max(floor),
-        "{what}: skyplan {got} vs reference {want}"
-    );
+    reference(include_str!("data/forecast_reference.json"))
 }
 
 fn order(v: &Value) -> ArimaOrder {

@@ -4,26 +4,14 @@
 //! and inertia in `data/kmeans_reference.json`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use serde_json::Value;
 use skyplan_engine::harvest::lloyd;
 
-fn matrix(v: &Value) -> Vec<Vec<f64>> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|r| {
-            r.as_array()
-                .expect("row")
-                .iter()
-                .map(|x| x.as_f64().expect("number"))
-                .collect()
-        })
-        .collect()
-}
+mod support;
+use support::{matrix, reference};
 
 #[test]
 fn lloyd_matches_scikit_learn() {
-    let doc: Value = serde_json::from_str(include_str!("data/kmeans_reference.json")).unwrap();
+    let doc = reference(include_str!("data/kmeans_reference.json"));
     let cases = doc["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 3);
     for c in cases {

@@ -6,15 +6,17 @@
 #![cfg(target_arch = "wasm32")]
 
 use skyplan_engine::fixtures::demo;
-use skyplan_engine::{import, Format, ImportError, ImportOptions, Importer, LoadedFile, Resource};
+use skyplan_engine::{
+    import, Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError, Resource,
+};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+#[path = "cases/import.rs"]
+mod cases;
+use cases::{lenient, malformed, native_with_bad_lines, strict, NATIVE};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const NATIVE: &str = "\
-tpch_q12 50 1462148517000 1462148527345 1462148952345 tpch_q12_0 8192:0| 1:0|1:5|1074:10|2538:15|2468:20|
-tpch_q12 50 1462148949000 1462148960455 1462149205455 tpch_q12_1 8192:0| 1:0|1:5|794:10|2517:15|2484:20|
-";
 const RUNS: &str = "\
 job,instance,submit,start,end,input_available,output_first_read,container_cores,container_memory_mb,step_secs,skyline
 \"etl, daily\",etl_1,1000,1010,1190,990,1500,2,4096,60,1;2;3
@@ -32,17 +34,6 @@ const DEMO_NATIVE: &str = include_str!("../../fixtures/demo/native.log");
 const REAL_NAB: &[u8] = include_bytes!("../../fixtures/real/nab/ec2_cpu_utilization_24ae8d.csv");
 const REAL_SWIM: &[u8] =
     include_bytes!("../../fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv");
-
-fn strict() -> ImportOptions {
-    ImportOptions::default()
-}
-
-fn lenient() -> ImportOptions {
-    ImportOptions {
-        lenient: true,
-        ..ImportOptions::default()
-    }
-}
 
 fn load(name: &str, text: &str) -> LoadedFile {
     import(name, text.as_bytes(), strict()).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -102,13 +93,7 @@ fn runs_csv() {
 
 #[wasm_bindgen_test]
 fn utilization_single_series() {
-    let f = load("data/ec2_cpu_utilization_24ae8d.csv", NAB);
-    assert_eq!(f.format, Format::UtilizationCsv);
-    let s = &f.data.series[0];
-    assert_eq!(s.server, "ec2_cpu_utilization_24ae8d");
-    assert_eq!(s.resource, Resource::Cpu);
-    assert_eq!(s.timestamps, vec![1_392_388_200, 1_392_388_500]);
-    assert_eq!(s.values, vec![0.132, 0.134]);
+    cases::nab_single_series();
 }
 
 #[wasm_bindgen_test]
@@ -154,14 +139,9 @@ fn forced_format_and_unknown_content() {
 
 #[wasm_bindgen_test]
 fn errors_carry_file_line_and_column() {
-    let text = format!(
-        "{NATIVE}tpch_q12 50 x 1 2 tpch_q12_2 m 1:0|\ntpch_q12 50 1 1 2 i m 1:0|bad|\nshort line\n"
-    );
-    let e = import("n.log", text.as_bytes(), strict()).unwrap_err();
-    let ImportError::Malformed { errors, total, .. } = &e else {
-        panic!("{e:?}")
-    };
-    assert_eq!(*total, 3);
+    let text = native_with_bad_lines();
+    let (errors, total) = malformed(&text);
+    assert_eq!(total, 3);
     let at: Vec<(u64, u32)> = errors.iter().map(|e| (e.line, e.column)).collect();
     assert_eq!(at, vec![(3, 13), (4, 27), (5, 1)]);
     assert!(
@@ -173,7 +153,7 @@ fn errors_carry_file_line_and_column() {
     // Lenient keeps the good runs and returns the bad lines as warnings.
     let f = import("n.log", text.as_bytes(), lenient()).unwrap();
     assert_eq!((f.data.runs.len(), f.skipped_lines), (2, 3));
-    assert_eq!(&f.warnings, errors);
+    assert_eq!(f.warnings, errors);
 
     let nab = "timestamp,value\n2014-02-14 14:30:00,abc\n2014-02-30 00:00:00,1\n2014-02-14 14:40:00,-1\n1,2,3\n";
     let e = import("x.csv", nab.as_bytes(), strict()).unwrap_err();

@@ -10,6 +10,10 @@ use skyplan_engine::slo::{infer_slos, SloParams};
 use skyplan_engine::{import, ImportOptions};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
+#[path = "cases/hadoop.rs"]
+mod hadoop;
+use hadoop::{TPCH_Q12_ANSWER, TPCH_Q12_USAGE};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
@@ -48,22 +52,7 @@ fn skyline_lp_in_the_browser() {
 
 #[wasm_bindgen_test]
 fn hadoop_answer_in_the_browser() {
-    let usage = [
-        "1:0|1:5|1074:10|2538:15|2484:20|2475:25|2468:30|",
-        "1:0|1:5|794:10|2517:15|2484:20|2478:25|2466:30|",
-        "1:0|1:5|1387:10|2486:15|2484:20|2471:25|2463:30|",
-        "1:0|1:5|970:10|2489:15|2484:20|2474:25|2461:30|",
-        "1:0|2:5|1957:10|2484:15|2484:20|2466:25|2460:30|",
-        "1:0|1:5|1287:10|2485:15|2484:20|2470:25|2462:30|",
-        "1:0|1:5|1159:10|2489:15|2484:20|2474:25|2462:30|",
-        "1:0|1:5|1414:10|2485:15|2484:20|2470:25|2462:30|",
-        "1:0|1:5|1689:10|2486:15|2484:20|2467:25|2461:30|",
-        "1:0|1:5|1648:10|2484:15|2484:20|2466:25|2460:30|",
-        "1:0|1:5|1807:10|2484:15|2484:20|2468:25|2460:30|",
-        "1:0|1:5|1623:10|2484:15|2484:20|2470:25|2461:30|",
-        "1:0|1:5|1626:10|2484:15|2484:20|2468:25|2460:30|",
-    ];
-    let log: String = usage
+    let log: String = TPCH_Q12_USAGE
         .iter()
         .enumerate()
         .map(|(i, u)| format!("tpch_q12 50 0 0 35000 tpch_q12_{i} 8192:0| {u}\n"))
@@ -71,8 +60,7 @@ fn hadoop_answer_in_the_browser() {
     let file = import("tpch_q12.txt", log.as_bytes(), ImportOptions::default()).unwrap();
     let runs: Vec<&JobRun> = file.data.runs.iter().collect();
     let m = fit(&runs, &ModelParams::hadoop()).unwrap();
-    let answer = [1.0, 1.0, 1738.0, 2535.0, 2484.0, 2478.0, 2468.0];
-    for (got, want) in m.skyline.containers.iter().zip(answer) {
+    for (got, want) in m.skyline.containers.iter().zip(TPCH_Q12_ANSWER) {
         assert!((got - want).abs() <= 0.1 * want, "{got} vs {want}");
     }
 }

@@ -4,23 +4,9 @@
 use super::*;
 use crate::model::Resource;
 
-// Two runs in Hadoop's native format (values modelled on the ResourceEstimator
-// test sample; written here, not copied).
-const NATIVE: &str = "\
-tpch_q12 50 1462148517000 1462148527345 1462148952345 tpch_q12_0 8192:0| 1:0|1:5|1074:10|2538:15|2468:20|
-tpch_q12 50 1462148949000 1462148960455 1462149205455 tpch_q12_1 8192:0| 1:0|1:5|794:10|2517:15|2484:20|
-";
-
-fn strict() -> ImportOptions {
-    ImportOptions::default()
-}
-
-fn lenient() -> ImportOptions {
-    ImportOptions {
-        lenient: true,
-        ..ImportOptions::default()
-    }
-}
+#[path = "../../tests/cases/import.rs"]
+mod cases;
+use cases::{lenient, malformed, native_with_bad_lines, strict, NATIVE};
 
 #[test]
 fn native_log_like_hadoop() {
@@ -55,14 +41,9 @@ fn native_log_sums_repeated_offsets_and_snaps() {
 
 #[test]
 fn native_log_errors_have_line_and_column() {
-    let text = format!(
-        "{NATIVE}tpch_q12 50 x 1 2 tpch_q12_2 m 1:0|\ntpch_q12 50 1 1 2 i m 1:0|bad|\nshort line\n"
-    );
-    let err = import("n.log", text.as_bytes(), strict()).unwrap_err();
-    let ImportError::Malformed { errors, total, .. } = &err else {
-        panic!("{err:?}")
-    };
-    assert_eq!(*total, 3);
+    let text = native_with_bad_lines();
+    let (errors, total) = malformed(&text);
+    assert_eq!(total, 3);
     assert_eq!((errors[0].line, errors[0].column), (3, 13));
     assert!(
         errors[0].reason.contains("SubmitTime"),
@@ -139,19 +120,7 @@ a,1,2,3,1,60\n";
 
 #[test]
 fn nab_single_series() {
-    let text = "timestamp,value\r\n2014-02-14 14:30:00,0.132\r\n2014-02-14 14:35:00,0.134\r\n";
-    let f = import(
-        "data/ec2_cpu_utilization_24ae8d.csv",
-        text.as_bytes(),
-        strict(),
-    )
-    .unwrap();
-    assert_eq!(f.format, Format::UtilizationCsv);
-    let s = &f.data.series[0];
-    assert_eq!(s.server, "ec2_cpu_utilization_24ae8d");
-    assert_eq!(s.resource, Resource::Cpu);
-    assert_eq!(s.timestamps, vec![1_392_388_200, 1_392_388_500]);
-    assert_eq!(s.values, vec![0.132, 0.134]);
+    cases::nab_single_series();
 }
 
 #[test]

@@ -9,6 +9,10 @@ use crate::import::{import, ImportOptions};
 use crate::model::ContainerSize;
 use crate::numerics::Rng;
 
+#[path = "../../tests/cases/hadoop.rs"]
+mod hadoop;
+use hadoop::{TPCH_Q12_ANSWER, TPCH_Q12_USAGE};
+
 fn lp(rows: Vec<Vec<f64>>, alpha: f64, beta: f64, lo: f64, hi: f64) -> SkylineLp {
     SkylineLp {
         rows,
@@ -145,22 +149,7 @@ fn run(instance: &str, step: u32, containers: Vec<f64>) -> JobRun {
 /// checks it, to within 10% per interval.
 #[test]
 fn hadoop_variant_agrees_with_resource_estimator() {
-    let usage = [
-        "1:0|1:5|1074:10|2538:15|2484:20|2475:25|2468:30|",
-        "1:0|1:5|794:10|2517:15|2484:20|2478:25|2466:30|",
-        "1:0|1:5|1387:10|2486:15|2484:20|2471:25|2463:30|",
-        "1:0|1:5|970:10|2489:15|2484:20|2474:25|2461:30|",
-        "1:0|2:5|1957:10|2484:15|2484:20|2466:25|2460:30|",
-        "1:0|1:5|1287:10|2485:15|2484:20|2470:25|2462:30|",
-        "1:0|1:5|1159:10|2489:15|2484:20|2474:25|2462:30|",
-        "1:0|1:5|1414:10|2485:15|2484:20|2470:25|2462:30|",
-        "1:0|1:5|1689:10|2486:15|2484:20|2467:25|2461:30|",
-        "1:0|1:5|1648:10|2484:15|2484:20|2466:25|2460:30|",
-        "1:0|1:5|1807:10|2484:15|2484:20|2468:25|2460:30|",
-        "1:0|1:5|1623:10|2484:15|2484:20|2470:25|2461:30|",
-        "1:0|1:5|1626:10|2484:15|2484:20|2468:25|2460:30|",
-    ];
-    let log: String = usage
+    let log: String = TPCH_Q12_USAGE
         .iter()
         .enumerate()
         .map(|(i, u)| {
@@ -173,7 +162,7 @@ fn hadoop_variant_agrees_with_resource_estimator() {
         .collect();
     let file = import("tpch_q12.txt", log.as_bytes(), ImportOptions::default()).unwrap();
     let runs: Vec<&JobRun> = file.data.runs.iter().collect();
-    let answer = [1.0, 1.0, 1738.0, 2535.0, 2484.0, 2478.0, 2468.0];
+    let answer = TPCH_Q12_ANSWER;
     for solver in [SolverKind::Flow, SolverKind::Simplex] {
         let m = fit(
             &runs,
