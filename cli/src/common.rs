@@ -10,6 +10,30 @@ pub fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
+/// `v` as every command prints JSON: pretty, with a final newline.
+pub fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
+}
+
+/// Writes `v` as JSON ([`json`]) to stdout.
+pub fn emit_json<T: serde::Serialize + ?Sized>(v: &T) {
+    emit(&json(v));
+}
+
+/// Writes a command's report: as JSON ([`emit_json`]) with `--json`,
+/// otherwise as `text` renders it.
+pub fn emit_report<T: serde::Serialize + ?Sized>(
+    json: bool,
+    report: &T,
+    text: impl FnOnce(&T) -> String,
+) {
+    if json {
+        emit_json(report);
+    } else {
+        emit(&text(report));
+    }
+}
+
 /// A command's failure: the message and the exit code.
 pub struct Failure {
     /// What went wrong, one line (located input errors may list more).
@@ -25,6 +49,11 @@ impl Failure {
             message: message.into(),
             code: 1,
         }
+    }
+
+    /// Bad input (exit 1) the engine refused: its error's message.
+    pub fn refused(e: impl std::fmt::Display) -> Self {
+        Failure::input(e.to_string())
     }
 
     /// Bad usage (exit 2). The dispatcher adds a pointer to the command's

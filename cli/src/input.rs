@@ -59,3 +59,12 @@ pub fn load_runs(files: &[String]) -> Result<Vec<JobRun>, Failure> {
     }
     Ok(runs)
 }
+
+/// Loads every file's runs ([`load_runs`]) and hands them to the engine,
+/// whose error is bad input.
+pub fn with_runs<T, E: std::fmt::Display>(
+    files: &[String],
+    engine: impl FnOnce(&[JobRun]) -> Result<T, E>,
+) -> Result<T, Failure> {
+    engine(&load_runs(files)?).map_err(Failure::refused)
+}

@@ -3,43 +3,33 @@
 
 mod common;
 
-use common::skyplan;
+use common::{skyplan, skyplan_ok};
+
+/// `shape simulate` of 60 applications on 6 hosts with the oracle.
+const SIMULATE: [&str; 8] = [
+    "shape",
+    "simulate",
+    "--apps",
+    "60",
+    "--hosts",
+    "6",
+    "--predictor",
+    "oracle",
+];
 
 #[test]
 fn shape_simulates_and_grids_and_refuses_bad_settings() {
-    let (code, out, err) = skyplan(&[
-        "shape",
-        "simulate",
-        "--apps",
-        "60",
-        "--hosts",
-        "6",
-        "--predictor",
-        "oracle",
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = skyplan_ok(&[&SIMULATE[..], &["--json"]].concat());
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["baseline"]["summary"]["apps"], 60);
     assert_eq!(v["shaped"]["summary"]["policy"], "pessimistic");
     assert!(v["shaped"]["app_timeline"]["points"].as_array().is_some());
-    let (code, out, err) = skyplan(&[
-        "shape",
-        "simulate",
-        "--apps",
-        "60",
-        "--hosts",
-        "6",
-        "--predictor",
-        "oracle",
-        "--compare",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let out = skyplan_ok(&[&SIMULATE[..], &["--compare"]].concat());
     assert!(
         out.contains("optimistic") && out.contains("reservation"),
         "{out}"
     );
-    let (code, out, err) = skyplan(&[
+    let out = skyplan_ok(&[
         "shape",
         "grid",
         "--apps",
@@ -51,7 +41,6 @@ fn shape_simulates_and_grids_and_refuses_bad_settings() {
         "--predictors",
         "gp",
     ]);
-    assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("turnaround ratio") && out.contains("recommended for gp"),
         "{out}"

@@ -22,6 +22,15 @@ pub fn skyplan(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs `skyplan ARGS`, which must succeed (exit 0; its stderr shown
+/// otherwise): its stdout.
+#[allow(dead_code)]
+pub fn skyplan_ok(args: &[&str]) -> String {
+    let (code, out, err) = skyplan(args);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
 /// Writes `content` to `name` in this test process's temporary directory
 /// (`skyplan-cli-PID`) and returns its path.
 #[allow(dead_code)]

@@ -168,14 +168,13 @@ fn optimize(
     let (out, rejections, infeasible) = match optimize_batch(&empty, requests, opt) {
         Ok(out) => (out, Vec::new(), None),
         Err(e @ OptimizeError::Infeasible { .. }) => {
-            let out = optimize_plan(&lowcost.plan, &[], opt)
-                .map_err(|e| Failure::input(e.to_string()))?;
+            let out = optimize_plan(&lowcost.plan, &[], opt).map_err(Failure::refused)?;
             (out, lowcost.rejections.clone(), Some(e.to_string()))
         }
         Err(OptimizeError::Param { name, why }) => {
             return Err(Failure::usage(format!("{name} {why}")))
         }
-        Err(e) => return Err(Failure::input(e.to_string())),
+        Err(e) => return Err(Failure::refused(e)),
     };
     let placed: Vec<ReservationRequest> = out
         .plan
@@ -370,11 +369,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         skipped: &skipped,
     };
     if json_out {
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&ctx.json(&outcomes, &shown, exported.as_ref()))
-                .unwrap_or_default()
-        ));
+        crate::common::emit_json(&ctx.json(&outcomes, &shown, exported.as_ref()));
     } else {
         crate::common::emit(&ctx.text(&outcomes, &shown, exported.as_ref()));
     }

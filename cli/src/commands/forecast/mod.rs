@@ -194,10 +194,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 .iter()
                 .map(|(s, r)| serde_json::json!({"series": s.name, "step": s.grid.step, "evaluation": r}))
                 .collect();
-            crate::common::emit(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(&v).unwrap_or_default()
-            ));
+            crate::common::emit_json(&v);
         } else {
             let mut out = String::new();
             for (s, r) in &reports {
@@ -243,10 +240,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 })
             })
             .collect();
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&v).unwrap_or_default()
-        ));
+        crate::common::emit_json(&v);
         return Ok(());
     }
     let mut out = String::new();

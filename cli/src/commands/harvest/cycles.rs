@@ -262,9 +262,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     match a.sub.as_str() {
         "classify" => {
             let set = set()?;
-            let c = classify(&set, &a.classify).map_err(|e| Failure::input(e.to_string()))?;
+            let c = classify(&set, &a.classify).map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
-                serde_json::to_string_pretty(&c).unwrap_or_default() + "\n"
+                crate::common::json(&c)
             } else {
                 classify_text(&set, &c)
             });
@@ -272,7 +272,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "select" => {
             let set = set()?;
-            let c = classify(&set, &a.classify).map_err(|e| Failure::input(e.to_string()))?;
+            let c = classify(&set, &a.classify).map_err(Failure::refused)?;
             let jobs = load_jobs(&a)?;
             if jobs.is_empty() {
                 return Err(Failure::usage(
@@ -283,13 +283,13 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             let mut rng = skyplan_engine::numerics::Rng::new(a.classify.seed);
             let mut out = Vec::new();
             for j in &jobs {
-                let conc = j.concurrency().map_err(|e| Failure::input(e.to_string()))?;
+                let conc = j.concurrency().map_err(Failure::refused)?;
                 let req = JobRequest {
                     last_run_secs: j.last_run_secs,
                     containers: conc.max,
                 };
                 let s = select(&req, &states, &a.select, &mut rng)
-                    .map_err(|e| Failure::input(e.to_string()))?;
+                    .map_err(Failure::refused)?;
                 out.push((j.name.clone(), s));
             }
             crate::common::emit(&if a.json {
@@ -297,7 +297,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                     .iter()
                     .map(|(n, s)| serde_json::json!({"job": n, "selection": s}))
                     .collect();
-                serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+                crate::common::json(&v)
             } else {
                 let mut t = String::new();
                 for (n, s) in &out {
@@ -332,7 +332,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "capacity" => {
             let set = set()?;
-            let c = classify(&set, &a.classify).map_err(|e| Failure::input(e.to_string()))?;
+            let c = classify(&set, &a.classify).map_err(Failure::refused)?;
             let mut p = CapacityParams {
                 select: a.select.clone(),
                 ..CapacityParams::default()
@@ -340,9 +340,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             if let Some(x) = a.percentile {
                 p.percentile = x;
             }
-            let m = capacity(&c, &p).map_err(|e| Failure::input(e.to_string()))?;
+            let m = capacity(&c, &p).map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
-                serde_json::to_string_pretty(&m).unwrap_or_default() + "\n"
+                crate::common::json(&m)
             } else {
                 let mut t = format!(
                     "harvestable containers per hour of day (UTC): mean / p{}\n{:<18}",
@@ -373,9 +373,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             p.select = a.select.clone();
             p.classify = a.classify.clone();
             let r = simulate(&set, &jobs, &p, &mut |_, _| {})
-                .map_err(|e| Failure::input(e.to_string()))?;
+                .map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
-                serde_json::to_string_pretty(&r).unwrap_or_default() + "\n"
+                crate::common::json(&r)
             } else {
                 let mut t = format!(
                     "{} servers, {:.1} days, {} job templates (tasks × {:.2}), {} scaling, {} runs\n",
@@ -451,7 +451,7 @@ fn read(path: &str) -> Result<String, Failure> {
 }
 
 fn input<T>(r: Result<T, skyplan_engine::harvest::HarvestError>) -> Result<T, Failure> {
-    r.map_err(|e| Failure::input(e.to_string()))
+    r.map_err(Failure::refused)
 }
 
 /// The tenants of the command's files.

@@ -4,7 +4,7 @@
 //! `simulate-availability`. `harvest_cmd` parses the flags and loads the
 //! tenants; this file runs the engine and prints.
 
-use crate::common::Failure;
+use crate::common::{json, Failure};
 use skyplan_engine::harvest::{
     build_grid, place_blocks, read_reimages_csv, reimage_stats, simulate_availability,
     simulate_durability, storage_tenants, AvailabilityParams, Cluster, DurabilityParams, Grid,
@@ -121,11 +121,7 @@ impl StorageArgs {
 }
 
 fn input<T>(r: Result<T, skyplan_engine::harvest::HarvestError>) -> Result<T, Failure> {
-    r.map_err(|e| Failure::input(e.to_string()))
-}
-
-fn json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+    r.map_err(Failure::refused)
 }
 
 /// The history of `--reimages`, read against `infos`.

@@ -152,17 +152,16 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     }
     let estimate = match &job {
         Some(f) => {
-            let model = Estimator::fit(&history, &a.eval.estimate)
-                .map_err(|e| Failure::input(e.to_string()))?;
+            let model = Estimator::fit(&history, &a.eval.estimate).map_err(Failure::refused)?;
             let e = model
                 .estimate(a.job.name.as_deref(), f)
-                .map_err(|e| Failure::input(e.to_string()))?;
+                .map_err(Failure::refused)?;
             Some((model, e))
         }
         None => None,
     };
     let evaluation = if a.evaluate {
-        Some(evaluate(&history, &a.eval).map_err(|e| Failure::input(e.to_string()))?)
+        Some(evaluate(&history, &a.eval).map_err(Failure::refused)?)
     } else {
         None
     };
@@ -174,10 +173,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             "gp": estimate.as_ref().map(|(m, _)| Phase::ALL.map(|p| m.gp_fit(p).ok())),
             "evaluation": evaluation,
         });
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        crate::common::emit_json(&doc);
         return Ok(());
     }
     let mut out = format!("history: {what}\n");

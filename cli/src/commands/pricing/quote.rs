@@ -258,13 +258,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             reduce_work,
         },
         (None, Some(f), Some((history, _))) => {
-            let model =
-                Estimator::fit(history, &a.estimate).map_err(|e| Failure::input(e.to_string()))?;
+            let model = Estimator::fit(history, &a.estimate).map_err(Failure::refused)?;
             let estimate = model
                 .estimate(a.job.name.as_deref(), f)
-                .map_err(|e| Failure::input(e.to_string()))?;
-            let work = job_work(&estimate, a.method, f, a.slots)
-                .map_err(|e| Failure::input(e.to_string()))?;
+                .map_err(Failure::refused)?;
+            let work = job_work(&estimate, a.method, f, a.slots).map_err(Failure::refused)?;
             NewJob::Estimated {
                 features: Box::new(f.clone()),
                 estimate: Box::new(estimate),
@@ -290,7 +288,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let chosen = match a.deadline {
         Some(d) => Some(
             price_at(&queue, a.slots, map_work, reduce_work, &params, d)
-                .map_err(|e| Failure::input(e.to_string()))?,
+                .map_err(Failure::refused)?,
         ),
         None => None,
     };
@@ -311,10 +309,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             "quote": q,
             "chosen": chosen,
         });
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        crate::common::emit_json(&doc);
         return Ok(());
     }
     let mut out = String::new();

@@ -173,10 +173,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "report": r,
             })).collect::<Vec<_>>(),
         });
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        crate::common::emit_json(&doc);
         return Ok(());
     }
     let p = &a.params;

@@ -3,7 +3,7 @@
 //! shaped run on a generated or given workload; `shape grid` prints the
 //! K1 × K2 heat maps (Figure 3) with the recommended cell.
 
-use crate::common::{emit, Failure};
+use crate::common::{emit, json, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
     workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, RunSummary,
@@ -350,10 +350,6 @@ fn text_grid(r: &GridReport) -> String {
     out
 }
 
-fn json<T: serde::Serialize>(v: &T) -> String {
-    format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
-}
-
 /// Runs `skyplan shape simulate` or `skyplan shape grid`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let a = parse(parser)?;
@@ -382,7 +378,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     if a.compare {
         let r = compare_policies(&w, &a.params, |_, _| {}).map_err(engine)?;
         if a.json {
-            emit(&json(&r));
+            crate::common::emit_json(&r);
         } else {
             let mut out = String::new();
             header(&mut out);

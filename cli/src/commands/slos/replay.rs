@@ -3,8 +3,8 @@
 //! and dynamic reprovisioning, with the breakdown of Fig. 10a.
 
 use crate::common::Failure;
-use crate::input::load_runs;
-use skyplan_engine::agenda::{evaluate, EvalParams};
+use crate::input::with_runs;
+use skyplan_engine::agenda::{evaluate, EvalParams, EvalReport};
 use std::fmt::Write as _;
 
 /// `skyplan replay --help`.
@@ -54,21 +54,20 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let runs = load_runs(&files)?;
-    let report = evaluate(&runs, &params).map_err(|e| Failure::input(e.to_string()))?;
-    if json {
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
-        return Ok(());
-    }
+    let report = with_runs(&files, |runs| evaluate(runs, &params))?;
+    crate::common::emit_report(json, &report, |r| text(r, params.train_share));
+    Ok(())
+}
+
+/// The evaluation as a table of configurations, and Morpheus against the
+/// users.
+fn text(report: &EvalReport, train_share: f64) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{} recurring jobs with actionable SLOs; {}% of each job's runs train, the rest are replayed.\n",
         report.jobs.len(),
-        (params.train_share * 100.0).round()
+        (train_share * 100.0).round()
     );
     let _ = writeln!(
         out,
@@ -97,6 +96,5 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         "\nMorpheus vs users: {factor} fewer SLO misses (paper: 5–13×), {:.0}% smaller cluster (paper: 14–28%).",
         100.0 * report.footprint_reduction
     );
-    crate::common::emit(&out);
-    Ok(())
+    out
 }

@@ -2,12 +2,12 @@
 //! and their LP reservation skylines.
 
 use crate::common::Failure;
-use crate::input::load_runs;
+use crate::input::{load_runs, with_runs};
 use skyplan_engine::model::JobRun;
 use skyplan_engine::resource_model::{
     fit, flat_percentile, peak_reservation, quality, ModelParams, SolverKind, Variant,
 };
-use skyplan_engine::slo::{infer_slos, template_name, SloParams};
+use skyplan_engine::slo::{infer_slos, template_name, SloParams, SloReport};
 use skyplan_engine::time::{format_duration, format_timestamp};
 use std::fmt::Write as _;
 
@@ -85,15 +85,14 @@ pub fn slo(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let runs = load_runs(&files)?;
-    let report = infer_slos(&runs, &params).map_err(|e| Failure::input(e.to_string()))?;
-    if json {
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
-        return Ok(());
-    }
+    let report = with_runs(&files, |runs| infer_slos(runs, &params))?;
+    crate::common::emit_report(json, &report, text);
+    Ok(())
+}
+
+/// The SLOs as a table: each recurring job's window and whether it is
+/// actionable (with its first window), then the jobs that do not recur.
+fn text(report: &SloReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -135,8 +134,7 @@ pub fn slo(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             j.name, "—", j.runs, "—", "no", j.reason
         );
     }
-    crate::common::emit(&out);
-    Ok(())
+    out
 }
 
 /// Runs `skyplan skyline`.
@@ -233,10 +231,7 @@ pub fn skyline(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "flat_p90": quality(&flat_percentile(&history, step, 90.0), &history),
             },
         });
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        crate::common::emit_json(&doc);
         return Ok(());
     }
     let mut out = String::new();

@@ -75,12 +75,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         None => Vec::new(),
     };
-    let report = evaluate(&swim, &p, &mut |_, _| {}).map_err(|e| Failure::input(e.to_string()))?;
+    let report = evaluate(&swim, &p, &mut |_, _| {}).map_err(Failure::refused)?;
     if json {
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
+        crate::common::emit_json(&report);
         return Ok(());
     }
     crate::common::emit(&text(&report));

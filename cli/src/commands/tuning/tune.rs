@@ -152,8 +152,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             jobs.iter_mut().for_each(|j| j.submit = 0.0);
         }
     }
-    let report =
-        tune(&groups, &a.params, &mut |_, _| {}).map_err(|e| Failure::input(e.to_string()))?;
+    let report = tune(&groups, &a.params, &mut |_, _| {}).map_err(Failure::refused)?;
     if let Some(out) = &a.export {
         let best = &report.groups[0].search.best().config;
         let ctx = FairContext::paper(a.params.containers);
@@ -163,14 +162,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             (None, SchedulerKind::Capacity) => Ok(write_capacity_xml(best, "root")),
             (None, SchedulerKind::Fair) => Ok(write_fair_xml(best, &ctx)),
         }
-        .map_err(|e| Failure::input(e.to_string()))?;
+        .map_err(Failure::refused)?;
         std::fs::write(out, xml).map_err(|e| Failure::input(format!("{out}: {e}")))?;
     }
     if a.json {
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
+        crate::common::emit_json(&report);
         return Ok(());
     }
     crate::common::emit(&text_report(&report, &a));

@@ -188,15 +188,13 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     if history_jobs == 0 {
         return Err(Failure::usage("--history-jobs must be at least 1"));
     }
-    let fx = generate(&params).map_err(|e| Failure::input(e.to_string()))?;
+    let fx = generate(&params).map_err(Failure::refused)?;
     let files = fx.files();
     let history = demo_history(&swim, history_jobs, params.seed, params.start)?;
     // Every actionable SLO signed off, and a few history jobs admitted to
     // the pricing queue: the engine's own paths, as the studio takes them.
-    let (decisions, not_signed_off) =
-        demo_decisions(&fx.runs).map_err(|e| Failure::input(e.to_string()))?;
-    let queue =
-        demo_queue(&history, &QueueParams::default()).map_err(|e| Failure::input(e.to_string()))?;
+    let (decisions, not_signed_off) = demo_decisions(&fx.runs).map_err(Failure::refused)?;
+    let queue = demo_queue(&history, &QueueParams::default()).map_err(Failure::refused)?;
     let queue: Vec<_> = queue.into_iter().map(|a| a.job).collect();
     let history = skyplan_engine::export::job_history_csv(&history);
     let decisions = skyplan_engine::export::decisions_csv(&decisions);

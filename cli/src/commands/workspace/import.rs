@@ -71,10 +71,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 "detail": e,
             })).collect::<Vec<_>>(),
         });
-        crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        crate::common::emit_json(&doc);
     } else {
         print_text(&ws, &failures);
     }
