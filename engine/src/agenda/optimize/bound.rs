@@ -390,24 +390,26 @@ pub(super) fn certify(
         && var_count(items, 1) <= params.ip_max_vars
         && out.value < incumbent * (1.0 - 1e-9)
     {
-        integer_program(board, items, step_secs, params, incumbent, out);
+        if let Some(m) = build(board, items, 1, true, step_secs) {
+            integer_program(m, board, items, params, incumbent, out);
+        }
     }
     if out.value >= incumbent * (1.0 - 1e-9) && out.kind != BoundKind::Exact {
         out.value = out.value.min(incumbent);
     }
 }
 
+/// Solves the exact model `m` of `items` on `board` by branch and bound
+/// under the node budget, warm-started from the items as placed (peak
+/// `incumbent`), and records what it proves in `out`.
 fn integer_program(
+    m: Model,
     board: &Board,
     items: &[Item],
-    step_secs: f64,
     params: &OptimizeParams,
     incumbent: f64,
     out: &mut Certified,
 ) {
-    let Some(m) = build(board, items, 1, true, step_secs) else {
-        return;
-    };
     // Warm start: the search's plan.
     let mut hint = vec![(
         m.z,
