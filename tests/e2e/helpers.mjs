@@ -13,7 +13,7 @@
 // Environment: SKYPLAN_DIST (default <repo>/dist), SKYPLAN_DATA (default
 // <repo>/fixtures/real), CHROMIUM (default /usr/bin/chromium).
 
-import { before, after } from 'node:test';
+import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -144,6 +144,21 @@ export function studioSession(part, bind, { demo = true, setup = null } = {}) {
     if (setup) await setup(session);
   });
   after(() => closeStudio(app));
+}
+
+/**
+ * A test of the session's studio, registered with node:test: back on the
+ * studio's page, then `body`, then no uncaught page error since the test
+ * began (`noErrors` is the assertion's message).
+ */
+export function studioTest(title, options, noErrors, body) {
+  test(title, options, async () => {
+    const app = current();
+    const errorsBefore = app.pageErrors.length;
+    if (!app.page.url().startsWith(app.baseUrl)) await app.page.goto(app.baseUrl);
+    await body();
+    assert.deepEqual(app.pageErrors.slice(errorsBefore), [], noErrors);
+  });
 }
 
 /** Closes what openStudio opened; logs the console errors seen. */

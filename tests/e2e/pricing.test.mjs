@@ -11,8 +11,8 @@ import path from 'node:path';
 import {
   WAIT_MS,
   studioSession,
+  studioTest,
   screenshot,
-  openDemo,
   freshWorkspace,
   waitForCount,
   ink,
@@ -20,8 +20,8 @@ import {
   typeInto,
 } from './helpers.mjs';
 
-let page, baseUrl, tmpDir, pageErrors;
-studioSession('pricing', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
+let page, tmpDir, pageErrors;
+studioSession('pricing', (s) => ({ page, tmpDir, pageErrors } = s));
 
 /** Clicks the price curve at `share` of its width; returns the deadline set. */
 async function clickCurve(share) {
@@ -33,9 +33,7 @@ async function clickCurve(share) {
   return Number(await page.inputValue('[data-testid=deadline-input]'));
 }
 
-test('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, persist; bad input is refused', { timeout: 300_000 }, async () => {
-  const errorsBefore = pageErrors.length;
-  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+studioTest('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, persist; bad input is refused', { timeout: 300_000 }, 'no uncaught errors in the Pricing panel', async () => {
   await freshWorkspace('history.csv');
   await page.click('[data-testid=nav-pricing]');
 
@@ -118,12 +116,9 @@ test('Pricing: estimate a history job, quote, choose a deadline, admit, Gantt, p
   await waitForCount(page.locator('[data-testid=queue-row]'), 1, 'queue rows after remove');
   await page.click('[data-testid=queue-clear]');
   await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'queue rows after clear');
-  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Pricing panel');
 });
 
-test('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS and priority across loads, refuses bad settings', { timeout: 300_000 }, async () => {
-  const errorsBefore = pageErrors.length;
-  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+studioTest('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS and priority across loads, refuses bad settings', { timeout: 300_000 }, 'no uncaught errors in the simulation view', async () => {
   await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
   await page.click('[data-testid=nav-pricing]');
   const status = page.locator('[data-testid=sim-status]');
@@ -158,7 +153,6 @@ test('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS and p
   await typeInto('sim-jobs', '20000');
   await waitForCount(page.locator('[data-testid=sim-row]'), 6, 'simulation rows of two loads', 240_000);
   await page.locator('[data-testid=sim-error]').waitFor({ state: 'detached' });
-  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the simulation view');
 });
 
 /**
@@ -184,9 +178,7 @@ function queueCsv(n) {
   return `${lines.join('\n')}\n`;
 }
 
-test('Pricing: a 1,000-job queue imported from CSV, quotes against it (round trip logged), a bad file refused', { timeout: 300_000 }, async () => {
-  const errorsBefore = pageErrors.length;
-  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+studioTest('Pricing: a 1,000-job queue imported from CSV, quotes against it (round trip logged), a bad file refused', { timeout: 300_000 }, 'no uncaught errors with a 1,000-job queue', async () => {
   await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
   await page.click('[data-testid=nav-pricing]');
   await typeInto('map-slots', '64');
@@ -240,7 +232,6 @@ test('Pricing: a 1,000-job queue imported from CSV, quotes against it (round tri
   await screenshot('pricing-gantt-1000', page.locator('canvas[data-testid=gantt]'));
   await page.click('[data-testid=queue-clear]');
   await waitForCount(page.locator('[data-testid=queue-row]'), 0, 'queue rows after clear');
-  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors with a 1,000-job queue');
 });
 
 test('no uncaught errors in the page', () => {

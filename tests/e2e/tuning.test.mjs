@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   studioSession,
+  studioTest,
   screenshot,
-  openDemo,
   freshWorkspace,
   waitForCount,
   ink,
@@ -19,8 +19,8 @@ import {
   download,
 } from './helpers.mjs';
 
-let page, baseUrl, tmpDir, pageErrors;
-studioSession('tuning', (s) => ({ page, baseUrl, tmpDir, pageErrors } = s));
+let page, tmpDir, pageErrors;
+studioSession('tuning', (s) => ({ page, tmpDir, pageErrors } = s));
 
 /** A capacity-scheduler.xml with a tuning group `root.a`/`root.b`. */
 function capacityXml(a, b) {
@@ -57,9 +57,7 @@ async function tuned(previousKey = null, what = '') {
   return key;
 }
 
-test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1, schedule, split, XML export; bad input refused', { timeout: 300_000 }, async () => {
-  const errorsBefore = pageErrors.length;
-  if (!page.url().startsWith(baseUrl)) await page.goto(baseUrl);
+studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1, schedule, split, XML export; bad input refused', { timeout: 300_000 }, 'no uncaught errors in the Tuning panel', async () => {
   await freshWorkspace('history.csv');
   await page.click('[data-testid=nav-tuning]');
   await page.locator('[data-testid=tuning-panel]').waitFor();
@@ -166,7 +164,6 @@ test('Tuning: queues read from capacity-scheduler.xml, candidates by Algorithm 1
     /Containers: a whole number/.test(document.querySelector('[data-testid=tuning-error]')?.textContent),
   );
   await typeInto('tuning-containers', '8');
-  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors in the Tuning panel');
 });
 
 test('no uncaught errors in the page', () => {
