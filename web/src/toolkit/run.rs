@@ -6,6 +6,7 @@
 
 use super::job::{busy_text, Job};
 use crate::page::Page;
+use crate::widgets::card::Card;
 use crate::widgets::progress::ProgressBar;
 use leptos::prelude::*;
 
@@ -152,6 +153,41 @@ pub fn JobStatus<T: Send + Sync + 'static>(
         <span class=class data-testid=testid data-running=move || job.running.get().to_string()>
             {move || text.get()}
         </span>
+    }
+}
+
+/// A card whose header is one job's status note (`data-running`), for a
+/// card that is about one piece of worker work.
+#[component]
+pub fn JobCard<T: Send + Sync + 'static>(
+    /// The card's title.
+    title: &'static str,
+    /// What the card is for, in a line.
+    text: &'static str,
+    /// More classes of the card.
+    #[prop(optional)]
+    class: &'static str,
+    /// The card's `data-testid`.
+    #[prop(optional)]
+    testid: Option<&'static str>,
+    /// The job.
+    job: Job<T>,
+    /// The status note's `data-testid`.
+    status_testid: &'static str,
+    /// The status note's text (as [`Job::status`] words it).
+    #[prop(into)]
+    status: Signal<String>,
+    /// The body.
+    children: Children,
+) -> impl IntoView {
+    let head = move || view! { <JobStatus job=job testid=status_testid text=status/> };
+    match testid {
+        Some(testid) => view! {
+            <Card title=title text=text class=class testid=testid head=head>{children()}</Card>
+        }
+        .into_any(),
+        None => view! { <Card title=title text=text class=class head=head>{children()}</Card> }
+            .into_any(),
     }
 }
 

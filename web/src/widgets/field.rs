@@ -134,37 +134,23 @@ pub fn choice<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
     current: impl Fn() -> T + Copy + Send + Sync + 'static,
     set: impl Fn(T) + Send + Sync + 'static,
 ) -> impl IntoView {
-    let options = options
+    choice_in("field", (label, testid), options, current, |_| false, set)
+}
+
+/// A [`choice`] in a `<label class={class}>` (`control`: a chart's
+/// control), greying out the options `disabled` says.
+pub fn choice_in<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
+    class: &'static str,
+    (label, testid): (&'static str, &'static str),
+    options: Vec<(T, V, String)>,
+    current: impl Fn() -> T + Copy + Send + Sync + 'static,
+    disabled: impl Fn(T) -> bool + Copy + Send + Sync + 'static,
+    set: impl Fn(T) + Send + Sync + 'static,
+) -> impl IntoView {
+    let options: Vec<(T, String, String)> = options
         .into_iter()
         .map(|(t, value, text)| (t, value.into(), text))
         .collect();
-    select("field", label, testid, options, current, |_| false, set)
-}
-
-/// A control of a chart (`<label class="control">`): a [`choice`] that
-/// greys out the options `disabled` says.
-pub fn control_choice<T: Copy + PartialEq + Send + Sync + 'static>(
-    label: &'static str,
-    testid: &'static str,
-    options: Vec<(T, String, String)>,
-    current: impl Fn() -> T + Copy + Send + Sync + 'static,
-    disabled: impl Fn(T) -> bool + Copy + Send + Sync + 'static,
-    set: impl Fn(T) + Send + Sync + 'static,
-) -> impl IntoView {
-    select("control", label, testid, options, current, disabled, set)
-}
-
-/// A `<select>` in a `<label class={class}>`: each option a value, its
-/// `<option>` value and its text.
-fn select<T: Copy + PartialEq + Send + Sync + 'static>(
-    class: &'static str,
-    label: &'static str,
-    testid: &'static str,
-    options: Vec<(T, String, String)>,
-    current: impl Fn() -> T + Copy + Send + Sync + 'static,
-    disabled: impl Fn(T) -> bool + Copy + Send + Sync + 'static,
-    set: impl Fn(T) + Send + Sync + 'static,
-) -> impl IntoView {
     let values: Vec<(T, String)> = options.iter().map(|(t, v, _)| (*t, v.clone())).collect();
     view! {
         <label class=class>

@@ -29,9 +29,8 @@ use super::protocol::{AvailabilityView, DurabilityView};
 use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::job::Job;
-use crate::toolkit::run::{ErrorLine, JobStatus, SmallRun};
+use crate::toolkit::run::{ErrorLine, JobCard, JobStatus, SmallRun};
 use crate::widgets::button::button;
-use crate::widgets::card::Card;
 use crate::widgets::chart::Plot;
 use crate::widgets::field::{line_field, text_field, whole_text, Field};
 use crate::widgets::figure::ChartTable;
@@ -87,12 +86,14 @@ pub fn StorageCard() -> impl IntoView {
     });
     let cdfs = Signal::derive(move || desk.grid.view.get().map(|view| ReimageCdfPlot { view }));
     view! {
-        <Card
+        <JobCard
             title="Harvested storage: replica placement (§4.2)"
             class="storage-card"
             testid="storage-card"
             text="Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
-            head=move || view! { <JobStatus job=desk.grid testid="storage-status" text=status/> }
+            job=desk.grid
+            status_testid="storage-status"
+            status=status
         >
             <FileSource
                 hint_testid="storage-reimages-file"
@@ -122,7 +123,7 @@ pub fn StorageCard() -> impl IntoView {
             <Explorer/>
             <Durability/>
             <Availability/>
-        </Card>
+        </JobCard>
     }
 }
 

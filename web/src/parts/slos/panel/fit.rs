@@ -8,7 +8,7 @@ use crate::parts::slos::desk::FitState;
 use crate::parts::slos::protocol::{FitView, SIMPLEX_MAX_CELLS};
 use crate::state::Studio;
 use crate::widgets::card::Card;
-use crate::widgets::field::control_choice;
+use crate::widgets::field::choice_in;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -103,20 +103,20 @@ fn FitControls() -> impl IntoView {
                     <output class="range-value">{move || model.with(|m| trimmed(m.alpha, 3))}</output>
                 </span>
             </label>
-            {control_choice(
-                "Step",
-                "step-select",
+            {choice_in(
+                "control",
+                ("Step", "step-select"),
                 STEPS.into_iter().map(|s| (s, s.to_string(), format!("{s} s"))).collect(),
                 move || model.with(|m| m.step_secs),
                 |_| false,
                 move |step| studio.slo.set_model(|m| m.step_secs = step),
             )}
-            {control_choice(
-                "Variant",
-                "variant-select",
+            {choice_in(
+                "control",
+                ("Variant", "variant-select"),
                 vec![
-                    (Variant::Paper, "paper".into(), "paper · two-pass, β = 0.1·V".into()),
-                    (Variant::Hadoop, "hadoop".into(), "hadoop · fixed β = 0.1".into()),
+                    (Variant::Paper, "paper", "paper · two-pass, β = 0.1·V".into()),
+                    (Variant::Hadoop, "hadoop", "hadoop · fixed β = 0.1".into()),
                 ],
                 move || model.with(|m| m.variant),
                 |_| false,
@@ -128,12 +128,12 @@ fn FitControls() -> impl IntoView {
                     studio.slo.set_model(|m| *m = params);
                 },
             )}
-            {control_choice(
-                "Solver",
-                "solver-select",
+            {choice_in(
+                "control",
+                ("Solver", "solver-select"),
                 vec![
-                    (SolverKind::Flow, "flow".into(), "flow · network simplex".into()),
-                    (SolverKind::Simplex, "simplex".into(), "simplex · LP as written".into()),
+                    (SolverKind::Flow, "flow", "flow · network simplex".into()),
+                    (SolverKind::Simplex, "simplex", "simplex · LP as written".into()),
                 ],
                 move || model.with(|m| m.solver),
                 move |solver| solver == SolverKind::Simplex && simplex_blocked(),

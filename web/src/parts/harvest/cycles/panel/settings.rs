@@ -3,8 +3,7 @@
 use crate::fields;
 use crate::parts::harvest::cycles::desk::ClassifyForm;
 use crate::state::Studio;
-use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
-use crate::widgets::card::Card;
+use crate::toolkit::run::{ErrorLine, JobCard, RunButton};
 use crate::widgets::field::{name_choice, text_field, Field};
 use crate::widgets::file_source::{FileSource, Forget};
 use crate::widgets::format::{count, trimmed};
@@ -44,10 +43,12 @@ pub fn SettingsCard() -> impl IntoView {
         )
     });
     view! {
-        <Card
+        <JobCard
             title="Tenants"
             text="A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
-            head=move || view! { <JobStatus job=desk.classify testid="harvest-status" text=status/> }
+            job=desk.classify
+            status_testid="harvest-status"
+            status=status
         >
             <FileSource
                 hint_testid="harvest-tenants-file"
@@ -120,6 +121,6 @@ pub fn SettingsCard() -> impl IntoView {
                         .unwrap_or_else(|| "Empty k: the elbow rule chooses (the least k explaining 90 % of the spread).".to_owned())
                 }}
             </p>
-        </Card>
+        </JobCard>
     }
 }
