@@ -73,6 +73,8 @@ fn EngineStatus() -> impl IntoView {
         let running = studio.traces.imports.with(Vec::len);
         if !studio.page.ready.get() {
             "Starting engine…".to_owned()
+        } else if studio.page.restarting.get() {
+            "Restarting engine from the saved workspace…".to_owned()
         } else if running > 0 {
             format!(
                 "Importing {running} file{}…",
@@ -83,7 +85,7 @@ fn EngineStatus() -> impl IntoView {
         }
     };
     view! {
-        <div class="status" class:busy=move || !studio.page.ready.get() || studio.traces.imports.with(|v| !v.is_empty())>
+        <div class="status" class:busy=move || !studio.page.ready.get() || studio.page.restarting.get() || studio.traces.imports.with(|v| !v.is_empty())>
             <span class="status-dot" aria-hidden="true"></span>
             <span>{text}</span>
         </div>

@@ -30,6 +30,9 @@ use web_sys::Blob;
 const MSG: &str = "msg";
 /// Property of the posted object that holds a file travelling with it.
 const FILE: &str = "file";
+/// Property of a posted request that holds the page's sequence number of
+/// it, which [`Response::Handled`] echoes.
+const SEQ: &str = "seq";
 
 /// What the app asks of the worker: one variant per part of the product.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,6 +64,14 @@ pub enum Response {
     /// The worker has restored the saved workspace and takes requests now.
     /// Nothing sent before this arrives would be read.
     Ready,
+    /// The worker has answered request `seq` (the page's sequence number
+    /// of it) and every earlier one, or dropped those a later request
+    /// supersedes. The page's link keeps each request until this arrives,
+    /// so a restarted worker gets again what the old one had not finished.
+    Handled {
+        /// The request's sequence number.
+        seq: u32,
+    },
     /// Something went wrong outside a part's own work (storage, a malformed
     /// message).
     Notice {
@@ -99,6 +110,18 @@ impl Request {
             Request::Harvest(r) => r.supersedes_key(),
             Request::Shaping(r) => r.supersedes_key(),
         }
+    }
+
+    /// The run this request asks for, if it is a ticketed run: by the
+    /// toolkit's convention every ticketed request names its run in a
+    /// field `ticket` (echoed in its `Progress`, answer and `Failure`), and
+    /// every request enum is internally tagged, so the field sits at the
+    /// top of the serialized request whatever the part. The page drops the
+    /// requests of cancelled runs by it when the worker restarts.
+    pub fn ticket(&self) -> Option<u32> {
+        let value = serde_json::to_value(self).ok()?;
+        let ticket = value.get("ticket")?.as_u64()?;
+        u32::try_from(ticket).ok()
     }
 }
 
@@ -177,6 +200,25 @@ pub fn decode<T: DeserializeOwned>(data: &JsValue) -> Result<(T, Option<Blob>), 
     Ok((msg, file))
 }
 
+/// Numbers a posted request (`encode`'s object) for [`Response::Handled`].
+///
+/// # Errors
+/// When the object cannot take the property.
+pub fn set_seq(message: &JsValue, seq: u32) -> Result<(), String> {
+    js_sys::Reflect::set(message, &SEQ.into(), &JsValue::from(seq))
+        .map(|_| ())
+        .map_err(|e| js_error_text(&e))
+}
+
+/// The sequence number of a posted request, if the page gave it one.
+pub fn seq_of(data: &JsValue) -> Option<u32> {
+    js_sys::Reflect::get(data, &SEQ.into())
+        .ok()?
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(n))
+        .map(|n| n as u32)
+}
+
 /// The readable text of a thrown JS value: a `DOMException`'s or `Error`'s
 /// name and message, a string as is, anything else as JSON.
 pub fn js_error_text(err: &JsValue) -> String {
@@ -209,4 +251,67 @@ pub fn now_ms() -> f64 {
         .ok()
         .and_then(|v| v.as_f64())
         .unwrap_or_else(js_sys::Date::now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parts::harvest::cycles::protocol::SimSettings as CyclesSim;
+    use crate::parts::harvest::storage::protocol::StorageSettings;
+    use crate::parts::pricing::protocol::SimSettings as PricingSim;
+    use crate::parts::shaping::protocol::ShapingSettings;
+    use crate::parts::traces::protocol::TracesRequest;
+
+    #[test]
+    fn a_ticketed_request_names_its_run_whatever_the_part() {
+        let requests: Vec<(Request, Option<u32>)> = vec![
+            (
+                PricingRequest::Simulate {
+                    ticket: 3,
+                    settings: PricingSim::default(),
+                }
+                .into(),
+                Some(3),
+            ),
+            (
+                AgendaRequest::Optimize {
+                    ticket: 4,
+                    locked: vec![1],
+                }
+                .into(),
+                Some(4),
+            ),
+            // The halves of Harvest nest a level deeper in the envelope.
+            (
+                CyclesRequest::Simulate {
+                    ticket: 5,
+                    settings: CyclesSim::default(),
+                }
+                .into(),
+                Some(5),
+            ),
+            (
+                StorageRequest::Durability {
+                    ticket: 6,
+                    settings: StorageSettings::default(),
+                }
+                .into(),
+                Some(6),
+            ),
+            (
+                ShapingRequest::Run {
+                    ticket: 7,
+                    settings: ShapingSettings::default(),
+                }
+                .into(),
+                Some(7),
+            ),
+            (TracesRequest::Summary.into(), None),
+            (AgendaRequest::Undo.into(), None),
+            (ShapingRequest::ExportRun.into(), None),
+        ];
+        for (request, ticket) in requests {
+            assert_eq!(request.ticket(), ticket, "{request:?}");
+        }
+    }
 }

@@ -64,7 +64,9 @@ impl Studio {
     /// Takes in one response from the worker.
     pub fn apply(self, response: Response) {
         match response {
-            Response::Ready => {}
+            Response::Ready => self.page.restarting.set(false),
+            // The link keeps it to itself; nothing for a desk.
+            Response::Handled { .. } => {}
             Response::Notice { message } => self.page.notify(message),
             Response::Traces(response) => {
                 if self.traces.apply(response) {

@@ -1,19 +1,29 @@
 //! The engine worker: owns the workspace and answers the page's requests in
 //! order, one at a time, after restoring the saved workspace. Before each
 //! answer it takes in every message that has arrived meanwhile and drops
-//! the fits a later request for the same job supersedes.
+//! the fits a later request for the same job supersedes. After each
+//! answer it tells the page which request it has handled (by the page's
+//! sequence number), so the page knows what a restarted worker must get
+//! again.
 
 use futures::channel::mpsc;
 use futures::StreamExt;
 use js_sys::Promise;
 use skyplan_web::host::{coalesce, Host};
-use skyplan_web::protocol::{decode, encode, Request, Response};
+use skyplan_web::protocol::{decode, encode, seq_of, Request, Response};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, DedicatedWorkerGlobalScope, MessageEvent};
+
+/// What travelled with a request: its file, and the page's sequence
+/// number of it.
+struct Posted {
+    file: Option<Blob>,
+    seq: Option<u32>,
+}
 
 fn main() {
     console_error_panic_hook::set_once();
@@ -32,12 +42,13 @@ fn main() {
 
     // Requests queue up here while one is being answered (or the saved
     // workspace is being restored), so they are handled strictly in order.
-    let (queue, mut requests) = mpsc::unbounded::<(Request, Option<Blob>)>();
+    let (queue, mut requests) = mpsc::unbounded::<(Request, Posted)>();
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new({
         let outbox = Rc::clone(&outbox);
         move |event: MessageEvent| match decode::<Request>(&event.data()) {
-            Ok(request) => {
-                let _ = queue.unbounded_send(request);
+            Ok((request, file)) => {
+                let seq = seq_of(&event.data());
+                let _ = queue.unbounded_send((request, Posted { file, seq }));
             }
             Err(e) => outbox(&Response::Notice {
                 message: format!("The engine worker could not read a request: {e}"),
@@ -49,7 +60,7 @@ fn main() {
 
     let factory = scope.indexed_db().ok().flatten();
     wasm_bindgen_futures::spawn_local(async move {
-        let mut host = Host::new(outbox);
+        let mut host = Host::new(outbox.clone());
         host.start(factory).await;
         let mut pending = VecDeque::new();
         loop {
@@ -67,8 +78,11 @@ fn main() {
                 pending.push_back(request);
             }
             coalesce(&mut pending);
-            if let Some((request, file)) = pending.pop_front() {
-                host.handle(request, file).await;
+            if let Some((request, posted)) = pending.pop_front() {
+                host.handle(request, posted.file).await;
+                if let Some(seq) = posted.seq {
+                    outbox(&Response::Handled { seq });
+                }
             }
         }
     });

@@ -87,6 +87,20 @@ pub fn optional<T>(
     }
 }
 
+/// A time of day `HH:MM` (up to `24:00`, the end of the day) as seconds.
+///
+/// # Errors
+/// `{what}: a time HH:MM up to 24:00, got `{text}``.
+pub fn clock(text: &str, what: &str) -> Result<i64, String> {
+    let t = text.trim();
+    let seconds = t.split_once(':').and_then(|(h, m)| {
+        let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
+        ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440)
+            .then_some(h * 3600 + m * 60)
+    });
+    seconds.ok_or_else(|| format!("{what}: a time HH:MM up to 24:00, got `{t}`"))
+}
+
 /// Numbers as a form shows a list of them: `10, 30, 50`.
 pub fn list(values: &[f64]) -> String {
     values
@@ -128,5 +142,17 @@ mod tests {
         assert_eq!(optional("  ", |t| number(t, "Root")), Ok(None));
         assert_eq!(optional("2", |t| number(t, "Root")), Ok(Some(2.0)));
         assert_eq!(list(&[10.0, 2.5]), "10, 2.5");
+    }
+
+    #[test]
+    fn clock_fields_read_hours_and_minutes_up_to_the_end_of_the_day() {
+        assert_eq!(clock("13:05", "Start"), Ok(13 * 3600 + 300));
+        assert_eq!(clock(" 24:00 ", "Deadline"), Ok(86_400));
+        assert_eq!(
+            clock("24:01", "Deadline"),
+            Err("Deadline: a time HH:MM up to 24:00, got `24:01`".into())
+        );
+        assert!(clock("7", "Start").is_err());
+        assert!(clock("12:60", "Start").is_err());
     }
 }

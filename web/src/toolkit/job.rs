@@ -2,11 +2,16 @@
 //! last result, whether a run is out, how far it has come and why the last
 //! ask was refused. Every run gets a fresh ticket from the page, so a new
 //! run (or a refused ask) supersedes the one before: answers, progress and
-//! failures of any other ticket are dropped.
+//! failures of any other ticket are dropped. Cancelling a run restarts the
+//! worker ([`Page::cancel_runs`]): every job with a run out is cancelled
+//! then, its last result kept.
 
 use super::protocol::{Failure, Progress};
 use crate::page::Page;
 use leptos::prelude::*;
+
+/// What a cancelled run's error line says.
+pub const CANCELLED: &str = "Cancelled — the engine restarted from the saved workspace.";
 
 /// One job's state on the page: a slot for its last result `T`.
 pub struct Job<T: Send + Sync + 'static> {
@@ -34,9 +39,10 @@ impl<T: Send + Sync + 'static> Clone for Job<T> {
 impl<T: Send + Sync + 'static> Copy for Job<T> {}
 
 impl<T: Send + Sync + 'static> Job<T> {
-    /// Nothing asked yet.
+    /// Nothing asked yet. The job follows the worker's restarts: a run
+    /// out then is cancelled.
     pub fn new(page: Page) -> Job<T> {
-        Job {
+        let job = Job {
             page,
             view: RwSignal::new(None),
             running: RwSignal::new(false),
@@ -44,7 +50,30 @@ impl<T: Send + Sync + 'static> Job<T> {
             error: RwSignal::new(None),
             ticket: StoredValue::new(0),
             shown: StoredValue::new(None),
+        };
+        page.on_cancel(move || job.cancel());
+        job
+    }
+
+    /// The page the job asks through.
+    pub fn page(self) -> Page {
+        self.page
+    }
+
+    /// The worker is restarting: a run out is cancelled — superseded, so
+    /// nothing of it is taken in any more, its last result kept and the
+    /// error line saying so. Returns the cancelled run's ticket.
+    pub fn cancel(self) -> Option<u32> {
+        // A job whose owner is gone has nothing out.
+        if !self.running.try_get_untracked()? {
+            return None;
         }
+        let ticket = self.ticket.get_value();
+        self.supersede();
+        self.running.set(false);
+        self.progress.set((0, 0));
+        self.error.set(Some(CANCELLED.to_owned()));
+        Some(ticket)
     }
 
     /// Starts a run: its ticket, fresh (every earlier run is superseded);

@@ -41,20 +41,54 @@ enum Kind {
     Line,
 }
 
+/// How a field looks beyond its kind.
+#[derive(Clone, Copy, Default)]
+struct Look {
+    /// What the empty input says.
+    placeholder: Option<&'static str>,
+    /// The label beside the input rather than above it.
+    inline: bool,
+}
+
 /// A text input bound to one field of `form`, committed on change.
 pub fn text_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
-    input_field(form, field, Kind::Decimal)
+    input_field(form, field, Kind::Decimal, Look::default())
+}
+
+/// A [`text_field`] saying `placeholder` while empty.
+pub fn hinted_field<F: Send + Sync + 'static>(
+    form: RwSignal<F>,
+    field: Field<F>,
+    placeholder: &'static str,
+) -> impl IntoView {
+    let look = Look {
+        placeholder: Some(placeholder),
+        inline: false,
+    };
+    input_field(form, field, Kind::Decimal, look)
 }
 
 /// A number input bound to one field of `form`, kept on every keystroke.
 pub fn number_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
-    input_field(form, field, Kind::Number)
+    input_field(form, field, Kind::Number, Look::default())
 }
 
 /// A text input bound to one field of `form` (a plain `String` signal is a
 /// form of one field), kept on every keystroke.
 pub fn line_field<F: Send + Sync + 'static>(form: RwSignal<F>, field: Field<F>) -> impl IntoView {
-    input_field(form, field, Kind::Line)
+    input_field(form, field, Kind::Line, Look::default())
+}
+
+/// A [`line_field`] with its label beside it.
+pub fn inline_line_field<F: Send + Sync + 'static>(
+    form: RwSignal<F>,
+    field: Field<F>,
+) -> impl IntoView {
+    let look = Look {
+        placeholder: None,
+        inline: true,
+    };
+    input_field(form, field, Kind::Line, look)
 }
 
 /// The whole of a `String` signal, as a [`Field`] of it.
@@ -66,6 +100,7 @@ fn input_field<F: Send + Sync + 'static>(
     form: RwSignal<F>,
     (label, testid, get, set): Field<F>,
     kind: Kind,
+    look: Look,
 ) -> impl IntoView {
     let live = kind != Kind::Decimal;
     let write = move |ev: leptos::ev::Event| {
@@ -73,12 +108,13 @@ fn input_field<F: Send + Sync + 'static>(
         form.update(|f| set(f, v));
     };
     view! {
-        <label class="field">
+        <label class=if look.inline { "field inline" } else { "field" }>
             <span class="field-label">{label}</span>
             <input
                 type=if kind == Kind::Number { "number" } else { "text" }
                 step=(kind == Kind::Number).then_some("any")
                 inputmode=(kind == Kind::Decimal).then_some("decimal")
+                placeholder=look.placeholder
                 data-testid=testid
                 prop:value=move || form.with(get)
                 on:input=move |ev| if live { write(ev) }
@@ -98,13 +134,26 @@ pub fn choice<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
     current: impl Fn() -> T + Copy + Send + Sync + 'static,
     set: impl Fn(T) + Send + Sync + 'static,
 ) -> impl IntoView {
+    choice_in("field", (label, testid), options, current, |_| false, set)
+}
+
+/// A [`choice`] in a `<label class={class}>` (`control`: a chart's
+/// control), greying out the options `disabled` says.
+pub fn choice_in<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
+    class: &'static str,
+    (label, testid): (&'static str, &'static str),
+    options: Vec<(T, V, String)>,
+    current: impl Fn() -> T + Copy + Send + Sync + 'static,
+    disabled: impl Fn(T) -> bool + Copy + Send + Sync + 'static,
+    set: impl Fn(T) + Send + Sync + 'static,
+) -> impl IntoView {
     let options: Vec<(T, String, String)> = options
         .into_iter()
         .map(|(t, value, text)| (t, value.into(), text))
         .collect();
     let values: Vec<(T, String)> = options.iter().map(|(t, v, _)| (*t, v.clone())).collect();
     view! {
-        <label class="field">
+        <label class=class>
             <span class="field-label">{label}</span>
             <select
                 data-testid=testid
@@ -119,7 +168,11 @@ pub fn choice<T: Copy + PartialEq + Send + Sync + 'static, V: Into<String>>(
                     .into_iter()
                     .map(|(t, value, text)| {
                         view! {
-                            <option value=value selected=move || current() == t>
+                            <option
+                                value=value
+                                prop:selected=move || current() == t
+                                prop:disabled=move || disabled(t)
+                            >
                                 {text}
                             </option>
                         }

@@ -14,7 +14,7 @@ use crate::parts::agenda::protocol::{
 };
 use crate::protocol::now_ms;
 use crate::toolkit::form;
-use crate::toolkit::job::Job;
+use crate::toolkit::job::{Job, CANCELLED};
 use crate::widgets::download::save_text;
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
@@ -40,10 +40,10 @@ impl CapacityForm {
 
     /// The capacity, or why not.
     pub fn capacity(&self) -> Result<Capacity, String> {
-        match (positive(&self.cores), positive(&self.memory)) {
-            (Some(cores), Some(memory_mb)) => Ok(Capacity { cores, memory_mb }),
-            _ => Err("Cores and memory must be positive numbers.".into()),
-        }
+        Ok(Capacity {
+            cores: form::positive(&self.cores, "Cores")?,
+            memory_mb: form::positive(&self.memory, "Memory (MB)")?,
+        })
     }
 }
 
@@ -83,10 +83,10 @@ impl OneOffForm {
         method: Method,
         stretch: bool,
     ) -> Result<AgendaRequest, String> {
-        let start_secs = hhmm(&self.start).ok_or("Start: HH:MM, e.g. 13:00.")?;
-        let deadline_secs = hhmm(&self.deadline).ok_or("Deadline: HH:MM, up to 24:00.")?;
-        let containers = positive(&self.containers).ok_or("Containers: a positive number.")?;
-        let minutes = positive(&self.minutes).ok_or("Duration: positive minutes.")?;
+        let start_secs = form::clock(&self.start, "Start")?;
+        let deadline_secs = form::clock(&self.deadline, "Deadline")?;
+        let containers = form::positive(&self.containers, "Containers")?;
+        let minutes = form::positive(&self.minutes, "Duration (minutes)")?;
         Ok(AgendaRequest::AddOneOff {
             name: self.name.clone(),
             start_secs,
@@ -97,19 +97,6 @@ impl OneOffForm {
             stretch,
         })
     }
-}
-
-/// A positive number.
-fn positive(text: &str) -> Option<f64> {
-    form::positive(text, "value").ok()
-}
-
-/// `HH:MM` (hours up to 24) as seconds.
-fn hhmm(text: &str) -> Option<i64> {
-    let (h, m) = text.trim().split_once(':')?;
-    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
-    ((0..=24).contains(&h) && (0..60).contains(&m) && h * 60 + m <= 1440)
-        .then_some(h * 3600 + m * 60)
 }
 
 /// A reservation being dragged.
@@ -167,6 +154,8 @@ pub struct AgendaDesk {
     pub queue: RwSignal<String>,
     /// The running optimization's last progress report, if one runs.
     pub optimizing: RwSignal<Option<OptimizeProgress>>,
+    /// The ticket of the optimization asked and not answered yet.
+    pub optimize_out: RwSignal<Option<u32>>,
     /// Reservations the planner locked: "Optimize" leaves them where they
     /// are (ids; the engine keeps ids across optimization and undo).
     pub locked: RwSignal<std::collections::BTreeSet<u32>>,
@@ -199,9 +188,11 @@ impl AgendaDesk {
             .with_untracked(|l| l.intersection(&present).copied().collect())
     }
 
-    /// Nothing known yet; LowCost selected.
+    /// Nothing known yet; LowCost selected. The desk follows the worker's
+    /// restarts: an optimization out is cancelled, and the plan asked of
+    /// the new worker (its undo history is gone with the old one).
     pub fn new(page: Page) -> AgendaDesk {
-        AgendaDesk {
+        let desk = AgendaDesk {
             page,
             view: RwSignal::new(None),
             method: RwSignal::new(Method::LowCost),
@@ -214,10 +205,43 @@ impl AgendaDesk {
             latency: RwSignal::new(None),
             queue: RwSignal::new("default".into()),
             optimizing: RwSignal::new(None),
+            optimize_out: RwSignal::new(None),
             locked: RwSignal::new(std::collections::BTreeSet::new()),
             in_flight: StoredValue::new(None),
             wanted: StoredValue::new(None),
-        }
+        };
+        page.on_cancel(move || desk.cancel_optimize());
+        page.on_restart(move || desk.restarted());
+        desk
+    }
+
+    /// Re-places every unlocked reservation together (the batch
+    /// optimizer).
+    pub fn optimize(self) {
+        let ticket = self.page.next_id();
+        self.optimize_out.set(Some(ticket));
+        let locked = self.locked_ids();
+        self.agenda_change(AgendaRequest::Optimize { ticket, locked });
+    }
+
+    /// The worker restarts: an optimization out is cancelled (the plan
+    /// stays as saved before it).
+    fn cancel_optimize(self) -> Option<u32> {
+        let ticket = self.optimize_out.try_get_untracked().flatten()?;
+        self.optimize_out.set(None);
+        self.optimizing.set(None);
+        self.error.set(Some(CANCELLED.to_owned()));
+        Some(ticket)
+    }
+
+    /// A fresh worker is starting: what was in flight with the old one is
+    /// forgotten and the plan asked again.
+    fn restarted(self) {
+        self.busy.set(false);
+        self.drag.set(None);
+        self.in_flight.set_value(None);
+        self.wanted.set_value(None);
+        self.open_agenda();
     }
 }
 
@@ -341,6 +365,7 @@ impl AgendaDesk {
             AgendaResponse::Plan(view) => {
                 agenda.busy.set(false);
                 agenda.optimizing.set(None);
+                agenda.optimize_out.set(None);
                 // A new plan ends any drag (a dropped one has landed).
                 agenda.drag.set(None);
                 // Locks of reservations no longer planned go with them.
@@ -399,6 +424,7 @@ impl AgendaDesk {
             AgendaResponse::Refused { message } => {
                 agenda.busy.set(false);
                 agenda.optimizing.set(None);
+                agenda.optimize_out.set(None);
                 agenda.error.set(Some(message));
             }
             AgendaResponse::Compare(table) => {
@@ -424,13 +450,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clock_fields() {
-        assert_eq!(hhmm("13:05"), Some(13 * 3600 + 300));
-        assert_eq!(hhmm("24:00"), Some(86_400));
-        assert_eq!(hhmm("24:01"), None);
-        assert_eq!(hhmm("7"), None);
-        assert_eq!(positive(" 2.5 "), Some(2.5));
-        assert_eq!(positive("0"), None);
-        assert_eq!(positive("x"), None);
+    fn forms_read_with_the_toolkit_wording() {
+        let form = CapacityForm {
+            cores: " 2.5 ".into(),
+            memory: "0".into(),
+        };
+        assert_eq!(
+            form.capacity(),
+            Err("Memory (MB): a number > 0, got 0".into())
+        );
+        let oneoff = OneOffForm {
+            deadline: "24:01".into(),
+            ..OneOffForm::default()
+        };
+        assert_eq!(
+            oneoff.request(300, Method::LowCost, true),
+            Err("Deadline: a time HH:MM up to 24:00, got `24:01`".into())
+        );
+        let Ok(AgendaRequest::AddOneOff {
+            start_secs, steps, ..
+        }) = OneOffForm::default().request(300, Method::LowCost, true)
+        else {
+            panic!("the default one-off is a request");
+        };
+        assert_eq!((start_secs, steps), (13 * 3600, 12));
     }
 }

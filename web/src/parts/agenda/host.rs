@@ -165,7 +165,7 @@ impl PartHost for AgendaHost {
                 None => refuse(ctx, "There is no plan yet."),
             },
             AgendaRequest::Move { id, start } => self.move_to(ctx, id, start).await,
-            AgendaRequest::Optimize { locked } => self.optimize(ctx, &locked).await,
+            AgendaRequest::Optimize { locked, .. } => self.optimize(ctx, &locked).await,
             AgendaRequest::Undo => self.step_back(ctx, true).await,
             AgendaRequest::Redo => self.step_back(ctx, false).await,
             AgendaRequest::Compare { ticket } => self.compare(ctx, ticket),

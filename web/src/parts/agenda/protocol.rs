@@ -78,6 +78,8 @@ pub enum AgendaRequest {
     /// peak (the engine's batch optimizer); locked ones stay. Undoable; the
     /// outcome says "peak P, at most G % above the optimum".
     Optimize {
+        /// The page's id of this run (cancelling it names it).
+        ticket: u32,
         /// Reservations that must not move.
         locked: Vec<u32>,
     },

@@ -5,6 +5,7 @@ use crate::state::Studio;
 use crate::widgets::button::button;
 use crate::widgets::card::Card;
 use crate::widgets::download::save_canvases;
+use crate::widgets::field::{inline_line_field, whole_text};
 use leptos::prelude::*;
 
 /// CSV, YARN JSON and PNG exports.
@@ -30,15 +31,7 @@ pub fn ExportCard() -> impl IntoView {
                 {button("button", "export-yarn", "YARN JSON", empty, move || desk.export_agenda(PlanFormat::Yarn))}
                 {button("button", "export-png", "PNG", empty, png)}
             </div>
-            <label class="field inline">
-                <span class="field-label">"YARN queue"</span>
-                <input
-                    type="text"
-                    data-testid="yarn-queue"
-                    prop:value=move || desk.queue.get()
-                    on:input=move |ev| desk.queue.set(event_target_value(&ev))
-                />
-            </label>
+            {inline_line_field(desk.queue, whole_text("YARN queue", "yarn-queue"))}
             <p class="hint">
                 "CSV: one row per run of equal steps of each instance (UTC). YARN: submissions for the ReservationSystem REST API."
             </p>

@@ -7,6 +7,7 @@ use crate::parts::agenda::protocol::AgendaRequest;
 use crate::parts::agenda::timeline::{Geometry, Stack, Timeline};
 use crate::protocol::now_ms;
 use crate::state::Studio;
+use crate::toolkit::run::CancelButton;
 use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::progress::ProgressBar;
@@ -97,13 +98,13 @@ pub fn PlanCard(geometry: RwSignal<Option<Geometry>>, stacked: Memo<Stack>) -> i
                             data-testid="optimize"
                             title="Re-place every unlocked reservation together to lower the peak (undoable)"
                             disabled=move || desk.view.with(|v| v.as_ref().is_none_or(|v| v.reservations.is_empty()))
-                            on:click=move |_| {
-                                let locked = studio.agenda.locked_ids();
-                                studio.agenda.agenda_change(AgendaRequest::Optimize { locked })
-                            }
+                            on:click=move |_| studio.agenda.optimize()
                         >
                             "Optimize"
                         </button>
+                        <Show when=move || desk.optimize_out.with(Option::is_some)>
+                            <CancelButton page=studio.page testid="optimize-cancel" small=true/>
+                        </Show>
                     </div>
                 }
             }

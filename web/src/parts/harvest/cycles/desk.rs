@@ -200,12 +200,18 @@ pub struct CyclesDesk {
     pub sim_form: RwSignal<SimForm>,
     /// The simulation.
     pub sim: Job<SimView>,
+    /// The settings of the classification asked last, with its ticket.
+    asked: StoredValue<Option<(u32, HarvestSettings)>>,
+    /// The settings of the classification shown: a restarted worker is
+    /// asked for it again (the worker keeps it only in memory).
+    shown: StoredValue<Option<HarvestSettings>>,
 }
 
 impl CyclesDesk {
-    /// Nothing classified yet.
+    /// Nothing classified yet. The desk follows the worker's restarts: the
+    /// classification shown is asked of the new worker again.
     pub fn new(page: Page) -> CyclesDesk {
-        CyclesDesk {
+        let desk = CyclesDesk {
             page,
             form: RwSignal::new(ClassifyForm::default()),
             tenants_file: RwSignal::new(None),
@@ -220,7 +226,24 @@ impl CyclesDesk {
             select_error: RwSignal::new(None),
             sim_form: RwSignal::new(SimForm::default()),
             sim: Job::new(page),
-        }
+            asked: StoredValue::new(None),
+            shown: StoredValue::new(None),
+        };
+        page.on_restart(move || desk.restarted());
+        desk
+    }
+
+    /// A fresh worker is starting: it knows no classification, so the one
+    /// shown is asked again under the job's current ticket (the
+    /// simulation, the explorer and the storage half need it); the same
+    /// settings give the same classes, and a cancelled run's line stays.
+    fn restarted(self) {
+        let Some(settings) = self.shown.try_get_value().flatten() else {
+            return;
+        };
+        let ticket = self.classify.ticket();
+        self.asked.set_value(Some((ticket, settings.clone())));
+        self.send(CyclesRequest::Classify { ticket, settings });
     }
 
     fn send(self, request: CyclesRequest) {
@@ -231,6 +254,7 @@ impl CyclesDesk {
     pub fn classify(self) {
         let asked = self.form.with_untracked(ClassifyForm::settings);
         if let Some((ticket, settings)) = self.classify.start_with(asked) {
+            self.asked.set_value(Some((ticket, settings.clone())));
             self.send(CyclesRequest::Classify { ticket, settings });
         }
     }
@@ -298,8 +322,14 @@ impl CyclesDesk {
                         .max_by_key(|r| r.servers)
                         .map(|r| r.name.clone())
                 });
-                if !self.classify.done(view.ticket, *view) {
+                let ticket = view.ticket;
+                if !self.classify.done(ticket, *view) {
                     return false;
+                }
+                if let Some((asked, settings)) = self.asked.get_value() {
+                    if asked == ticket {
+                        self.shown.set_value(Some(settings));
+                    }
                 }
                 self.spectrum.set(None);
                 self.selection.set(None);

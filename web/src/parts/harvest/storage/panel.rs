@@ -29,14 +29,14 @@ use super::protocol::{AvailabilityView, DurabilityView};
 use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::job::Job;
-use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::toolkit::run::{ErrorLine, JobCard, JobStatus, SmallRun};
 use crate::widgets::button::button;
-use crate::widgets::card::Card;
 use crate::widgets::chart::Plot;
 use crate::widgets::field::{line_field, text_field, whole_text, Field};
-use crate::widgets::file_button::FileButton;
+use crate::widgets::figure::ChartTable;
+use crate::widgets::file_source::FileSource;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::table::{col, num, Col, DataTable};
+use crate::widgets::table::{col, num, Col};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::harvest::{CellVerdict, Policy, TenantVerdict};
@@ -86,30 +86,30 @@ pub fn StorageCard() -> impl IntoView {
     });
     let cdfs = Signal::derive(move || desk.grid.view.get().map(|view| ReimageCdfPlot { view }));
     view! {
-        <Card
+        <JobCard
             title="Harvested storage: replica placement (§4.2)"
             class="storage-card"
             testid="storage-card"
             text="Tenants split into a grid: rows by disk reimages per server per month (infrequent → frequent), columns by peak CPU (low → high), each cell with the same room as far as whole tenants allow. Algorithm 2 puts a block's first replica on the writer's server, then each next one in a random cell of an unused row and column, a random tenant of an unused environment, a random server with room; rows and columns are forgotten after every n."
-            head=move || view! { <JobStatus job=desk.grid testid="storage-status" text=status/> }
+            job=desk.grid
+            status_testid="storage-status"
+            status=status
         >
-            <p class="hint" data-testid="storage-reimages-file">
-                {move || match desk.reimages_file.get() {
+            <FileSource
+                hint_testid="storage-reimages-file"
+                hint=Signal::derive(move || match desk.reimages_file.get() {
                     Some((name, n)) => format!("Reimages file: {name} ({} server reimages)", count(n as usize)),
                     None => "No reimages file: read one (timestamp,server or timestamp,tenant,servers).".to_owned(),
-                }}
-            </p>
-            <div class="actions">
-                <FileButton
-                    label="Read reimages CSV…"
-                    testid="storage-reimages-input"
-                    accept=".csv,text/csv"
-                    on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_reimages(f))
-                />
+                })
+                label="Read reimages CSV…"
+                testid="storage-reimages-input"
+                accept=".csv,text/csv"
+                on_file=move |f| desk.import_reimages(f)
+            >
                 <button class="button small" data-testid="storage-refresh" on:click=move |_| desk.refresh()>
                     "Place again"
                 </button>
-            </div>
+            </FileSource>
             <div class="form-grid four">
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
             </div>
@@ -123,7 +123,7 @@ pub fn StorageCard() -> impl IntoView {
             <Explorer/>
             <Durability/>
             <Availability/>
-        </Card>
+        </JobCard>
     }
 }
 
@@ -361,19 +361,38 @@ fn Explorer() -> impl IntoView {
 #[component]
 fn Durability() -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
-    view! {
-        <SimRun
-            title="Durability: a year of reimages (Figure 15)"
-            job=desk.durability
-            testid="storage-durability"
-            on_run=move || desk.run_durability()
-            plot=|v| DurabilityPlot { view: v.clone() }
-            status=durability_status
-            placeholder="Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock."
-            cols=vec![col("Policy"), num("R"), num("Lost % min / avg / max"), num("Lost blocks (avg)")]
-            rows=durability_rows
-            paper=|v| v.report.paper.summary.clone()
-        />
+    view! { <SimRun job=desk.durability on_run=move || desk.run_durability()/> }
+}
+
+impl StorageSim for DurabilityView {
+    type Chart = DurabilityPlot;
+    const TITLE: &'static str = "Durability: a year of reimages (Figure 15)";
+    const TESTID: &'static str = "storage-durability";
+    const PLACEHOLDER: &'static str = "Press Run: blocks written at the start, a year of reimages generated from each tenant's rates, lost replicas re-created at 30 blocks per hour per source server; R = 3 and 4, HDFS-H against stock.";
+
+    fn columns() -> Vec<Col> {
+        vec![
+            col("Policy"),
+            num("R"),
+            num("Lost % min / avg / max"),
+            num("Lost blocks (avg)"),
+        ]
+    }
+
+    fn chart(&self) -> DurabilityPlot {
+        DurabilityPlot { view: self.clone() }
+    }
+
+    fn status(&self) -> String {
+        durability_status(self)
+    }
+
+    fn rows(&self) -> Vec<AnyView> {
+        durability_rows(self)
+    }
+
+    fn paper(&self) -> String {
+        self.report.paper.summary.clone()
     }
 }
 
@@ -419,26 +438,40 @@ fn durability_rows(v: &DurabilityView) -> Vec<AnyView> {
 #[component]
 fn Availability() -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
-    view! {
-        <SimRun
-            title="Availability against utilization (Figure 16)"
-            job=desk.availability
-            testid="storage-availability"
-            on_run=move || desk.run_availability()
-            plot=|v| AvailabilityPlot { view: v.clone() }
-            status=availability_status
-            placeholder="Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy."
-            cols=vec![
-                num("Level %"),
-                num("Avg util. %"),
-                num("R"),
-                num("Stock failed %"),
-                num("PT failed %"),
-                num("H failed %"),
-            ]
-            rows=availability_rows
-            paper=|v| v.report.paper.clone()
-        />
+    view! { <SimRun job=desk.availability on_run=move || desk.run_availability()/> }
+}
+
+impl StorageSim for AvailabilityView {
+    type Chart = AvailabilityPlot;
+    const TITLE: &'static str = "Availability against utilization (Figure 16)";
+    const TESTID: &'static str = "storage-availability";
+    const PLACEHOLDER: &'static str = "Press Run: the primaries scaled to each level (linear), a server busy above 66 % CPU, an access failing when every replica is busy.";
+
+    fn columns() -> Vec<Col> {
+        vec![
+            num("Level %"),
+            num("Avg util. %"),
+            num("R"),
+            num("Stock failed %"),
+            num("PT failed %"),
+            num("H failed %"),
+        ]
+    }
+
+    fn chart(&self) -> AvailabilityPlot {
+        AvailabilityPlot { view: self.clone() }
+    }
+
+    fn status(&self) -> String {
+        availability_status(self)
+    }
+
+    fn rows(&self) -> Vec<AnyView> {
+        availability_rows(self)
+    }
+
+    fn paper(&self) -> String {
+        self.report.paper.clone()
     }
 }
 
@@ -488,55 +521,58 @@ fn availability_rows(v: &AvailabilityView) -> Vec<AnyView> {
         .collect()
 }
 
+/// One of the storage half's simulations as its section shows it: its
+/// title, test ids and placeholder, and what is drawn from a result.
+trait StorageSim: Send + Sync + Sized + 'static {
+    /// The chart of a result.
+    type Chart: Plot;
+    /// The section's title.
+    const TITLE: &'static str;
+    /// The prefix of its test ids: `-run`, `-status`, and its canvas's.
+    const TESTID: &'static str;
+    /// What the chart says before a run.
+    const PLACEHOLDER: &'static str;
+    /// The table's columns.
+    fn columns() -> Vec<Col>;
+    /// The chart of this result.
+    fn chart(&self) -> Self::Chart;
+    /// What this result measured, in a line.
+    fn status(&self) -> String;
+    /// The table's rows.
+    fn rows(&self) -> Vec<AnyView>;
+    /// What the paper found.
+    fn paper(&self) -> String;
+}
+
 /// One of the storage half's simulations: Run with its status, the error
 /// line, its chart, its table and what the paper found — each drawn from
-/// the last result by the functions given.
+/// the last result as [`StorageSim`] says.
 #[component]
-fn SimRun<T: Send + Sync + 'static, P: Plot>(
-    /// The section's title.
-    title: &'static str,
+fn SimRun<T: StorageSim>(
     /// The simulation.
     job: Job<T>,
-    /// The prefix of its test ids: `-run`, `-status`, and its canvas's.
-    testid: &'static str,
     /// What Run does.
     #[prop(into)]
     on_run: Callback<()>,
-    /// The chart of a result.
-    plot: fn(&T) -> P,
-    /// What a result measured, in a line.
-    status: fn(&T) -> String,
-    /// What the chart says before a run.
-    placeholder: &'static str,
-    /// The table's columns.
-    cols: Vec<Col>,
-    /// The table's rows of a result.
-    rows: fn(&T) -> Vec<AnyView>,
-    /// What the paper found.
-    paper: fn(&T) -> String,
 ) -> impl IntoView {
     let desk = expect_context::<Studio>().harvest.storage;
-    let shown =
-        move |f: fn(&T) -> String| Signal::derive(move || job.view.with(|v| v.as_ref().map(f)));
-    let chart = Signal::derive(move || job.view.with(|v| v.as_ref().map(plot)));
+    let testid = T::TESTID;
+    let chart = Signal::derive(move || job.view.with(|v| v.as_ref().map(T::chart)));
     view! {
-        <h3>{title}</h3>
+        <h3>{T::TITLE}</h3>
         <div class="actions">
-            <RunButton
+            <SmallRun
                 job=job
-                testid=format!("{testid}-run")
-                label="Run"
-                small=true
-                blocked=Signal::derive(move || desk.grid.view.with(Option::is_none))
+                testid=testid
                 on_run=on_run
+                blocked=Some(Signal::derive(move || desk.grid.view.with(Option::is_none)))
             />
-            <JobStatus job=job testid=format!("{testid}-status") text=job.status("running in the worker", "", "", status)/>
+            <JobStatus job=job testid=format!("{testid}-status") text=job.status("running in the worker", "", "", T::status)/>
         </div>
         <ErrorLine testid="storage-sim-error" error=job.error/>
-        <PlotCanvas data=chart placeholder=placeholder testid=testid/>
-        <DataTable cols=cols>
-            {move || job.view.with(|v| v.as_ref().map(rows).unwrap_or_default())}
-        </DataTable>
-        <p class="hint">{move || shown(paper).get()}</p>
+        <ChartTable data=chart placeholder=T::PLACEHOLDER testid=testid cols=T::columns()>
+            {move || job.view.with(|v| v.as_ref().map(T::rows).unwrap_or_default())}
+        </ChartTable>
+        <p class="hint">{move || job.view.with(|v| v.as_ref().map(T::paper))}</p>
     }
 }

@@ -1,12 +1,15 @@
 //! The quote: every method's estimate, the figures, the price–deadline
 //! curve, the deadline and Admit.
 
+use crate::fields;
 use crate::parts::pricing::charts::{duration_text, price_text, CurvePlot};
+use crate::parts::pricing::desk::PricingForm;
 use crate::parts::pricing::protocol::{method_value, QuoteView};
 use crate::state::Studio;
 use crate::toolkit::run::ErrorLine;
 use crate::widgets::card::Card;
 use crate::widgets::chart::plot_x_span;
+use crate::widgets::field::hinted_field;
 use crate::widgets::format::trimmed;
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -125,20 +128,11 @@ pub fn QuoteCard() -> impl IntoView {
                     studio.pricing.admit_priced();
                 }
             >
-                <label class="field">
-                    <span class="field-label">"Deadline (seconds from now)"</span>
-                    <input
-                        type="text"
-                        inputmode="decimal"
-                        data-testid="deadline-input"
-                        placeholder="click the curve"
-                        prop:value=move || desk.form.with(|f| f.deadline.clone())
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            desk.form.update(|f| f.deadline = v);
-                        }
-                    />
-                </label>
+                {hinted_field(
+                    desk.form,
+                    fields![PricingForm: ("Deadline (seconds from now)", "deadline-input", deadline)][0],
+                    "click the curve",
+                )}
                 <div class="field">
                     <span class="field-label">"Price"</span>
                     <span

@@ -5,7 +5,7 @@ use crate::parts::pricing::charts::{SimMetric, SweepPlot};
 use crate::parts::pricing::desk::SimForm;
 use crate::parts::pricing::protocol::SimView;
 use crate::state::Studio;
-use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::toolkit::run::{ErrorLine, HeadRun};
 use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
@@ -78,16 +78,12 @@ pub fn SimulationCard() -> impl IntoView {
             text="One server (M/G/1) with Poisson arrivals and the paper's job mix (mean 36 s): half the users delay-sensitive, paying up to α times their estimated time for the earliest deadline they can afford under eq. (13); the other half pay their estimated time. Jobs run for their actual time while the scheduler sees the PI upper bound. MRM runs EDF on the committed deadlines; FCFS and non-preemptive priority promise the finish predicted from the work ahead."
             head=move || {
                 view! {
-                    <JobStatus job=desk.sim testid="sim-status" text=status/>
-                    <div class="head-actions">
-                        <RunButton
-                            job=desk.sim
-                            testid="sim-run"
-                            label="Run"
-                            small=true
-                            on_run=move || studio.pricing.request_simulation()
-                        />
-                    </div>
+                    <HeadRun
+                        job=desk.sim
+                        testid="sim"
+                        status=status
+                        on_run=move || studio.pricing.request_simulation()
+                    />
                 }
             }
         >

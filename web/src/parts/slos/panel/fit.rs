@@ -8,6 +8,7 @@ use crate::parts::slos::desk::FitState;
 use crate::parts::slos::protocol::{FitView, SIMPLEX_MAX_CELLS};
 use crate::state::Studio;
 use crate::widgets::card::Card;
+use crate::widgets::field::choice_in;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
@@ -83,27 +84,6 @@ fn FitControls() -> impl IntoView {
             }
         }
     };
-    let on_step = move |ev| {
-        if let Ok(step) = event_target_value(&ev).parse::<u32>() {
-            studio.slo.set_model(|m| m.step_secs = step);
-        }
-    };
-    let on_variant = move |ev| {
-        let params = match event_target_value(&ev).as_str() {
-            "hadoop" => ModelParams::hadoop(),
-            _ => ModelParams::paper(),
-        };
-        studio.slo.set_model(|m| *m = params);
-    };
-    let on_solver = move |ev| {
-        let solver = match event_target_value(&ev).as_str() {
-            "simplex" => SolverKind::Simplex,
-            _ => SolverKind::Flow,
-        };
-        studio.slo.set_model(|m| m.solver = solver);
-    };
-    let variant = move || model.with(|m| m.variant);
-    let solver = move || model.with(|m| m.solver);
     view! {
         <div class="controls">
             <label class="control alpha">
@@ -123,50 +103,42 @@ fn FitControls() -> impl IntoView {
                     <output class="range-value">{move || model.with(|m| trimmed(m.alpha, 3))}</output>
                 </span>
             </label>
-            <label class="control">
-                <span class="field-label">"Step"</span>
-                <select data-testid="step-select" on:change=on_step>
-                    {STEPS
-                        .into_iter()
-                        .map(|s| {
-                            view! {
-                                <option
-                                    value=s.to_string()
-                                    prop:selected=move || model.with(|m| m.step_secs == s)
-                                >
-                                    {format!("{s} s")}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-            <label class="control">
-                <span class="field-label">"Variant"</span>
-                <select data-testid="variant-select" on:change=on_variant>
-                    <option value="paper" prop:selected=move || variant() == Variant::Paper>
-                        "paper · two-pass, β = 0.1·V"
-                    </option>
-                    <option value="hadoop" prop:selected=move || variant() == Variant::Hadoop>
-                        "hadoop · fixed β = 0.1"
-                    </option>
-                </select>
-            </label>
-            <label class="control">
-                <span class="field-label">"Solver"</span>
-                <select data-testid="solver-select" on:change=on_solver>
-                    <option value="flow" prop:selected=move || solver() == SolverKind::Flow>
-                        "flow · network simplex"
-                    </option>
-                    <option
-                        value="simplex"
-                        prop:selected=move || solver() == SolverKind::Simplex
-                        prop:disabled=simplex_blocked
-                    >
-                        "simplex · LP as written"
-                    </option>
-                </select>
-            </label>
+            {choice_in(
+                "control",
+                ("Step", "step-select"),
+                STEPS.into_iter().map(|s| (s, s.to_string(), format!("{s} s"))).collect(),
+                move || model.with(|m| m.step_secs),
+                |_| false,
+                move |step| studio.slo.set_model(|m| m.step_secs = step),
+            )}
+            {choice_in(
+                "control",
+                ("Variant", "variant-select"),
+                vec![
+                    (Variant::Paper, "paper", "paper · two-pass, β = 0.1·V".into()),
+                    (Variant::Hadoop, "hadoop", "hadoop · fixed β = 0.1".into()),
+                ],
+                move || model.with(|m| m.variant),
+                |_| false,
+                move |variant| {
+                    let params = match variant {
+                        Variant::Hadoop => ModelParams::hadoop(),
+                        Variant::Paper => ModelParams::paper(),
+                    };
+                    studio.slo.set_model(|m| *m = params);
+                },
+            )}
+            {choice_in(
+                "control",
+                ("Solver", "solver-select"),
+                vec![
+                    (SolverKind::Flow, "flow", "flow · network simplex".into()),
+                    (SolverKind::Simplex, "simplex", "simplex · LP as written".into()),
+                ],
+                move || model.with(|m| m.solver),
+                move |solver| solver == SolverKind::Simplex && simplex_blocked(),
+                move |solver| studio.slo.set_model(|m| m.solver = solver),
+            )}
             {move || {
                 simplex_blocked()
                     .then(|| {

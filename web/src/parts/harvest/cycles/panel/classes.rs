@@ -3,9 +3,9 @@
 use crate::parts::harvest::cycles::charts::ClassDaysPlot;
 use crate::state::Studio;
 use crate::widgets::card::Card;
+use crate::widgets::figure::ChartTable;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::table::{col, num, DataTable};
-use crate::widgets::PlotCanvas;
+use crate::widgets::table::{col, num};
 use leptos::prelude::*;
 
 /// The classes: average days and their tags.
@@ -55,14 +55,14 @@ pub fn ClassesCard() -> impl IntoView {
                 }
             }
         >
-            <PlotCanvas
+            <ChartTable
                 data=plot
-                placeholder=Signal::derive(|| "Classes appear after classification.".to_owned())
+                placeholder="Classes appear after classification."
                 testid="harvest-class-days"
-            />
-            <DataTable cols=vec![col("Class"), col("Pattern"), num("Tenants"), num("Servers"), num("Avg %"), num("Peak %"), col("Its tenants")]>
+                cols=vec![col("Class"), col("Pattern"), num("Tenants"), num("Servers"), num("Avg %"), num("Peak %"), col("Its tenants")]
+            >
                 {rows}
-            </DataTable>
+            </ChartTable>
         </Card>
     }
 }

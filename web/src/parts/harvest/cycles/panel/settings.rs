@@ -3,11 +3,9 @@
 use crate::fields;
 use crate::parts::harvest::cycles::desk::ClassifyForm;
 use crate::state::Studio;
-use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
-use crate::widgets::button::button;
-use crate::widgets::card::Card;
+use crate::toolkit::run::{ErrorLine, JobCard, RunButton};
 use crate::widgets::field::{name_choice, text_field, Field};
-use crate::widgets::file_button::FileButton;
+use crate::widgets::file_source::{FileSource, Forget};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
 
@@ -45,28 +43,29 @@ pub fn SettingsCard() -> impl IntoView {
         )
     });
     view! {
-        <Card
+        <JobCard
             title="Tenants"
             text="A tenant is an environment × machine function with its servers; its utilization is their average server per slot. Servers come from the loaded CPU series named tenant/server, or listed in a tenants CSV."
-            head=move || view! { <JobStatus job=desk.classify testid="harvest-status" text=status/> }
+            job=desk.classify
+            status_testid="harvest-status"
+            status=status
         >
-            <p class="hint" data-testid="harvest-tenants-file">
-                {move || match desk.tenants_file.get() {
+            <FileSource
+                hint_testid="harvest-tenants-file"
+                hint=Signal::derive(move || match desk.tenants_file.get() {
                     Some((name, n)) => format!("Tenants file: {name} ({n} tenants)"),
                     None => "No tenants file: each series' tenant is its name before '/'.".to_owned(),
-                }}
-            </p>
-            <div class="actions">
-                <FileButton
-                    label="Read tenants CSV…"
-                    testid="harvest-tenants-input"
-                    accept=".csv,text/csv"
-                    on_files=move |files| files.into_iter().take(1).for_each(|f| desk.import_tenants(f))
-                />
-                <Show when=move || desk.tenants_file.with(Option::is_some)>
-                    {button("button small", "", "Forget tenants file", || false, move || desk.forget_tenants())}
-                </Show>
-            </div>
+                })
+                label="Read tenants CSV…"
+                testid="harvest-tenants-input"
+                accept=".csv,text/csv"
+                on_file=move |f| desk.import_tenants(f)
+                forget=Forget {
+                    label: "Forget tenants file",
+                    shown: Signal::derive(move || desk.tenants_file.with(Option::is_some)),
+                    on_forget: Callback::new(move |()| desk.forget_tenants()),
+                }
+            />
             {name_choice(
                 desk.form,
                 fields![ClassifyForm: ("Series from", "harvest-file", file)][0],
@@ -122,6 +121,6 @@ pub fn SettingsCard() -> impl IntoView {
                         .unwrap_or_else(|| "Empty k: the elbow rule chooses (the least k explaining 90 % of the spread).".to_owned())
                 }}
             </p>
-        </Card>
+        </JobCard>
     }
 }

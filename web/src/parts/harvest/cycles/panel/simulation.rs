@@ -5,12 +5,12 @@ use crate::parts::harvest::cycles::charts::SimPlot;
 use crate::parts::harvest::cycles::desk::SimForm;
 use crate::parts::harvest::cycles::protocol::JobSource;
 use crate::state::Studio;
-use crate::toolkit::run::{ErrorLine, JobStatus, RunButton};
+use crate::toolkit::run::{ErrorLine, HeadRun};
 use crate::widgets::card::Card;
 use crate::widgets::field::{choice, text_field, Field};
+use crate::widgets::figure::ChartTable;
 use crate::widgets::format::{count, trimmed};
-use crate::widgets::table::{num, DataTable};
-use crate::widgets::PlotCanvas;
+use crate::widgets::table::num;
 use leptos::prelude::*;
 
 const SIM_FIELDS: [Field<SimForm>; 5] = fields![SimForm:
@@ -86,17 +86,13 @@ pub fn SimulationCard() -> impl IntoView {
             text="Servers of 12 cores with 4 kept for the primary tenant; batch jobs as DAGs of tasks arrive as a Poisson process (mean 300 s); the tenants' utilization is replayed, scaled to each target average. YARN-PT kills the youngest containers when the reserve is violated (killed tasks rerun); YARN-H also places each job by class selection."
             head=move || {
                 view! {
-                    <JobStatus job=desk.sim testid="harvest-sim-status" text=status/>
-                    <div class="head-actions">
-                        <RunButton
-                            job=desk.sim
-                            testid="harvest-sim-run"
-                            label="Run"
-                            small=true
-                            blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
-                            on_run=move || desk.simulate()
-                        />
-                    </div>
+                    <HeadRun
+                        job=desk.sim
+                        testid="harvest-sim"
+                        status=status
+                        blocked=Signal::derive(move || desk.classify.view.with(Option::is_none))
+                        on_run=move || desk.simulate()
+                    />
                 }
             }
         >
@@ -114,14 +110,14 @@ pub fn SimulationCard() -> impl IntoView {
                 )}
             </div>
             <ErrorLine testid="harvest-sim-error" error=desk.sim.error/>
-            <PlotCanvas
+            <ChartTable
                 data=plot
-                placeholder=Signal::derive(|| "Press Run: the levels, a few seeded runs each, in the worker.".to_owned())
+                placeholder="Press Run: the levels, a few seeded runs each, in the worker."
                 testid="harvest-sim"
-            />
-            <DataTable cols=vec![num("Avg util. %"), num("Classes"), num("YARN-PT job s min / avg / max"), num("YARN-H job s min / avg / max"), num("Kills PT / H"), num("Cluster util. % PT / H"), num("Improvement")]>
+                cols=vec![num("Avg util. %"), num("Classes"), num("YARN-PT job s min / avg / max"), num("YARN-H job s min / avg / max"), num("Kills PT / H"), num("Cluster util. % PT / H"), num("Improvement")]
+            >
                 {rows}
-            </DataTable>
+            </ChartTable>
             <p class="hint">{paper}</p>
         </Card>
     }
