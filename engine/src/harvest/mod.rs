@@ -34,7 +34,12 @@ pub use cycles::select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };
 pub use cycles::simulate::{
-    simulate, LevelResult, PaperFigures, RunResult, SimParams, SimReport, System, SystemResult,
+    paper_figures, simulate, simulate_serial, LevelResult, PaperFigures, RunResult, SimParams,
+    SimReport, System, SystemResult,
+};
+pub use cycles::thresholds::{
+    preferred_pattern, thresholds, ClassSupply, JobDemand, ThresholdDerivation, ThresholdRule,
+    TypeBalance,
 };
 pub use cycles::workload::tpcds_like;
 pub use error::HarvestError;
