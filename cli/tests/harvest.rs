@@ -397,3 +397,41 @@ fn harvest_simulates_scheduling() {
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn harvest_figures_runs_the_generated_datacenters_under_both_scalings() {
+    let (code, json, err) = skyplan(&[
+        "harvest",
+        "figures",
+        "--json",
+        "--datacenters",
+        "2",
+        "--servers",
+        "300",
+        "--days",
+        "1",
+        "--step",
+        "600",
+        "--runs",
+        "1",
+        "--levels",
+        "20,40",
+        "--tpcds",
+        "8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let f = v["figures"].as_array().unwrap();
+    // Two datacenters × linear and root.
+    assert_eq!(f.len(), 4);
+    assert_eq!(f[0]["datacenter"], "DC-0");
+    assert_eq!(f[3]["datacenter"], "DC-1");
+    for g in f {
+        assert_eq!(g["servers"], 300);
+        assert_eq!(g["levels"].as_array().unwrap().len(), 2);
+    }
+    assert!(v["paper"]["linear_avg_improvement"]
+        .as_str()
+        .unwrap()
+        .contains("12–56"));
+}

@@ -30,6 +30,7 @@ pub use cycles::capacity::{capacity, CapacityMatrix, CapacityParams, ClassCapaci
 pub use cycles::dag::{
     dag_from_history, read_batch_task, read_dag_json, BatchTasks, Concurrency, JobDag, Vertex,
 };
+pub use cycles::figures::{figures, DatacenterFigure, FiguresReport};
 pub use cycles::select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };

@@ -27,6 +27,7 @@ USAGE:
                            --history H.csv | --batch-task B.csv) [--json]
     skyplan harvest capacity FILE... [TENANTS] [--percentile P] [--json]
     skyplan harvest simulate-scheduling FILE... [TENANTS] [JOBS] [SIM] [--json]
+    skyplan harvest figures [FIGURES] [JOBS] [SIM] [--json]
     skyplan harvest reimages FILE... --tenants T --reimages R [--json]
     skyplan harvest place FILE... --tenants T --reimages R [STORAGE] [--json]
     skyplan harvest simulate-durability FILE... --tenants T --reimages R [STORAGE]
@@ -41,7 +42,9 @@ concurrency, every class's headroom and probability), after the
 thresholds and their derivation (each type's work against its preferred
 classes' capacity); capacity prints the
 containers each class can hand to batch work per hour of day (mean and a
-low percentile); simulate-scheduling compares YARN-PT and YARN-H.
+low percentile); simulate-scheduling compares YARN-PT and YARN-H; figures runs that
+comparison on ten generated datacenters under linear and root scaling
+(Figures 13–14) beside the paper's numbers.
 reimages prints each tenant's reimages per server per month, its
 month-to-month thirds and group changes (Figures 4–6); place puts N
 blocks by Algorithm 2 (or stock HDFS) on the reimage × peak grid and
@@ -110,6 +113,12 @@ SIM:
     --scale-counts-only the scaling factor multiplies task counts alone
                         (default: lengths and counts, §6)
 
+FIGURES (figures; the SIM options apply, --days, --runs, --levels too):
+    --datacenters N     the first N of the ten datacenters (default 10)
+    --servers N         servers per datacenter (default 1000)
+    (--step applies, default 120 s, the paper's; --threads too, as for
+    simulate-scheduling)
+
 STORAGE (reimages, place, simulate-durability, simulate-availability;
          --tenants and --reimages are required):
     --reimages FILE     reimages CSV: timestamp,server or
@@ -160,6 +169,8 @@ struct Args {
     batch_task: Option<String>,
     swim: Option<String>,
     tpcds: Option<usize>,
+    datacenters: Option<usize>,
+    servers: Option<usize>,
     sim: SimParams,
     storage: StorageArgs,
     json: bool,
@@ -233,6 +244,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 a.fixed[1] = true;
             }
             Long("scale-counts-only") => a.sim.scale_lengths = false,
+            Long("datacenters") => a.datacenters = Some(parser.value()?.parse()?),
+            Long("servers") => a.servers = Some(parser.value()?.parse()?),
             Long("reserved") => a.select.reserved_cores = parse_f64("--reserved", &val(parser)?)?,
             Long("percentile") => a.percentile = Some(parse_f64("--percentile", &val(parser)?)?),
             Long("levels") => {
@@ -406,17 +419,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "simulate-scheduling" => {
             let set = set()?;
-            let mut jobs = load_jobs(&a)?;
-            if jobs.is_empty() {
-                jobs = tpcds_like(a.tpcds.unwrap_or(52), a.sim.seed);
-            }
-            let mut p = a.sim.clone();
-            p.select = a.select.clone();
-            p.classify = a.classify.clone();
-            p.thresholds = fixed_rule(&a)?;
-            if let Some(n) = a.storage.threads {
-                p.threads = n;
-            }
+            let (jobs, p) = sim_setup(&a)?;
             let r = simulate(&set, &jobs, &p, &mut |_, _| {})
                 .map_err(|e| Failure::input(e.to_string()))?;
             crate::common::emit(&if a.json {
@@ -473,6 +476,16 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             });
             Ok(())
         }
+        "figures" => {
+            let (jobs, p) = sim_setup(&a)?;
+            let dcs = super::figures::datacenters(
+                a.datacenters.unwrap_or(10),
+                p.days,
+                a.group.step_secs.unwrap_or(120),
+                a.servers.unwrap_or(1000),
+            );
+            super::figures::run(&dcs, &jobs, &[Scaling::Linear, Scaling::Root { n: 2.0 }], &p, a.json)
+        }
         "reimages" | "place" | "simulate-durability" | "simulate-availability" => {
             let set = set()?;
             let infos = match &a.tenants {
@@ -493,13 +506,30 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "" => Err(Failure::usage(
             "harvest needs a subcommand: classify, select, capacity, simulate-scheduling, \
-             reimages, place, simulate-durability or simulate-availability",
+             figures, reimages, place, simulate-durability or simulate-availability",
         )),
         other => Err(Failure::usage(format!(
             "unknown harvest subcommand `{other}` (classify, select, capacity, simulate-scheduling, \
-             reimages, place, simulate-durability, simulate-availability)"
+             figures, reimages, place, simulate-durability, simulate-availability)"
         ))),
     }
+}
+
+/// The simulation's jobs (the flags', or the generated TPC-DS-like mix)
+/// and settings.
+fn sim_setup(a: &Args) -> Result<(Vec<JobDag>, SimParams), Failure> {
+    let mut jobs = load_jobs(a)?;
+    if jobs.is_empty() {
+        jobs = tpcds_like(a.tpcds.unwrap_or(52), a.sim.seed);
+    }
+    let mut p = a.sim.clone();
+    p.select = a.select.clone();
+    p.classify = a.classify.clone();
+    p.thresholds = fixed_rule(a)?;
+    if let Some(n) = a.storage.threads {
+        p.threads = n;
+    }
+    Ok((jobs, p))
 }
 
 /// Fixed thresholds when --short and --long are both given, derived when

@@ -16,6 +16,7 @@
 
 pub mod capacity;
 pub mod dag;
+pub mod figures;
 pub mod select;
 pub mod simulate;
 pub mod thresholds;

@@ -333,3 +333,33 @@ fn the_runs_give_the_same_answer_on_any_thread_count() {
         }
     }
 }
+
+/// Single-class share of YARN-H's jobs on `servers` servers of 200 §3-mix
+/// tenants, one day at 20 %, the default mix and load.
+fn single_class_share(servers: usize, batch_load: f64) -> f64 {
+    use crate::harvest::{simulate_serial, tpcds_like, SimParams};
+    let set = crate::bench_data::harvest_set(200, 1, 600, Some(servers), 100);
+    let p = SimParams {
+        days: 1.0,
+        runs: 1,
+        levels: vec![20.0],
+        batch_load,
+        ..SimParams::default()
+    };
+    let r = simulate_serial(&set, &tpcds_like(52, p.seed), &p).unwrap();
+    r.levels[0].h.branch_shares[0]
+}
+
+#[test]
+fn jobs_fit_one_class_when_the_classes_outgrow_them() {
+    // §6 scales lengths and counts by one factor f with f² ∝ the servers:
+    // a job's concurrency grows like f, a class's room like f², so the
+    // single-class branch gains with the datacenter's size. At 1,000
+    // servers (our figures' size) it is rare; with a light load most jobs
+    // take it.
+    let small = single_class_share(1_000, 0.21);
+    let large = single_class_share(8_000, 0.21);
+    assert!(large > small, "1,000 servers {small}, 8,000 {large}");
+    assert!(small < 0.5, "{small}");
+    assert!(single_class_share(1_000, 0.02) > 0.5);
+}
