@@ -27,8 +27,6 @@ fn harvest_help_shows_the_engines_defaults() {
         ("--min-explained", c.min_explained.to_string()),
         ("--peak-percentile", c.peak_percentile.to_string()),
         ("--seed", c.seed.to_string()),
-        ("--short", s.short_max_secs.to_string()),
-        ("--long", s.long_min_secs.to_string()),
         ("--reserved", s.reserved_cores.to_string()),
         (
             "--percentile",
@@ -53,9 +51,15 @@ fn harvest_help_shows_the_engines_defaults() {
         "--dag",
         "--job",
         "--json",
+        "--short",
+        "--long",
+        "--scale-counts-only",
     ] {
         option_text(&h, opt);
     }
+    // The thresholds are derived unless given: the paper's only as a note.
+    assert!(option_text(&h, "--short").contains("derived"));
+    assert_eq!((s.short_max_secs, s.long_min_secs), (173.0, 433.0));
 }
 
 #[test]
@@ -273,9 +277,16 @@ fn harvest_select_returns_type_concurrency_and_probabilities() {
         &dag,
         "--job",
         "tasks=100000",
+        "--short",
+        "173",
+        "--long",
+        "433",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["thresholds"]["rule"], "fixed");
+    assert_eq!(v["thresholds"]["short_max_secs"], 173.0);
+    let v = &v["jobs"];
     let q = &v[0]["selection"];
     assert_eq!(q["job_type"], "short");
     assert_eq!(q["containers"], 50);
@@ -288,6 +299,26 @@ fn harvest_select_returns_type_concurrency_and_probabilities() {
         .sum();
     assert!((total - 1.0).abs() < 1e-9);
     assert_eq!(v[1]["selection"]["outcome"], "none");
+    // Without --short/--long the thresholds come from the jobs and the
+    // classes, and the table says how.
+    let select = |extra: &[&str]| {
+        let mut args = vec!["harvest", "select", TENANT_UTIL, "--tenants", TENANTS];
+        args.extend_from_slice(extra);
+        skyplan(&args)
+    };
+    let (code, out, err) = select(&["--job", "tasks=50,last=30", "--job", "tasks=50,last=3000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("thresholds (derived"), "{out}");
+    for row in [
+        "short   unpredictable",
+        "medium  periodic",
+        "long    constant",
+    ] {
+        assert!(out.contains(row), "{row}: {out}");
+    }
+    let (code, _, err) = select(&["--job", "tasks=5", "--short", "100"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("give both or neither"), "{err}");
     // A cyclic DAG and an unknown tenant are refused with their place.
     let cyc = temp_file(
         "cyc.json",
@@ -344,6 +375,19 @@ fn harvest_simulates_scheduling() {
     assert_eq!(levels.len(), 2);
     assert_eq!(levels[0]["pt"]["kills"]["max"], 0.0);
     assert!(levels[1]["h"]["runs"][0]["finished"].as_u64().unwrap() > 0);
+    // Each level carries its thresholds and both systems' branch shares.
+    for l in levels {
+        assert_eq!(l["thresholds"]["rule"], "derived");
+        for s in ["pt", "h"] {
+            let shares: f64 = l[s]["branch_shares"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .sum();
+            assert!((shares - 1.0).abs() < 1e-9, "{s}: {shares}");
+        }
+    }
     let (code, _, err) = skyplan(&[
         "harvest",
         "simulate-scheduling",
@@ -352,4 +396,42 @@ fn harvest_simulates_scheduling() {
         "cubic",
     ]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn harvest_figures_runs_the_generated_datacenters_under_both_scalings() {
+    let (code, json, err) = skyplan(&[
+        "harvest",
+        "figures",
+        "--json",
+        "--datacenters",
+        "2",
+        "--servers",
+        "300",
+        "--days",
+        "1",
+        "--step",
+        "600",
+        "--runs",
+        "1",
+        "--levels",
+        "20,40",
+        "--tpcds",
+        "8",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let f = v["figures"].as_array().unwrap();
+    // Two datacenters × linear and root.
+    assert_eq!(f.len(), 4);
+    assert_eq!(f[0]["datacenter"], "DC-0");
+    assert_eq!(f[3]["datacenter"], "DC-1");
+    for g in f {
+        assert_eq!(g["servers"], 300);
+        assert_eq!(g["levels"].as_array().unwrap().len(), 2);
+    }
+    assert!(v["paper"]["linear_avg_improvement"]
+        .as_str()
+        .unwrap()
+        .contains("12–56"));
 }

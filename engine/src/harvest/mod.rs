@@ -30,11 +30,17 @@ pub use cycles::capacity::{capacity, CapacityMatrix, CapacityParams, ClassCapaci
 pub use cycles::dag::{
     dag_from_history, read_batch_task, read_dag_json, BatchTasks, Concurrency, JobDag, Vertex,
 };
+pub use cycles::figures::{figures, DatacenterFigure, FiguresReport};
 pub use cycles::select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };
 pub use cycles::simulate::{
-    simulate, LevelResult, PaperFigures, RunResult, SimParams, SimReport, System, SystemResult,
+    paper_figures, simulate, simulate_serial, LevelResult, PaperFigures, RunResult, SimParams,
+    SimReport, System, SystemResult,
+};
+pub use cycles::thresholds::{
+    preferred_pattern, thresholds, ClassSupply, JobDemand, ThresholdDerivation, ThresholdRule,
+    TypeBalance,
 };
 pub use cycles::workload::tpcds_like;
 pub use error::HarvestError;

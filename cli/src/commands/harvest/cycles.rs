@@ -10,8 +10,9 @@ use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, read_batch_task, read_dag_json,
     read_machine_meta, read_machine_usage, read_mapping_csv, read_tenants_csv, select, simulate,
-    tenants_from_machines, tpcds_like, CapacityParams, ClassState, Classification, ClassifyParams,
-    GroupParams, JobDag, JobRequest, Scaling, SelectParams, SimParams, TenantSet,
+    tenants_from_machines, thresholds, tpcds_like, CapacityParams, ClassState, Classification,
+    ClassifyParams, GroupParams, JobDag, JobDemand, JobRequest, Scaling, SelectParams, SimParams,
+    TenantSet, ThresholdDerivation, ThresholdRule,
 };
 use skyplan_engine::import::{Format, ImportOptions};
 use std::fmt::Write as _;
@@ -26,6 +27,7 @@ USAGE:
                            --history H.csv | --batch-task B.csv) [--json]
     skyplan harvest capacity FILE... [TENANTS] [--percentile P] [--json]
     skyplan harvest simulate-scheduling FILE... [TENANTS] [JOBS] [SIM] [--json]
+    skyplan harvest figures [FIGURES] [JOBS] [SIM] [--json]
     skyplan harvest reimages FILE... --tenants T --reimages R [--json]
     skyplan harvest place FILE... --tenants T --reimages R [STORAGE] [--json]
     skyplan harvest simulate-durability FILE... --tenants T --reimages R [STORAGE]
@@ -36,9 +38,13 @@ series named tenant/server belongs to that tenant. classify prints each
 tenant's pattern (periodic, constant, unpredictable) with its spectral
 evidence and class, and each class with its tags; select runs Algorithm 1
 for each job on the classes at their latest utilization (type,
-concurrency, every class's headroom and probability); capacity prints the
+concurrency, every class's headroom and probability), after the
+thresholds and their derivation (each type's work against its preferred
+classes' capacity); capacity prints the
 containers each class can hand to batch work per hour of day (mean and a
-low percentile); simulate-scheduling compares YARN-PT and YARN-H.
+low percentile); simulate-scheduling compares YARN-PT and YARN-H; figures runs that
+comparison on ten generated datacenters under linear and root scaling
+(Figures 13–14) beside the paper's numbers.
 reimages prints each tenant's reimages per server per month, its
 month-to-month thirds and group changes (Figures 4–6); place puts N
 blocks by Algorithm 2 (or stock HDFS) on the reimage × peak grid and
@@ -78,8 +84,11 @@ SELECT:
     --job SPEC          a map/reduce job: tasks=N[,reduces=M][,last=S]
     --history FILE      a job history CSV: each job's map → reduce DAG
     --batch-task FILE   Alibaba v2018 batch_task.csv: DAGs from task_name
-    --short S           short below S seconds (default 173)
-    --long S            long above S seconds (default 433)
+    --short S           short below S seconds; with --long, fixed thresholds
+                        (default: derived from the jobs and the classes; the
+                        paper's testbed used 173)
+    --long S            long above S seconds (default: derived; the paper's
+                        testbed used 433)
     --reserved C        cores kept for the primary per server (default 4)
 
 CAPACITY:
@@ -98,8 +107,17 @@ SIM:
     --days D            days simulated (default 30)
     --cores C           cores per server (default 12)
     --interarrival S    mean job inter-arrival, seconds (default 300)
-    --batch-load X      offered batch work, share of all cores (default 0.15)
-    --duration-scale X  multiplier of task lengths (default 4)
+    --batch-load X      offered batch work, share of all cores (default 0.21)
+    --duration-scale X  multiplier of task lengths before the scaling
+                        factor (default 4)
+    --scale-counts-only the scaling factor multiplies task counts alone
+                        (default: lengths and counts, §6)
+
+FIGURES (figures; the SIM options apply, --days, --runs, --levels too):
+    --datacenters N     the first N of the ten datacenters (default 10)
+    --servers N         servers per datacenter (default 1000)
+    (--step applies, default 120 s, the paper's; --threads too, as for
+    simulate-scheduling)
 
 STORAGE (reimages, place, simulate-durability, simulate-availability;
          --tenants and --reimages are required):
@@ -143,6 +161,7 @@ struct Args {
     group: GroupParams,
     classify: ClassifyParams,
     select: SelectParams,
+    fixed: [bool; 2],
     percentile: Option<f64>,
     dag: Option<String>,
     jobs: Vec<String>,
@@ -150,6 +169,8 @@ struct Args {
     batch_task: Option<String>,
     swim: Option<String>,
     tpcds: Option<usize>,
+    datacenters: Option<usize>,
+    servers: Option<usize>,
     sim: SimParams,
     storage: StorageArgs,
     json: bool,
@@ -214,8 +235,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("batch-task") => a.batch_task = Some(val(parser)?),
             Long("swim") => a.swim = Some(val(parser)?),
             Long("tpcds") => a.tpcds = Some(parser.value()?.parse()?),
-            Long("short") => a.select.short_max_secs = parse_f64("--short", &val(parser)?)?,
-            Long("long") => a.select.long_min_secs = parse_f64("--long", &val(parser)?)?,
+            Long("short") => {
+                a.select.short_max_secs = parse_f64("--short", &val(parser)?)?;
+                a.fixed[0] = true;
+            }
+            Long("long") => {
+                a.select.long_min_secs = parse_f64("--long", &val(parser)?)?;
+                a.fixed[1] = true;
+            }
+            Long("scale-counts-only") => a.sim.scale_lengths = false,
+            Long("datacenters") => a.datacenters = Some(parser.value()?.parse()?),
+            Long("servers") => a.servers = Some(parser.value()?.parse()?),
             Long("reserved") => a.select.reserved_cores = parse_f64("--reserved", &val(parser)?)?,
             Long("percentile") => a.percentile = Some(parse_f64("--percentile", &val(parser)?)?),
             Long("levels") => {
@@ -280,6 +310,27 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 ));
             }
             let states: Vec<ClassState> = c.classes.iter().map(ClassState::latest).collect();
+            let demands = jobs
+                .iter()
+                .map(|j| {
+                    Ok(JobDemand {
+                        length_secs: match j.last_run_secs {
+                            Some(s) => s,
+                            None => j.critical_path_secs()?,
+                        },
+                        work_secs: j.work_secs(),
+                    })
+                })
+                .collect::<Result<Vec<_>, skyplan_engine::harvest::HarvestError>>();
+            let demands = input(demands)?;
+            let rate = 1.0 / SimParams::default().mean_interarrival_secs;
+            let rule = fixed_rule(&a)?;
+            let d = input(thresholds(rule, &demands, &c.classes, None, &a.select, rate))?;
+            let params = SelectParams {
+                short_max_secs: d.short_max_secs,
+                long_min_secs: d.long_min_secs,
+                ..a.select.clone()
+            };
             let mut rng = skyplan_engine::numerics::Rng::new(a.classify.seed);
             let mut out = Vec::new();
             for j in &jobs {
@@ -288,8 +339,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                     last_run_secs: j.last_run_secs,
                     containers: conc.max,
                 };
-                let s = select(&req, &states, &a.select, &mut rng)
-                    .map_err(Failure::refused)?;
+                let s = select(&req, &states, &params, &mut rng).map_err(Failure::refused)?;
                 out.push((j.name.clone(), s));
             }
             crate::common::emit(&if a.json {
@@ -297,9 +347,10 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                     .iter()
                     .map(|(n, s)| serde_json::json!({"job": n, "selection": s}))
                     .collect();
-                crate::common::json(&v)
+                crate::common::json(&serde_json::json!({"thresholds": d, "jobs": v}))
             } else {
-                let mut t = String::new();
+                let mut t = thresholds_text(&d);
+                t.push('\n');
                 for (n, s) in &out {
                     let _ = writeln!(
                         t,
@@ -365,13 +416,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "simulate-scheduling" => {
             let set = set()?;
-            let mut jobs = load_jobs(&a)?;
-            if jobs.is_empty() {
-                jobs = tpcds_like(a.tpcds.unwrap_or(52), a.sim.seed);
-            }
-            let mut p = a.sim.clone();
-            p.select = a.select.clone();
-            p.classify = a.classify.clone();
+            let (jobs, p) = sim_setup(&a)?;
             let r = simulate(&set, &jobs, &p, &mut |_, _| {})
                 .map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
@@ -385,6 +430,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                     r.task_scale,
                     r.scaling.name(),
                     p.runs
+                );
+                let _ = writeln!(
+                    t,
+                    "task lengths × {:.2}; offered batch work {:.0} % of the cores",
+                    r.length_scale,
+                    100.0 * p.batch_load
                 );
                 t.push_str("level  util%   PT job s (min–max)        H job s (min–max)         PT kills   H kills  improvement % avg (min–max)\n");
                 for l in &r.levels {
@@ -406,6 +457,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                         l.improvement.max
                     );
                 }
+                t.push_str(&branches_text(&r.levels));
+                if let Some(l) = r.levels.first() {
+                    let _ = writeln!(t, "\nat {:.0} %:", l.level);
+                    t.push_str(&thresholds_text(&l.thresholds));
+                }
                 let _ = writeln!(
                     t,
                     "paper (Figure 14): average improvement {} linear, {} root; maxima {}",
@@ -416,6 +472,16 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 t
             });
             Ok(())
+        }
+        "figures" => {
+            let (jobs, p) = sim_setup(&a)?;
+            let dcs = super::figures::datacenters(
+                a.datacenters.unwrap_or(10),
+                p.days,
+                a.group.step_secs.unwrap_or(120),
+                a.servers.unwrap_or(1000),
+            );
+            super::figures::run(&dcs, &jobs, &[Scaling::Linear, Scaling::Root { n: 2.0 }], &p, a.json)
         }
         "reimages" | "place" | "simulate-durability" | "simulate-availability" => {
             let set = set()?;
@@ -437,13 +503,125 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "" => Err(Failure::usage(
             "harvest needs a subcommand: classify, select, capacity, simulate-scheduling, \
-             reimages, place, simulate-durability or simulate-availability",
+             figures, reimages, place, simulate-durability or simulate-availability",
         )),
         other => Err(Failure::usage(format!(
             "unknown harvest subcommand `{other}` (classify, select, capacity, simulate-scheduling, \
-             reimages, place, simulate-durability, simulate-availability)"
+             figures, reimages, place, simulate-durability, simulate-availability)"
         ))),
     }
+}
+
+/// The simulation's jobs (the flags', or the generated TPC-DS-like mix)
+/// and settings.
+fn sim_setup(a: &Args) -> Result<(Vec<JobDag>, SimParams), Failure> {
+    let mut jobs = load_jobs(a)?;
+    if jobs.is_empty() {
+        jobs = tpcds_like(a.tpcds.unwrap_or(52), a.sim.seed);
+    }
+    let mut p = a.sim.clone();
+    p.select = a.select.clone();
+    p.classify = a.classify.clone();
+    p.thresholds = fixed_rule(a)?;
+    if let Some(n) = a.storage.threads {
+        p.threads = n;
+    }
+    Ok((jobs, p))
+}
+
+/// Fixed thresholds when --short and --long are both given, derived when
+/// neither is.
+fn fixed_rule(a: &Args) -> Result<ThresholdRule, Failure> {
+    match a.fixed {
+        [true, true] => Ok(ThresholdRule::Fixed),
+        [false, false] => Ok(ThresholdRule::Derived),
+        _ => Err(Failure::usage(
+            "--short and --long fix the thresholds together: give both or neither",
+        )),
+    }
+}
+
+/// The thresholds and their derivation as a table.
+fn thresholds_text(d: &ThresholdDerivation) -> String {
+    let mut t = format!(
+        "thresholds ({}): short below {:.0} s, long above {:.0} s\n",
+        match d.rule {
+            ThresholdRule::Derived =>
+                "derived: each type's share of the work matches its preferred classes' share of the capacity",
+            ThresholdRule::Fixed => "fixed",
+        },
+        d.short_max_secs,
+        d.long_min_secs
+    );
+    let _ = writeln!(
+        t,
+        "  {:<7} {:<14} {:>5} {:>11} {:>12} {:>12} {:>15}",
+        "type", "preferred", "jobs", "work share", "demand (c.)", "capacity (c.)", "capacity share"
+    );
+    for b in &d.types {
+        let _ = writeln!(
+            t,
+            "  {:<7} {:<14} {:>5} {:>10.1}% {:>12.1} {:>13.0} {:>14.1}%",
+            format!("{:?}", b.job_type).to_lowercase(),
+            b.preferred.name(),
+            b.jobs,
+            100.0 * b.work_share,
+            b.demand_containers,
+            b.capacity_containers,
+            100.0 * b.capacity_share
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  (c. = containers; demand at one job per {:.0} s; capacity per class:{})",
+        if d.arrivals_per_sec > 0.0 {
+            1.0 / d.arrivals_per_sec
+        } else {
+            f64::INFINITY
+        },
+        d.classes
+            .iter()
+            .map(|c| format!(" {} {:.0}", c.class, c.containers))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    t
+}
+
+/// Algorithm 1's branches and the kills by pattern, per level and system.
+fn branches_text(levels: &[skyplan_engine::harvest::LevelResult]) -> String {
+    let mut t = String::from(
+        "\nAlgorithm 1's branch (one class / several / none; for PT what it would have taken), \
+         kills by class pattern (periodic / constant / unpredictable):\n",
+    );
+    for l in levels {
+        for s in [&l.pt, &l.h] {
+            let mut kills = [0u64; 3];
+            for r in &s.runs {
+                for (k, v) in kills.iter_mut().zip(r.kills_by_pattern) {
+                    *k += v;
+                }
+            }
+            let runs = s.runs.len().max(1) as u64;
+            let _ = writeln!(
+                t,
+                "{:>4.0}%  {:<7}  {:>5.1} / {:>5.1} / {:>5.1} %   kills {} / {} / {}",
+                l.level,
+                if s.system == skyplan_engine::harvest::System::YarnH {
+                    "YARN-H"
+                } else {
+                    "YARN-PT"
+                },
+                100.0 * s.branch_shares[0],
+                100.0 * s.branch_shares[1],
+                100.0 * s.branch_shares[2],
+                kills[0] / runs,
+                kills[1] / runs,
+                kills[2] / runs
+            );
+        }
+    }
+    t
 }
 
 fn read(path: &str) -> Result<String, Failure> {

@@ -1,7 +1,8 @@
 //! Harvesting (the harvesting paper): `skyplan harvest`, one command whose
 //! compute subcommands (classify, capacity, select, simulate) live in
-//! `cycles` and whose storage subcommands (reimages, place,
+//! `cycles` (Figures 13–14 on ten generated datacenters in `figures`) and whose storage subcommands (reimages, place,
 //! simulate-durability, simulate-availability) live in `storage`.
 
 pub mod cycles;
+pub mod figures;
 pub mod storage;

@@ -159,6 +159,28 @@ impl JobDag {
         })
     }
 
+    /// The job's length when every task gets its container at once: the
+    /// longest chain of vertex task times through the DAG. It is what a job
+    /// that fits its class takes, so Algorithm 1's thresholds can be derived
+    /// for jobs that never ran ([`super::thresholds`]).
+    pub fn critical_path_secs(&self) -> Result<f64, HarvestError> {
+        let edges = self.edge_indices()?;
+        let c = self.concurrency()?;
+        // Vertices in wave order are in a topological order.
+        let mut order: Vec<usize> = (0..self.vertices.len()).collect();
+        order.sort_by_key(|&v| c.waves[v]);
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); self.vertices.len()];
+        for &(a, b) in &edges {
+            preds[b].push(a);
+        }
+        let mut finish = vec![0.0f64; self.vertices.len()];
+        for &v in &order {
+            let start = preds[v].iter().map(|&u| finish[u]).fold(0.0, f64::max);
+            finish[v] = start + self.vertices[v].task_secs;
+        }
+        Ok(finish.into_iter().fold(0.0, f64::max))
+    }
+
     /// Total task-seconds of the job.
     pub fn work_secs(&self) -> f64 {
         self.vertices

@@ -4,16 +4,23 @@
 //! on [`super::tenants`] (classes, scaling).
 //!
 //! From the bottom: `dag` (job DAGs from JSON, a job history or
-//! `batch_task.csv`; their concurrency by BFS waves), `select`
-//! (Algorithm 1), `capacity` (class × hour harvestable containers, with
-//! Algorithm 1's reserve), `workload` (TPC-DS-like DAGs) and `simulate`
-//! (§6, Figures 13–14).
+//! `batch_task.csv`; their concurrency by BFS waves, their critical path),
+//! `select` (Algorithm 1), `capacity` (class × hour harvestable containers,
+//! with Algorithm 1's reserve), `thresholds` (Algorithm 1's short/long
+//! thresholds by the paper's rule: each type's demand against its
+//! preferred classes' capacity), `workload` (TPC-DS-like DAGs, §6's mix)
+//! and `simulate` (§6, one datacenter).
 //!
 //! This file only declares the files; [`crate::harvest`] re-exports their
 //! public names.
 
 pub mod capacity;
 pub mod dag;
+pub mod figures;
 pub mod select;
 pub mod simulate;
+pub mod thresholds;
 pub mod workload;
+
+#[cfg(test)]
+mod tests;

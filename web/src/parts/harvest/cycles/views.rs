@@ -83,7 +83,7 @@ pub fn classify_view(
     if series.is_empty() {
         return Err(match tenants {
             Some(_) => "No loaded CPU series belongs to a tenant of the tenants file (series named tenant/server, or listed in its server_names).".into(),
-            None => "No CPU utilization series is loaded: add one in Traces (the demo's tenant_utilization.csv, NAB series, Alibaba machine usage).".into(),
+            None => "No CPU utilization series is loaded: add one in Traces (the demo's tenant_utilization.csv, NAB series). Alibaba v2018 machine_usage and machine_meta are read by the CLI (skyplan harvest classify --machine-usage F --machine-meta F), not yet by the studio.".into(),
         });
     }
     let (set, missing) =
