@@ -14,8 +14,12 @@
 //!   shortage;
 //! - [`scheduler`]: FIFO admission, first-fit placement, resubmission at
 //!   the original place;
-//! - [`predictor`]: per-application forecasts by the oracle, ARIMA or the
-//!   GP of [`crate::forecast`], every minute after the grace period;
+//! - [`forecaster`]: one series' forecaster (ARIMA or the GP of
+//!   [`crate::forecast`]), fed a minute at a time;
+//! - [`predictor`]: per-application forecasts of a first attempt, every
+//!   minute after the grace period, computed once per workload;
+//! - `learning`: a restarted application's forecasts, continuing from what
+//!   its earlier attempts observed;
 //! - [`scenario`]: a workload with its settings, cluster and forecasts,
 //!   validated together once — what every run is given;
 //! - [`run`]: one discrete-event run (the reservation baseline is the run
@@ -32,9 +36,11 @@
 pub mod buffer;
 pub mod compare;
 pub mod error;
+pub mod forecaster;
 pub mod generator;
 pub mod grid;
 pub mod input;
+mod learning;
 pub mod metrics;
 pub mod model;
 pub mod optimistic;
@@ -57,7 +63,7 @@ pub use error::ShapingError;
 pub use generator::{generate, GeneratorParams, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
-pub use metrics::{AppOutcome, BoxStats, GridCell, RunSummary};
+pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};
 pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
 pub use params::{Params, Policy, Predictor};

@@ -122,10 +122,13 @@ pub struct Params {
     pub gp_restarts: usize,
     /// Coverage of the forecast band the timelines show (default 0.95).
     pub level: f64,
-    /// Starts an application may make before it is abandoned (default 10):
-    /// a setting that fails an application at every start would otherwise
-    /// never end.
-    pub max_attempts: u32,
+    /// Crashes (its use beyond its allocation, or the OS's kill) after
+    /// which shaping is turned off for an application: it is resubmitted
+    /// at its place like every failed application, and from then on runs
+    /// with its full request, so it completes (default 5, the reference
+    /// simulator's `crashedAllowed`). Preemptions are not crashes. Nothing
+    /// is ever abandoned: §III-B resubmits every failed application.
+    pub max_crashes: u32,
     /// Algorithm 1's line 29 as printed: an elastic component is preempted
     /// when it leaves a host with exactly 0 free (`≤ 0`), while core
     /// components (lines 13, 17) only when below 0. Default false: `< 0`
@@ -161,7 +164,7 @@ impl Default for Params {
             arima_max_order: 2,
             gp_restarts: 0,
             level: 0.95,
-            max_attempts: 10,
+            max_crashes: 5,
             elastic_zero_left_preempts: false,
             timeline_app: None,
             timeline_host: 0,
@@ -235,8 +238,11 @@ impl Params {
                 format!("must be strictly between 0 and 1, got {}", self.level),
             ));
         }
-        if self.max_attempts == 0 {
-            return Err(ShapingError::param("max_attempts", "must be at least 1"));
+        if self.max_crashes == 0 {
+            return Err(ShapingError::param(
+                "max_crashes",
+                "must be at least 1 (0 would never shape anything)",
+            ));
         }
         if self.timeline_host >= self.hosts {
             return Err(ShapingError::param(

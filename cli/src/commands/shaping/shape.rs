@@ -52,8 +52,9 @@ OPTIONS:
     --grace N           minutes before the first resize (default 10)
     --history N         observations the forecasters see (default 10)
     --refit-every N     minutes between model refits (default 30)
-    --max-attempts N    starts before an application is abandoned
-                        (default 10)
+    --max-crashes N     crashes after which shaping is turned off for an
+                        application, which then runs with its full
+                        request (default 5); nothing is abandoned
     --timeline-app NAME the application whose timeline is kept (default:
                         the first elastic one running an hour, after the
                         first tenth of the arrivals)
@@ -156,7 +157,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("grace") => p.grace_minutes = parser.value()?.parse()?,
             Long("history") => p.history = parser.value()?.parse()?,
             Long("refit-every") => p.refit_every = parser.value()?.parse()?,
-            Long("max-attempts") => p.max_attempts = parser.value()?.parse()?,
+            Long("max-crashes") => p.max_crashes = parser.value()?.parse()?,
             Long("timeline-app") => p.timeline_app = Some(parser.value()?.string()?),
             Long("compare") => a.compare = true,
             Long("seeds") => a.g.seeds = parser.value()?.parse()?,
@@ -238,7 +239,7 @@ fn hours(s: f64) -> String {
 fn summary_row(out: &mut String, name: &str, s: &RunSummary) {
     let _ = writeln!(
         out,
-        "{name:<12} {:>10} {:>10} {:>8.1} {:>8.1} {:>8.2} {:>7} {:>7} {:>8.2} {:>6}",
+        "{name:<12} {:>10} {:>10} {:>8.1} {:>8.1} {:>8.2} {:>7} {:>7} {:>7} {:>7} {:>8.2} {:>6}",
         hours(s.mean_turnaround_s),
         hours(s.median_turnaround_s),
         s.cluster_slack_cpu_pct,
@@ -246,15 +247,17 @@ fn summary_row(out: &mut String, name: &str, s: &RunSummary) {
         s.failed_apps_pct,
         s.app_preemptions,
         s.component_preemptions,
+        s.failures,
+        s.resubmissions,
         s.wasted_pct,
-        s.abandoned,
+        s.shaping_off_apps,
     );
 }
 
 fn header(out: &mut String) {
     let _ = writeln!(
         out,
-        "{:<12} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7} {:>7} {:>8} {:>6}",
+        "{:<12} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7} {:>8} {:>6}",
         "run",
         "mean turn",
         "median",
@@ -263,8 +266,10 @@ fn header(out: &mut String) {
         "failed%",
         "preempt",
         "elastic",
+        "crashes",
+        "resub.",
         "wasted%",
-        "aband."
+        "off"
     );
 }
 
@@ -287,8 +292,25 @@ fn text_simulate(r: &ShapingReport) -> String {
     summary_row(&mut out, p.policy.name(), &r.shaped.summary);
     let _ = writeln!(
         out,
-        "\nturnaround: {:.2}× the baseline's (baseline mean / shaped mean)",
-        r.turnaround_speedup
+        "\nturnaround: {:.2}× the baseline's (baseline mean / shaped mean, over all {} applications; none abandoned, {} unfinished)",
+        r.turnaround_speedup, r.shaped.summary.apps, r.shaped.summary.unfinished
+    );
+    let wo = &r.worst_off;
+    let _ = writeln!(
+        out,
+        "worst-off: p99 of each application's shaped / own baseline turnaround {:.2}× (median {:.2}×, max {:.2}×); {} applications slower than under reservations",
+        wo.p99_slowdown, wo.median_slowdown, wo.max_slowdown, wo.slower_apps
+    );
+    for (name, ratio, crashes) in &wo.worst {
+        let _ = writeln!(
+            out,
+            "  {name}: {ratio:.2}× its baseline turnaround, {crashes} crashes"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "shaping turned off after {} crashes for {} applications (they ran with their full request)",
+        p.max_crashes, r.shaped.summary.shaping_off_apps
     );
     if let Some(app) = &r.timeline_app {
         let _ = writeln!(out, "timeline kept for `{app}` (in --json)");
