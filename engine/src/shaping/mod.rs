@@ -8,6 +8,7 @@
 //! - [`input`]: our applications CSV (with a usage CSV) and JSON, and
 //!   Alibaba v2018 container tables as a workload;
 //! - [`generator`]: a §IV-like workload, scaled by its application count;
+//! - [`random_walk`]: the reference simulator's usage model;
 //! - [`buffer`]: β = K1·R + K2·V and the allocation forecast + β;
 //! - [`pessimistic`]: Algorithm 1, as written;
 //! - [`optimistic`]: allocations follow the forecast, the OS kills on
@@ -47,6 +48,7 @@ pub mod optimistic;
 pub mod params;
 pub mod pessimistic;
 pub mod predictor;
+pub mod random_walk;
 pub mod recommend;
 pub mod rerun;
 pub mod run;
@@ -60,7 +62,7 @@ pub mod timeline;
 pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
-pub use generator::{generate, GeneratorParams, PAPER_APPS};
+pub use generator::{generate, GeneratorParams, UsageModel, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
 pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};

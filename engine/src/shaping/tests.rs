@@ -573,6 +573,7 @@ fn the_grid_runs_and_k1_full_is_the_baseline() {
 fn the_generator_is_deterministic_and_calibrated() {
     let p = GeneratorParams {
         apps: 400,
+        model: UsageModel::Plateau,
         ..GeneratorParams::default()
     };
     let h = host(32.0, 128.0);
@@ -795,4 +796,31 @@ fn a_restarted_application_s_forecasts_continue_from_what_it_observed() {
     assert!(second[..r.params.grace_minutes - 1]
         .iter()
         .all(Option::is_some));
+}
+
+#[test]
+fn the_reference_generator_bursts_in_the_first_tenth_with_a_fifth_rigid() {
+    let p = GeneratorParams {
+        apps: 1_000,
+        ..GeneratorParams::default()
+    };
+    assert_eq!(p.model, UsageModel::Reference);
+    let h = host(32.0, 128.0);
+    let w = generate(&p, 20, h).expect("gen");
+    w.validate(&vec![h; 20]).expect("valid");
+    // The span: the paper's rate per host, 1,000 applications on 20 hosts.
+    let span = generator::PAPER_GAP_S * 250.0 / 20.0 * 1_000.0;
+    let arrivals: Vec<f64> = w.applications.iter().map(|a| a.arrival).collect();
+    assert!(arrivals.iter().all(|&t| t <= 0.1 * span + 1e-6));
+    // Fifty at each instant.
+    for chunk in arrivals.chunks(generator::BURST) {
+        assert!(chunk.iter().all(|&t| t == chunk[0]));
+    }
+    let rigid = w.applications.iter().filter(|a| a.is_rigid()).count();
+    assert!((150..250).contains(&rigid), "{rigid}");
+    // Every trace in (0, 1], one value per minute of its runtime.
+    for a in &w.applications {
+        assert_eq!(a.usage.len(), (a.runtime / 60.0).ceil().max(1.0) as usize);
+        assert!(a.usage.mem.iter().all(|&x| x > 0.0 && x <= 1.0));
+    }
 }

@@ -7,7 +7,7 @@ use crate::common::{emit, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
     workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, RunSummary,
-    ShapingReport, Spread, Workload,
+    ShapingReport, Spread, UsageModel, Workload,
 };
 use std::fmt::Write as _;
 
@@ -41,6 +41,12 @@ OPTIONS:
     --load X            requested CPU over capacity of the generated
                         workload (default 1.3)
     --seed N            the generated workload's seed (default 7)
+    --usage M           the generated usage and arrivals (default reference):
+                        reference, the first author's simulator (smoothed
+                        random walk with sparse jumps, bursts of 50
+                        arrivals in the first tenth, then a drain), or
+                        plateau (ramp to a noisy plateau, arrivals spread)
+    --rigid-share X     share of rigid applications (default 0.2)
     --predictor P       oracle, arima or gp (default gp)
     --policy P          pessimistic, optimistic or reservation (default
                         pessimistic)
@@ -128,6 +134,18 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("host-mem") => p.host_mem = parser.value()?.parse()?,
             Long("load") => p.workload.load = parser.value()?.parse()?,
             Long("seed") => p.workload.seed = parser.value()?.parse()?,
+            Long("rigid-share") => p.workload.rigid_share = parser.value()?.parse()?,
+            Long("usage") => {
+                p.workload.model = match parser.value()?.string()?.as_str() {
+                    "reference" => UsageModel::Reference,
+                    "plateau" => UsageModel::Plateau,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--usage {other}: give reference or plateau"
+                        )))
+                    }
+                }
+            }
             Long("predictor") => p.predictor = predictor(&parser.value()?.string()?)?,
             Long("policy") => {
                 p.policy = match parser.value()?.string()?.as_str() {
