@@ -214,8 +214,6 @@ struct Sim<'a> {
     interval_z: f64,
     /// What each application's forecaster kept across its attempts.
     learning: Learning,
-    /// Scratch: the queue's snapshot.
-    queue_scratch: Vec<FifoKey>,
     /// Scratch: hosts first fit placed components on.
     placed_hosts: Vec<u32>,
     // What the shaper sees this minute (Algorithm 1's and the optimistic
@@ -422,14 +420,19 @@ impl<'a> Sim<'a> {
     /// Strict FIFO admission, then elastic placement: queued applications
     /// start in order until one does not fit; running ones get what fits of
     /// their waiting elastic components.
+    ///
+    /// The pass walks the queue key by key and stops at the blocked head,
+    /// so its cost is what it visits — not the queue's length, which with
+    /// bursts of arrivals is most of the workload (copying it at every
+    /// event made runs quadratic).
     fn schedule(&mut self, t: f64) {
-        let mut keys = std::mem::take(&mut self.queue_scratch);
-        self.queue.snapshot(&mut keys);
-        for key in &keys {
+        let mut cursor = None;
+        while let Some(key) = self.queue.next_after(cursor) {
+            cursor = Some(key);
             let i = key.app;
             match self.apps[i].state {
                 State::Queued => {
-                    if !self.start(*key, t) {
+                    if !self.start(key, t) {
                         break;
                     }
                 }
@@ -440,15 +443,14 @@ impl<'a> Sim<'a> {
                         self.reschedule(i, t);
                     }
                     if self.apps[i].pending_elastic.iter().all(|&p| p == 0) {
-                        self.queue.remove(*key);
+                        self.queue.remove(key);
                     }
                 }
                 _ => {
-                    self.queue.remove(*key);
+                    self.queue.remove(key);
                 }
             }
         }
-        self.queue_scratch = keys;
     }
 
     /// Starts a queued application: its core components placed as a gang
@@ -929,7 +931,6 @@ pub(crate) fn run(setup: &RunSetup<'_>, progress: &mut dyn FnMut(usize)) -> RunR
         needs_schedule: false,
         interval_z: normal_quantile(0.5 + 0.5 * setup.scenario.params().level),
         learning: Learning::new(n),
-        queue_scratch: Vec::new(),
         placed_hosts: Vec::new(),
         shaper_apps: Vec::new(),
         shaper_components: Vec::new(),

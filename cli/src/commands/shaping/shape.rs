@@ -376,7 +376,7 @@ fn text_grid(r: &GridReport) -> String {
     for x in &r.recommended {
         let _ = writeln!(
             out,
-            "recommended for {} (failures ≤ {} %): K1 = {} %, K2 = {} — {:.2}× turnaround, {:.1} % memory slack, {:.2} % failed{}",
+            "recommended for {} (failures ≤ {} %): K1 = {} %, K2 = {} — {:.2}× turnaround, {:.1} % memory slack, {:.2} % failed; {:.2} crashes and {:.2} resubmissions per application, shaping turned off for {:.2} %; the worst-off (p99) wait {:.2}× their own baseline turnaround{}",
             x.predictor,
             x.target_failed_pct,
             x.cell.k1 * 100.0,
@@ -384,6 +384,10 @@ fn text_grid(r: &GridReport) -> String {
             x.cell.turnaround_ratio,
             x.cell.slack_mem_pct,
             x.cell.failed_apps_pct,
+            x.cell.crashes_per_app,
+            x.cell.resubmissions_per_app,
+            x.cell.shaping_off_pct,
+            x.cell.worst_off_p99,
             if x.meets_target { "" } else { " (no cell meets the target: the fewest failures)" }
         );
     }
