@@ -70,9 +70,14 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   await page.click('[data-testid=nav-shaping]');
   await page.locator('[data-testid=shaping-panel]').waitFor();
 
-  // The panel's default: the generated workload, GP, pessimistic.
-  await page.click('[data-testid=shaping-run]');
-  let key = await shaped(null, 'default (400 applications, 50 hosts, GP, pessimistic)');
+  // The panel opens at work: its default run (the generated workload, GP,
+  // pessimistic) starts by itself, nothing pressed.
+  let key = await shaped(null, 'default, opened at work (400 applications, 50 hosts, GP, pessimistic)');
+  // The followed application crashed, was resubmitted, and the marks are
+  // drawn (their counts are in the canvas' key).
+  const marks = /crashes=(\d+):resubmits=(\d+):off=(\d+)/.exec(key);
+  assert.ok(marks, `marks in the key ${key}`);
+  assert.ok(Number(marks[1]) >= 1 && Number(marks[2]) >= Number(marks[1]), `crash and resubmission marks ${key}`);
   for (const id of ['shaping-app-baseline', 'shaping-app-shaped', 'shaping-host-baseline', 'shaping-host-shaped']) {
     await drawnKey(id);
     const inked = await ink(page.locator(`canvas[data-testid=${id}]`));
