@@ -68,7 +68,7 @@ pub use input::{read_applications_csv, read_applications_json, workload_from_ali
 pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};
 pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
-pub use params::{Params, Policy, Predictor};
+pub use params::{Params, Policy, Predictor, PreemptOn};
 pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
 pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};

@@ -45,6 +45,18 @@ impl fmt::Display for Policy {
     }
 }
 
+/// What Algorithm 1 checks before keeping a component.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PreemptOn {
+    /// CPU and memory, as the printed Algorithm 1 (default).
+    #[default]
+    CpuAndMemory,
+    /// Memory only, as the reference simulator: CPU beyond a host is
+    /// shared out (a slowdown), never a preemption.
+    Memory,
+}
+
 /// Where the forecasts come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -136,6 +148,9 @@ pub struct Params {
     /// scheduler makes all the time with whole cores — stays (with true, K1
     /// = 100 % no longer reproduces the baseline).
     pub elastic_zero_left_preempts: bool,
+    /// What Algorithm 1 preempts on (default CPU and memory, as printed;
+    /// memory only as the reference simulator).
+    pub preempt_on: PreemptOn,
     /// The application whose timeline is recorded (its name; default: the
     /// first elastic application running at least an hour after the first
     /// tenth of the arrivals).
@@ -166,6 +181,7 @@ impl Default for Params {
             level: 0.95,
             max_crashes: 5,
             elastic_zero_left_preempts: false,
+            preempt_on: PreemptOn::CpuAndMemory,
             timeline_app: None,
             timeline_host: 0,
             workload: GeneratorParams::default(),

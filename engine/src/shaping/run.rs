@@ -22,8 +22,8 @@ use super::learning::Learning;
 use super::metrics::{all_turnarounds, AppOutcome, BoxStats, RunSummary};
 use super::model::{Host, Kind};
 use super::optimistic::optimistic;
-use super::params::{Policy, Predictor};
-use super::pessimistic::{pessimistic_into, ShaperApp, ShaperComponent, ShaperDecision, EPS};
+use super::params::{Policy, Predictor, PreemptOn};
+use super::pessimistic::{pessimistic_on, ShaperApp, ShaperComponent, ShaperDecision, EPS};
 use super::predictor::MinuteForecast;
 use super::scenario::Scenario;
 use super::scheduler::{first_fit, FifoKey, FifoQueue};
@@ -647,11 +647,13 @@ impl<'a> Sim<'a> {
         let setup = self.setup;
         let mut decision = std::mem::take(&mut self.decision);
         let mut order = std::mem::take(&mut self.shaper_order);
-        pessimistic_into(
+        let check_cpu = setup.scenario.params().preempt_on == PreemptOn::CpuAndMemory;
+        pessimistic_on(
             setup.scenario.hosts(),
             &self.shaper_apps,
             &self.shaper_components,
             setup.scenario.params().elastic_zero_left_preempts,
+            check_cpu,
             &mut decision,
             &mut order,
         );
@@ -667,6 +669,27 @@ impl<'a> Sim<'a> {
             }
         }
         self.preempt_components(t, &decision.preempted_components);
+        if !check_cpu {
+            // Memory only: CPU beyond a host is shared out among the kept.
+            let scale: Vec<f64> = decision
+                .free
+                .iter()
+                .zip(setup.scenario.hosts())
+                .map(|(f, h)| {
+                    if f.cpu < -EPS {
+                        h.cpu / (h.cpu - f.cpu)
+                    } else {
+                        1.0
+                    }
+                })
+                .collect();
+            for &ai in &decision.kept {
+                let i = self.shaper_apps[ai].id;
+                for c in self.apps[i].components.iter_mut() {
+                    c.cpu *= scale[c.host as usize];
+                }
+            }
+        }
         // 𝒦 (lines 34–36).
         let preempted: Vec<usize> = decision
             .preempted_apps

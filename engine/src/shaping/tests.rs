@@ -426,10 +426,15 @@ fn an_application_crashing_five_times_then_completes_with_its_full_request() {
 fn allocations_never_exceed_capacity_at_any_event() {
     let base = small_params();
     let w = generate_for(&base).expect("workload");
-    for predictor in [Predictor::Oracle, Predictor::Gp] {
+    for (predictor, preempt_on) in [
+        (Predictor::Oracle, PreemptOn::CpuAndMemory),
+        (Predictor::Gp, PreemptOn::CpuAndMemory),
+        (Predictor::Gp, PreemptOn::Memory),
+    ] {
         for policy in Policy::ALL {
             let p = Params {
                 predictor,
+                preempt_on,
                 k1: 0.05,
                 k2: 1.0,
                 ..base.clone()
@@ -823,4 +828,36 @@ fn the_reference_generator_bursts_in_the_first_tenth_with_a_fifth_rigid() {
         assert_eq!(a.usage.len(), (a.runtime / 60.0).ceil().max(1.0) as usize);
         assert!(a.usage.mem.iter().all(|&x| x > 0.0 && x <= 1.0));
     }
+}
+
+#[test]
+fn memory_only_preemption_shares_cpu_instead_of_preempting() {
+    // Two single-core applications on one 4-core, 100 GB host, each
+    // targeting 3 cores and 10 GB: CPU short by 2, memory plenty.
+    let hosts = [host(4.0, 100.0)];
+    let apps = [
+        ShaperApp {
+            arrival: 0.0,
+            id: 0,
+            first: 0,
+            len: 1,
+        },
+        ShaperApp {
+            arrival: 1.0,
+            id: 1,
+            first: 1,
+            len: 1,
+        },
+    ];
+    let comps = [
+        comp(0, Kind::Core, 0.0, 3.0, 10.0),
+        comp(0, Kind::Core, 1.0, 3.0, 10.0),
+    ];
+    let (mut d, mut order) = (ShaperDecision::default(), Vec::new());
+    pessimistic::pessimistic_on(&hosts, &apps, &comps, false, true, &mut d, &mut order);
+    assert_eq!(d.preempted_apps, vec![1], "as printed: the younger goes");
+    pessimistic::pessimistic_on(&hosts, &apps, &comps, false, false, &mut d, &mut order);
+    assert!(d.preempted_apps.is_empty(), "memory only: both stay");
+    assert_eq!(d.kept, vec![0, 1]);
+    assert!((d.free[0].cpu + 2.0).abs() < 1e-12 && (d.free[0].mem - 80.0).abs() < 1e-12);
 }

@@ -6,8 +6,8 @@
 use crate::common::{emit, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
-    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, RunSummary,
-    ShapingReport, Spread, UsageModel, Workload,
+    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, PreemptOn,
+    RunSummary, ShapingReport, Spread, UsageModel, Workload,
 };
 use std::fmt::Write as _;
 
@@ -58,6 +58,9 @@ OPTIONS:
     --grace N           minutes before the first resize (default 10)
     --history N         observations the forecasters see (default 10)
     --refit-every N     minutes between model refits (default 30)
+    --preempt-on R      what Algorithm 1 preempts on (default cpu-and-memory,
+                        as printed): cpu-and-memory or memory (the
+                        reference simulator's: CPU beyond a host is shared)
     --max-crashes N     crashes after which shaping is turned off for an
                         application, which then runs with its full
                         request (default 5); nothing is abandoned
@@ -134,6 +137,17 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("host-mem") => p.host_mem = parser.value()?.parse()?,
             Long("load") => p.workload.load = parser.value()?.parse()?,
             Long("seed") => p.workload.seed = parser.value()?.parse()?,
+            Long("preempt-on") => {
+                p.preempt_on = match parser.value()?.string()?.as_str() {
+                    "cpu-and-memory" => PreemptOn::CpuAndMemory,
+                    "memory" => PreemptOn::Memory,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--preempt-on {other}: give cpu-and-memory or memory"
+                        )))
+                    }
+                }
+            }
             Long("rigid-share") => p.workload.rigid_share = parser.value()?.parse()?,
             Long("usage") => {
                 p.workload.model = match parser.value()?.string()?.as_str() {
