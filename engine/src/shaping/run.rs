@@ -21,7 +21,7 @@ use super::buffer::target;
 use super::learning::Learning;
 use super::metrics::{all_turnarounds, AppOutcome, BoxStats, RunSummary};
 use super::model::{Host, Kind};
-use super::optimistic::optimistic;
+use super::optimistic::{cpu_share, optimistic};
 use super::params::{Policy, Predictor, PreemptOn};
 use super::pessimistic::{pessimistic_on, ShaperApp, ShaperComponent, ShaperDecision, EPS};
 use super::predictor::MinuteForecast;
@@ -671,18 +671,7 @@ impl<'a> Sim<'a> {
         self.preempt_components(t, &decision.preempted_components);
         if !check_cpu {
             // Memory only: CPU beyond a host is shared out among the kept.
-            let scale: Vec<f64> = decision
-                .free
-                .iter()
-                .zip(setup.scenario.hosts())
-                .map(|(f, h)| {
-                    if f.cpu < -EPS {
-                        h.cpu / (h.cpu - f.cpu)
-                    } else {
-                        1.0
-                    }
-                })
-                .collect();
+            let scale = cpu_share(&decision.free, setup.scenario.hosts());
             for &ai in &decision.kept {
                 let i = self.shaper_apps[ai].id;
                 for c in self.apps[i].components.iter_mut() {
