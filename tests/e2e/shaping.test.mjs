@@ -84,9 +84,15 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
     assert.ok(inked > 3_000, `${id} has ink (${inked} pixels)`);
   }
   const speedup = Number(await page.locator('[data-testid=shaping-speedup]').getAttribute('data-value'));
-  assert.ok(Number.isFinite(speedup) && speedup > 1, `shaping beats reservations (${speedup}×)`);
+  // Over all applications, nothing abandoned: on the reference generator's
+  // volatile usage the default GP run is slower than reservations (see
+  // BENCHMARKS.md), and the panel says so.
+  assert.ok(Number.isFinite(speedup) && speedup > 0, `a speed-up (${speedup}×)`);
   const turnaround = await summaryRow('mean-turnaround');
-  assert.ok(turnaround.baseline > turnaround.shaped && turnaround.shaped > 0, `mean turnaround ${JSON.stringify(turnaround)}`);
+  assert.ok(turnaround.baseline > 0 && turnaround.shaped > 0, `mean turnaround ${JSON.stringify(turnaround)}`);
+  const unfinished = await summaryRow('unfinished');
+  assert.equal(unfinished.shaped, 0, 'nothing abandoned');
+  await page.locator('[data-testid=shaping-worst-off]').waitFor();
   assert.ok(Math.abs(turnaround.baseline / turnaround.shaped - speedup) < 1e-9, 'the ratio is the turnarounds\'');
   const slack = await summaryRow('slack-mem');
   assert.ok(slack.shaped < slack.baseline, `memory slack falls ${JSON.stringify(slack)}`);
@@ -111,7 +117,7 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   await page.selectOption('[data-testid=shaping-app]', other.value);
   key = await drawnKey('shaping-app-shaped', key);
   console.log(`# BENCH-SHAPING-PANEL another application's timelines (two runs on the kept forecasts, page round trip): ${Date.now() - picked} ms`);
-  assert.equal(key, `${ticket}:${other.value}:true:Mem`, 'the shaped chart shows the picked application');
+  assert.ok(key.startsWith(`${ticket}:${other.value}:true:Mem:crashes=`), `the shaped chart shows the picked application (${key})`);
   await page.waitForFunction(
     (v) => document.querySelector('canvas[data-testid=shaping-app-baseline][data-drawn="true"]')?.dataset.key.split(':')[1] === v,
     other.value,
@@ -124,7 +130,7 @@ test('Shaping: baseline vs shaped timelines side by side, another application, t
   assert.equal((await page.locator('canvas[data-testid=shaping-host-shaped]').getAttribute('data-key')).split(':')[1], '3');
   await page.selectOption('[data-testid=shaping-resource]', 'cpu');
   key = await drawnKey('shaping-app-shaped', key);
-  assert.ok(key.endsWith(':Cpu'), key);
+  assert.ok(/:Cpu:crashes=/.test(key), key);
   await screenshot('shaping-other-app');
 
   // Figure 2: the three policies on the run's workload and forecasts.
