@@ -152,7 +152,7 @@ fn command_help_lists_its_options_with_the_engines_defaults() {
         ("--grace", p.grace_minutes.to_string()),
         ("--history", p.history.to_string()),
         ("--refit-every", p.refit_every.to_string()),
-        ("--max-attempts", p.max_attempts.to_string()),
+        ("--max-crashes", p.max_crashes.to_string()),
         ("--seeds", g.seeds.to_string()),
         ("--target", g.target_failed_pct.to_string()),
     ] {

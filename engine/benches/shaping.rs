@@ -54,8 +54,8 @@ fn main() {
     if let Some(r) = args.value("--refit-every") {
         params.refit_every = r;
     }
-    if let Some(r) = args.value("--max-attempts") {
-        params.max_attempts = r;
+    if let Some(r) = args.value("--max-crashes") {
+        params.max_crashes = r;
     }
     if args.flag("--grid") {
         let g = GridParams {
@@ -137,8 +137,8 @@ fn main() {
         for (name, r) in [("baseline", &report.baseline), ("shaped", &report.shaped)] {
             let s = &r.summary;
             println!(
-                "{name}: turnaround mean {:.0} s median {:.0} s; slack cpu {:.1} % mem {:.1} % (cluster {:.1} / {:.1}); alloc cpu {:.1} % used {:.1} %; failed apps {:.2} %, preempted {} apps ({} times), {} components; wasted {:.2} %; abandoned {}; makespan {:.1} days; events {}; min free {:.3}/{:.3}; fallbacks {}",
-                s.mean_turnaround_s, s.median_turnaround_s, s.mean_slack_cpu_pct, s.mean_slack_mem_pct, s.cluster_slack_cpu_pct, s.cluster_slack_mem_pct, s.allocated_cpu_pct, s.used_cpu_pct, s.failed_apps_pct, s.preempted_apps, s.app_preemptions, s.component_preemptions, s.wasted_pct, s.abandoned, s.makespan_s / 86400.0, s.events, s.min_free_cpu, s.min_free_mem, s.forecast_fallbacks
+                "{name}: turnaround mean {:.0} s median {:.0} s; slack cpu {:.1} % mem {:.1} % (cluster {:.1} / {:.1}); alloc cpu {:.1} % used {:.1} %; failed apps {:.2} %, preempted {} apps ({} times), {} components; wasted {:.2} %; unfinished {}; crashes {}; resubmissions {}; shaping off {}; makespan {:.1} days; events {}; min free {:.3}/{:.3}; fallbacks {}",
+                s.mean_turnaround_s, s.median_turnaround_s, s.mean_slack_cpu_pct, s.mean_slack_mem_pct, s.cluster_slack_cpu_pct, s.cluster_slack_mem_pct, s.allocated_cpu_pct, s.used_cpu_pct, s.failed_apps_pct, s.preempted_apps, s.app_preemptions, s.component_preemptions, s.wasted_pct, s.unfinished, s.failures, s.resubmissions, s.shaping_off_apps, s.makespan_s / 86400.0, s.events, s.min_free_cpu, s.min_free_mem, s.forecast_fallbacks
             );
         }
         println!(

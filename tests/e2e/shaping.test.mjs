@@ -68,18 +68,29 @@ studioTest('Shaping: baseline vs shaped timelines side by side, another applicat
   await page.click('[data-testid=nav-shaping]');
   await page.locator('[data-testid=shaping-panel]').waitFor();
 
-  // The panel's default: the generated workload, GP, pessimistic.
-  await page.click('[data-testid=shaping-run]');
-  let key = await shaped(null, 'default (400 applications, 50 hosts, GP, pessimistic)');
+  // The panel opens at work: its default run (the generated workload, GP,
+  // pessimistic) starts by itself, nothing pressed.
+  let key = await shaped(null, 'default, opened at work (400 applications, 50 hosts, GP, pessimistic)');
+  // The followed application crashed, was resubmitted, and the marks are
+  // drawn (their counts are in the canvas' key).
+  const marks = /crashes=(\d+):resubmits=(\d+):off=(\d+)/.exec(key);
+  assert.ok(marks, `marks in the key ${key}`);
+  assert.ok(Number(marks[1]) >= 1 && Number(marks[2]) >= Number(marks[1]), `crash and resubmission marks ${key}`);
   for (const id of ['shaping-app-baseline', 'shaping-app-shaped', 'shaping-host-baseline', 'shaping-host-shaped']) {
     await drawnKey(id);
     const inked = await ink(page.locator(`canvas[data-testid=${id}]`));
     assert.ok(inked > 3_000, `${id} has ink (${inked} pixels)`);
   }
   const speedup = Number(await page.locator('[data-testid=shaping-speedup]').getAttribute('data-value'));
-  assert.ok(Number.isFinite(speedup) && speedup > 1, `shaping beats reservations (${speedup}×)`);
+  // Over all applications, nothing abandoned: on the reference generator's
+  // volatile usage the default GP run is slower than reservations (see
+  // BENCHMARKS.md), and the panel says so.
+  assert.ok(Number.isFinite(speedup) && speedup > 0, `a speed-up (${speedup}×)`);
   const turnaround = await summaryRow('mean-turnaround');
-  assert.ok(turnaround.baseline > turnaround.shaped && turnaround.shaped > 0, `mean turnaround ${JSON.stringify(turnaround)}`);
+  assert.ok(turnaround.baseline > 0 && turnaround.shaped > 0, `mean turnaround ${JSON.stringify(turnaround)}`);
+  const unfinished = await summaryRow('unfinished');
+  assert.equal(unfinished.shaped, 0, 'nothing abandoned');
+  await page.locator('[data-testid=shaping-worst-off]').waitFor();
   assert.ok(Math.abs(turnaround.baseline / turnaround.shaped - speedup) < 1e-9, 'the ratio is the turnarounds\'');
   const slack = await summaryRow('slack-mem');
   assert.ok(slack.shaped < slack.baseline, `memory slack falls ${JSON.stringify(slack)}`);
@@ -104,7 +115,7 @@ studioTest('Shaping: baseline vs shaped timelines side by side, another applicat
   await page.selectOption('[data-testid=shaping-app]', other.value);
   key = await drawnKey('shaping-app-shaped', key);
   console.log(`# BENCH-SHAPING-PANEL another application's timelines (two runs on the kept forecasts, page round trip): ${Date.now() - picked} ms`);
-  assert.equal(key, `${ticket}:${other.value}:true:Mem`, 'the shaped chart shows the picked application');
+  assert.ok(key.startsWith(`${ticket}:${other.value}:true:Mem:crashes=`), `the shaped chart shows the picked application (${key})`);
   await page.waitForFunction(
     (v) => document.querySelector('canvas[data-testid=shaping-app-baseline][data-drawn="true"]')?.dataset.key.split(':')[1] === v,
     other.value,
@@ -117,7 +128,7 @@ studioTest('Shaping: baseline vs shaped timelines side by side, another applicat
   assert.equal((await page.locator('canvas[data-testid=shaping-host-shaped]').getAttribute('data-key')).split(':')[1], '3');
   await page.selectOption('[data-testid=shaping-resource]', 'cpu');
   key = await drawnKey('shaping-app-shaped', key);
-  assert.ok(key.endsWith(':Cpu'), key);
+  assert.ok(/:Cpu:crashes=/.test(key), key);
   await screenshot('shaping-other-app');
 
   // Figure 2: the three policies on the run's workload and forecasts.

@@ -22,6 +22,7 @@
 
 use super::error::{positive, ShapingError};
 use super::model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
+use super::random_walk::{per_minute_max, per_second};
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,25 @@ use serde::{Deserialize, Serialize};
 pub const PAPER_APPS: usize = 150_000;
 /// The paper's mean inter-arrival per 250 hosts: ~3 months / 150,000 (s).
 pub const PAPER_GAP_S: f64 = 90.0 * 86_400.0 / PAPER_APPS as f64;
+
+/// How usage and arrivals are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UsageModel {
+    /// The reference simulator's (default): usage a smoothed random walk
+    /// with sparse jumps ([`super::random_walk`]), the shaper seeing each
+    /// minute's maximum; arrivals in bursts of [`BURST`] applications, all
+    /// within the first tenth of the span, then a drain.
+    Reference,
+    /// Our earlier stand-in: memory ramping to a noisy plateau (15 % with
+    /// one step), CPU flat, periodic or in phases; arrivals spread over the
+    /// whole span.
+    Plateau,
+}
+
+/// Applications submitted at one arrival instant by the reference model
+/// (the reference's `scaleFactor`).
+pub const BURST: usize = 50;
 
 /// Settings of [`generate`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,8 +60,11 @@ pub struct GeneratorParams {
     /// Requested CPU over the cluster's capacity, over the arrival period
     /// (default 1.3).
     pub load: f64,
-    /// Share of rigid applications (default 0.4, as §V-A's trace).
+    /// Share of rigid applications (default 0.2: the reference's workload
+    /// is 80 % "Batch" and 20 % all-core "Batch-MPI").
     pub rigid_share: f64,
+    /// The usage and arrival model (default the reference's).
+    pub model: UsageModel,
     /// Seed (default 7).
     pub seed: u64,
 }
@@ -51,7 +74,8 @@ impl Default for GeneratorParams {
         GeneratorParams {
             apps: 1_000,
             load: 1.3,
-            rigid_share: 0.4,
+            rigid_share: 0.2,
+            model: UsageModel::Reference,
             seed: 7,
         }
     }
@@ -114,14 +138,21 @@ pub fn generate(
     let burst = 0.6;
     let burst_mean = 3.0_f64.min(gap);
     let pause_mean = (gap - burst * burst_mean) / (1.0 - burst);
+    // The reference: every arrival within the first tenth of the span,
+    // BURST at each instant, instants apart by an exponential gap.
+    let span = gap * params.apps as f64;
+    let instant_gap = 0.1 * span / params.apps.div_ceil(BURST) as f64;
     let mut t = 0.0;
     let mut apps = Vec::with_capacity(params.apps);
     for i in 0..params.apps {
         if i > 0 {
-            t += if rng.chance(burst) {
-                exponential(&mut rng, burst_mean)
-            } else {
-                exponential(&mut rng, pause_mean)
+            t += match params.model {
+                UsageModel::Reference if i % BURST == 0 => exponential(&mut rng, instant_gap)
+                    .min(0.1 * span - t)
+                    .max(0.0),
+                UsageModel::Reference => 0.0,
+                UsageModel::Plateau if rng.chance(burst) => exponential(&mut rng, burst_mean),
+                UsageModel::Plateau => exponential(&mut rng, pause_mean),
             };
         }
         let rigid = rng.chance(params.rigid_share);
@@ -146,7 +177,12 @@ pub fn generate(
                 mem,
             });
         } else {
-            let core = rng.int(1, 3) as u32;
+            // The reference draws 0–4 core components; at least one here,
+            // so that every application has something to start.
+            let core = match params.model {
+                UsageModel::Reference => rng.int(1, 4),
+                UsageModel::Plateau => rng.int(1, 3),
+            } as u32;
             components.push(ComponentGroup {
                 kind: Kind::Core,
                 count: core.min(cap),
@@ -175,8 +211,13 @@ pub fn generate(
             usage: UsageTrace::default(),
         });
     }
-    // One factor on every runtime so that the requested load is `load`.
-    let period = (t + gap).max(gap);
+    // One factor on every runtime so that the requested load is `load`:
+    // over the arrival period, or for the reference's bursts over the whole
+    // span (arrivals in its first tenth, then the drain).
+    let period = match params.model {
+        UsageModel::Reference => span,
+        UsageModel::Plateau => (t + gap).max(gap),
+    };
     let requested: f64 = apps
         .iter()
         .map(|a| {
@@ -189,9 +230,31 @@ pub fn generate(
     for a in &mut apps {
         a.runtime = (a.runtime * factor).clamp(20.0, 28.0 * 86_400.0);
         let minutes = (a.runtime / 60.0).ceil() as usize;
-        a.usage = usage_trace(&mut rng, minutes.max(1));
+        a.usage = match params.model {
+            UsageModel::Plateau => usage_trace(&mut rng, minutes.max(1)),
+            UsageModel::Reference => reference_trace(&mut rng, a.runtime),
+        };
     }
     Ok(Workload { applications: apps })
+}
+
+/// The reference's trace for `runtime` seconds: CPU and memory each a
+/// smoothed random walk at a mean drawn per application, seen as each
+/// minute's maximum. The reference draws the means from the trace's
+/// CPU and memory usage per task, which it does not publish; here uniform
+/// over the ranges of the plateau model (CPU 0.15–0.7, memory 0.3–0.85).
+pub fn reference_trace(rng: &mut Rng, runtime: f64) -> UsageTrace {
+    let seconds = runtime.ceil().max(1.0) as usize;
+    let cpu_mean = rng.uniform(0.15, 0.7);
+    let mem_mean = rng.uniform(0.3, 0.85);
+    let cpu = per_minute_max(&per_second(rng, seconds, cpu_mean));
+    let mem = per_minute_max(&per_second(rng, seconds, mem_mean));
+    // Floors as the plateau model's: no component uses nothing.
+    let floor = |v: Vec<f32>| v.into_iter().map(|x| x.max(0.005)).collect();
+    UsageTrace {
+        cpu: floor(cpu),
+        mem: floor(mem),
+    }
 }
 
 /// A utilization trace of `minutes` values: CPU flat, periodic or in

@@ -6,13 +6,14 @@
 
 use super::error::{non_negative, ShapingError};
 use super::generator::generate;
-use super::metrics::{GridCell, RunSummary};
+use super::metrics::{GridCell, RunSummary, WorstOff};
 use super::model::{Host, Workload};
 use super::params::Policy;
 use super::params::{Params, Predictor};
 use super::recommend::{recommend, Recommendation};
 use super::run::{run, RunSetup};
 use super::scenario::{prepare_forecasts, Scenario};
+use super::simulate::speedup;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`grid`].
@@ -123,14 +124,13 @@ pub fn grid(
     let mut done = 0;
     let nk = g.k1.len() * g.k2.len();
     // sums[p][cell] accumulated over workloads.
-    let mut acc = vec![vec![[0.0f64; 7]; nk]; g.predictors.len()];
+    let mut acc = vec![vec![[0.0f64; 10]; nk]; g.predictors.len()];
     let mut baselines = Vec::new();
     for scenario in &scenarios {
         let base = run(
             &setup(scenario, (Policy::Reservation, Predictor::Oracle, 0.0, 0.0)),
             &mut |_| {},
-        )
-        .summary;
+        );
         done += 1;
         progress(done, total);
         for (pi, &pred) in g.predictors.iter().enumerate() {
@@ -144,16 +144,18 @@ pub fn grid(
             progress(done, total);
             for (j, &k2) in g.k2.iter().enumerate() {
                 for (i, &k1) in g.k1.iter().enumerate() {
-                    let s = run(
+                    let shaped = run(
                         &setup(&forecast, (params.policy, pred, k1, k2)),
                         &mut |_| {},
-                    )
-                    .summary;
-                    let ratio = if s.mean_turnaround_s > 0.0 {
-                        base.mean_turnaround_s / s.mean_turnaround_s
-                    } else {
-                        f64::NAN
-                    };
+                    );
+                    let s = &shaped.summary;
+                    let ratio = speedup(&base.summary, s);
+                    let worst = WorstOff::of(
+                        &base.apps,
+                        &shaped.apps,
+                        base.summary.makespan_s,
+                        s.makespan_s,
+                    );
                     let n = s.apps as f64;
                     let cell = &mut acc[pi][j * g.k1.len() + i];
                     cell[0] += ratio;
@@ -162,13 +164,16 @@ pub fn grid(
                     cell[3] += s.failed_apps_pct;
                     cell[4] += 100.0 * s.preempted_apps as f64 / n;
                     cell[5] += s.wasted_pct;
-                    cell[6] += 100.0 * s.abandoned as f64 / n;
+                    cell[6] += s.failures as f64 / n;
+                    cell[7] += s.resubmissions as f64 / n;
+                    cell[8] += 100.0 * s.shaping_off_apps as f64 / n;
+                    cell[9] += worst.p99_slowdown;
                     done += 1;
                     progress(done, total);
                 }
             }
         }
-        baselines.push(base);
+        baselines.push(base.summary);
     }
     let m = workloads.len() as f64;
     let mut cells = Vec::with_capacity(g.predictors.len() * nk);
@@ -186,7 +191,10 @@ pub fn grid(
                     failed_apps_pct: c[3] / m,
                     preempted_apps_pct: c[4] / m,
                     wasted_pct: c[5] / m,
-                    abandoned_pct: c[6] / m,
+                    crashes_per_app: c[6] / m,
+                    resubmissions_per_app: c[7] / m,
+                    shaping_off_pct: c[8] / m,
+                    worst_off_p99: c[9] / m,
                 });
             }
         }

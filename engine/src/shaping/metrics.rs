@@ -70,12 +70,18 @@ pub struct AppOutcome {
     pub name: String,
     /// Submission (s).
     pub arrival: f64,
-    /// Completion (s); `None` when abandoned.
+    /// Completion (s); `None` only if the run ended without it, which the
+    /// run never does (nothing is abandoned) — kept typed so that a bug
+    /// shows as `unfinished` rather than a panic.
     pub finish: Option<f64>,
     /// Starts (1 when it ran through).
     pub attempts: u32,
-    /// Failures (its use exceeded its allocation, or the OS killed it).
+    /// Failures, the crashes (its use exceeded its allocation, or the OS
+    /// killed it); each one a resubmission.
     pub failures: u32,
+    /// Shaping was turned off for it after `max_crashes` crashes.
+    #[serde(default)]
+    pub shaping_off: bool,
     /// Whole preemptions by Algorithm 1.
     pub preemptions: u32,
     /// Elastic components preempted.
@@ -92,6 +98,84 @@ impl AppOutcome {
     /// Completion minus submission (s), when completed.
     pub fn turnaround(&self) -> Option<f64> {
         self.finish.map(|f| f - self.arrival)
+    }
+
+    /// Times it went back to the queue: each failure and each whole
+    /// preemption.
+    pub fn resubmissions(&self) -> u32 {
+        self.failures + self.preemptions
+    }
+}
+
+/// Every application's turnaround (s), in order, and how many did not
+/// finish. An unfinished one counts from its arrival to `end` — a lower
+/// bound — so the mean is always over **all** applications: a mean over
+/// the finished ones only flatters a policy that fails the slow ones.
+pub fn all_turnarounds(outcomes: &[AppOutcome], end: f64) -> (Vec<f64>, usize) {
+    let mut unfinished = 0;
+    let t = outcomes
+        .iter()
+        .map(|o| match o.turnaround() {
+            Some(t) => t,
+            None => {
+                unfinished += 1;
+                (end - o.arrival).max(0.0)
+            }
+        })
+        .collect();
+    (t, unfinished)
+}
+
+/// Who pays for the speed-up: each application's shaped turnaround over
+/// its own baseline turnaround (> 1: it waited longer than it would have
+/// under reservations).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorstOff {
+    /// The 99th percentile of the per-application slowdown.
+    pub p99_slowdown: f64,
+    /// The median slowdown.
+    pub median_slowdown: f64,
+    /// The largest slowdown.
+    pub max_slowdown: f64,
+    /// Applications slower than under reservations (slowdown > 1.01).
+    pub slower_apps: usize,
+    /// The worst few: (name, slowdown, crashes), worst first.
+    pub worst: Vec<(String, f64, u32)>,
+}
+
+/// How many of the worst applications [`WorstOff::worst`] names.
+pub const WORST_NAMED: usize = 5;
+
+impl WorstOff {
+    /// The per-application slowdown of `shaped` against `baseline` (the
+    /// same applications, in the same order; over all of them).
+    pub fn of(baseline: &[AppOutcome], shaped: &[AppOutcome], end_b: f64, end_s: f64) -> Self {
+        let (tb, _) = all_turnarounds(baseline, end_b);
+        let (ts, _) = all_turnarounds(shaped, end_s);
+        let mut ratios: Vec<(f64, usize)> = tb
+            .iter()
+            .zip(&ts)
+            .enumerate()
+            .map(|(i, (&b, &s))| (s.max(1e-9) / b.max(1e-9), i))
+            .collect();
+        if ratios.is_empty() {
+            return WorstOff::default();
+        }
+        ratios.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let sorted: Vec<f64> = ratios.iter().map(|r| r.0).collect();
+        let q = |p: f64| percentile_sorted(&sorted, p).unwrap_or(f64::NAN);
+        WorstOff {
+            p99_slowdown: q(99.0),
+            median_slowdown: q(50.0),
+            max_slowdown: sorted[sorted.len() - 1],
+            slower_apps: sorted.iter().filter(|&&r| r > 1.01).count(),
+            worst: ratios
+                .iter()
+                .rev()
+                .take(WORST_NAMED)
+                .map(|&(r, i)| (shaped[i].name.clone(), r, shaped[i].failures))
+                .collect(),
+        }
     }
 }
 
@@ -110,9 +194,10 @@ pub struct RunSummary {
     pub apps: usize,
     /// Completed.
     pub completed: usize,
-    /// Abandoned after `max_attempts` starts.
-    pub abandoned: usize,
-    /// Mean turnaround of the completed (s).
+    /// Not completed when the run ended: 0, nothing is abandoned (counted
+    /// in the turnaround at the run's end if it ever were not).
+    pub unfinished: usize,
+    /// Mean turnaround over all applications (s).
     pub mean_turnaround_s: f64,
     /// Median turnaround (s).
     pub median_turnaround_s: f64,
@@ -139,8 +224,13 @@ pub struct RunSummary {
     pub failed_apps: usize,
     /// `failed_apps / apps` (%): the paper's "application failures".
     pub failed_apps_pct: f64,
-    /// Failures in all.
+    /// Failures (crashes) in all.
     pub failures: usize,
+    /// Resubmissions in all: failures and whole preemptions.
+    pub resubmissions: usize,
+    /// Applications for which shaping was turned off after `max_crashes`
+    /// crashes.
+    pub shaping_off_apps: usize,
     /// Applications preempted whole at least once.
     pub preempted_apps: usize,
     /// Whole preemptions in all.
@@ -189,6 +279,13 @@ pub struct GridCell {
     pub preempted_apps_pct: f64,
     /// Work wasted (%).
     pub wasted_pct: f64,
-    /// Applications abandoned (%).
-    pub abandoned_pct: f64,
+    /// Crashes per application (mean).
+    pub crashes_per_app: f64,
+    /// Resubmissions (crashes and whole preemptions) per application.
+    pub resubmissions_per_app: f64,
+    /// Applications run unshaped after `max_crashes` crashes (%).
+    pub shaping_off_pct: f64,
+    /// The worst-off applications: the 99th percentile of shaped / own
+    /// baseline turnaround.
+    pub worst_off_p99: f64,
 }

@@ -8,14 +8,19 @@
 //! - [`input`]: our applications CSV (with a usage CSV) and JSON, and
 //!   Alibaba v2018 container tables as a workload;
 //! - [`generator`]: a §IV-like workload, scaled by its application count;
+//! - [`random_walk`]: the reference simulator's usage model;
 //! - [`buffer`]: β = K1·R + K2·V and the allocation forecast + β;
 //! - [`pessimistic`]: Algorithm 1, as written;
 //! - [`optimistic`]: allocations follow the forecast, the OS kills on
 //!   shortage;
 //! - [`scheduler`]: FIFO admission, first-fit placement, resubmission at
 //!   the original place;
-//! - [`predictor`]: per-application forecasts by the oracle, ARIMA or the
-//!   GP of [`crate::forecast`], every minute after the grace period;
+//! - [`forecaster`]: one series' forecaster (ARIMA or the GP of
+//!   [`crate::forecast`]), fed a minute at a time;
+//! - [`predictor`]: per-application forecasts of a first attempt, every
+//!   minute after the grace period, computed once per workload;
+//! - `learning`: a restarted application's forecasts, continuing from what
+//!   its earlier attempts observed;
 //! - [`scenario`]: a workload with its settings, cluster and forecasts,
 //!   validated together once — what every run is given;
 //! - [`run`]: one discrete-event run (the reservation baseline is the run
@@ -32,15 +37,18 @@
 pub mod buffer;
 pub mod compare;
 pub mod error;
+pub mod forecaster;
 pub mod generator;
 pub mod grid;
 pub mod input;
+mod learning;
 pub mod metrics;
 pub mod model;
 pub mod optimistic;
 pub mod params;
 pub mod pessimistic;
 pub mod predictor;
+pub mod random_walk;
 pub mod recommend;
 pub mod rerun;
 pub mod run;
@@ -54,13 +62,13 @@ pub mod timeline;
 pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
-pub use generator::{generate, GeneratorParams, PAPER_APPS};
+pub use generator::{generate, GeneratorParams, UsageModel, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
-pub use metrics::{AppOutcome, BoxStats, GridCell, RunSummary};
+pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};
 pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
-pub use params::{Params, Policy, Predictor};
+pub use params::{Params, Policy, Predictor, PreemptOn};
 pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
 pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};

@@ -72,8 +72,15 @@ pub fn optimistic(
             }
         }
     }
-    out.cpu_scale = free
-        .iter()
+    out.cpu_scale = cpu_share(&free, hosts);
+    out.free = free;
+    out
+}
+
+/// Per host, the factor that shares its cores out among what was given
+/// when `free` CPU went negative (1 elsewhere): CPU short is a slowdown.
+pub fn cpu_share(free: &[Host], hosts: &[Host]) -> Vec<f64> {
+    free.iter()
         .zip(hosts)
         .map(|(f, h)| {
             if f.cpu < -EPS {
@@ -82,7 +89,5 @@ pub fn optimistic(
                 1.0
             }
         })
-        .collect();
-    out.free = free;
-    out
+        .collect()
 }

@@ -45,6 +45,18 @@ impl fmt::Display for Policy {
     }
 }
 
+/// What Algorithm 1 checks before keeping a component.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PreemptOn {
+    /// CPU and memory, as the printed Algorithm 1 (default).
+    #[default]
+    CpuAndMemory,
+    /// Memory only, as the reference simulator: CPU beyond a host is
+    /// shared out (a slowdown), never a preemption.
+    Memory,
+}
+
 /// Where the forecasts come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -122,10 +134,13 @@ pub struct Params {
     pub gp_restarts: usize,
     /// Coverage of the forecast band the timelines show (default 0.95).
     pub level: f64,
-    /// Starts an application may make before it is abandoned (default 10):
-    /// a setting that fails an application at every start would otherwise
-    /// never end.
-    pub max_attempts: u32,
+    /// Crashes (its use beyond its allocation, or the OS's kill) after
+    /// which shaping is turned off for an application: it is resubmitted
+    /// at its place like every failed application, and from then on runs
+    /// with its full request, so it completes (default 5, the reference
+    /// simulator's `crashedAllowed`). Preemptions are not crashes. Nothing
+    /// is ever abandoned: §III-B resubmits every failed application.
+    pub max_crashes: u32,
     /// Algorithm 1's line 29 as printed: an elastic component is preempted
     /// when it leaves a host with exactly 0 free (`≤ 0`), while core
     /// components (lines 13, 17) only when below 0. Default false: `< 0`
@@ -133,6 +148,9 @@ pub struct Params {
     /// scheduler makes all the time with whole cores — stays (with true, K1
     /// = 100 % no longer reproduces the baseline).
     pub elastic_zero_left_preempts: bool,
+    /// What Algorithm 1 preempts on (default CPU and memory, as printed;
+    /// memory only as the reference simulator).
+    pub preempt_on: PreemptOn,
     /// The application whose timeline is recorded (its name; default: the
     /// first elastic application running at least an hour after the first
     /// tenth of the arrivals).
@@ -161,8 +179,9 @@ impl Default for Params {
             arima_max_order: 2,
             gp_restarts: 0,
             level: 0.95,
-            max_attempts: 10,
+            max_crashes: 5,
             elastic_zero_left_preempts: false,
+            preempt_on: PreemptOn::CpuAndMemory,
             timeline_app: None,
             timeline_host: 0,
             workload: GeneratorParams::default(),
@@ -235,8 +254,11 @@ impl Params {
                 format!("must be strictly between 0 and 1, got {}", self.level),
             ));
         }
-        if self.max_attempts == 0 {
-            return Err(ShapingError::param("max_attempts", "must be at least 1"));
+        if self.max_crashes == 0 {
+            return Err(ShapingError::param(
+                "max_crashes",
+                "must be at least 1 (0 would never shape anything)",
+            ));
         }
         if self.timeline_host >= self.hosts {
             return Err(ShapingError::param(

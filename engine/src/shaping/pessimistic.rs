@@ -103,6 +103,30 @@ pub fn pessimistic_into(
     out: &mut ShaperDecision,
     order: &mut Vec<usize>,
 ) {
+    pessimistic_on(
+        hosts,
+        apps,
+        comps,
+        elastic_zero_left_preempts,
+        true,
+        out,
+        order,
+    );
+}
+
+/// [`pessimistic_into`] checking CPU as printed (`check_cpu`) or memory
+/// only, as the reference simulator's centralised pessimistic policy: a
+/// CPU shortfall is then a slowdown the caller shares out, not a
+/// preemption (`out.free` may have negative CPU).
+pub fn pessimistic_on(
+    hosts: &[Host],
+    apps: &[ShaperApp],
+    comps: &[ShaperComponent],
+    elastic_zero_left_preempts: bool,
+    check_cpu: bool,
+    out: &mut ShaperDecision,
+    order: &mut Vec<usize>,
+) {
     out.preempted_apps.clear();
     out.preempted_components.clear();
     out.kept.clear();
@@ -135,7 +159,7 @@ pub fn pessimistic_into(
             let h = &mut free[c.host];
             undo.push((c.host, h.cpu, h.mem));
             h.cpu -= c.cpu;
-            if h.cpu < -EPS {
+            if check_cpu && h.cpu < -EPS {
                 remove = true;
                 break;
             }
@@ -168,9 +192,9 @@ pub fn pessimistic_into(
             let cpu = free[e.host].cpu - e.cpu;
             let mem = free[e.host].mem - e.mem;
             let misfit = if elastic_zero_left_preempts {
-                cpu <= 0.0 || mem <= 0.0
+                (check_cpu && cpu <= 0.0) || mem <= 0.0
             } else {
-                cpu < -EPS || mem < -EPS
+                (check_cpu && cpu < -EPS) || mem < -EPS
             };
             if misfit {
                 out.preempted_components.push(ei);

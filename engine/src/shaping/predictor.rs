@@ -3,27 +3,20 @@
 //! uses them: after the grace period, every minute, a one-step forecast
 //! from the latest `history` observations.
 //!
-//! A forecast depends only on the application's own usage since its start,
-//! never on the scheduling, so an application's forecasts are computed once
-//! per workload and replayed at every start, in every run of a grid — the
-//! same numbers a shaper would recompute, at a fraction of the cost.
+//! A first attempt's forecasts depend only on the application's own usage
+//! since its start, never on the scheduling, so they are computed once per
+//! workload and shared by every run of a grid — the same numbers a shaper
+//! would compute, at a fraction of the cost. A restarted application's
+//! forecaster continues from what its earlier attempts observed, which
+//! depends on when they ended: those forecasts are made during the run
+//! ([`super::learning`]), by the same [`SeriesForecaster`].
 //!
 //! - **Oracle**: the next minute's value, variance 0.
-//! - **GP**: [`HistoryGp`] fitted on the first `history` observations after
-//!   the grace period, then appended to online (its factor edited) with the
-//!   hyperparameters refitted every `refit_every` minutes.
-//! - **ARIMA**: [`auto_arima`] on the latest `history` observations every
-//!   `refit_every` minutes; in between, the chosen order and coefficients
-//!   are applied to the latest observations ([`Arima::with_coefficients`]:
-//!   one Kalman pass).
-//!
-//! When a model cannot be fitted (a constant window: nothing to fit, or a
-//! failed likelihood) the forecast is the last value with the window's
-//! sample variance, and the fit is retried `refit_every` minutes later.
+//! - **GP** and **ARIMA**: see [`super::forecaster`].
 
+use super::forecaster::SeriesForecaster;
 use super::model::UsageTrace;
 use super::params::{Params, Predictor};
-use crate::forecast::{auto_arima, Arima, ArimaOrder, HistoryGp, HistoryGpParams, SelectParams};
 use serde::{Deserialize, Serialize};
 
 /// One series' forecasts: mean and variance of the fraction for every
@@ -105,130 +98,23 @@ pub fn forecast_app(usage: &UsageTrace, params: &Params) -> AppForecast {
     }
 }
 
-fn last_value(window: &[f64]) -> (f64, f64) {
-    let n = window.len() as f64;
-    let mean = window.iter().sum::<f64>() / n;
-    let var = if window.len() > 1 {
-        window.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    (*window.last().unwrap_or(&0.0), var)
-}
-
-struct ArimaState {
-    order: ArimaOrder,
-    ar: Vec<f64>,
-    ma: Vec<f64>,
-    mean: Option<f64>,
-    sigma2: f64,
-}
-
-/// One series: forecasts for minutes `grace..len`, and the fallback count.
+/// One series: forecasts for minutes `grace..len` by one
+/// [`SeriesForecaster`] fed the trace minute by minute, and the fallback
+/// count.
 fn forecast_series(values: &[f32], params: &Params) -> (SeriesForecast, usize) {
     let y: Vec<f64> = values.iter().map(|&v| v as f64).collect();
-    let grace = params.grace_minutes;
-    let hist = params.history;
-    let n = y.len().saturating_sub(grace);
+    let grace = params.grace_minutes.min(y.len());
+    let n = y.len() - grace;
     let mut out = SeriesForecast {
         mean: Vec::with_capacity(n),
         variance: Vec::with_capacity(n),
     };
-    let mut fallbacks = 0;
-    let gp_params = HistoryGpParams {
-        refit_every: params.refit_every,
-        gp: crate::estimate::gp::GpParams {
-            restarts: params.gp_restarts,
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let select = SelectParams {
-        max_p: params.arima_max_order,
-        max_q: params.arima_max_order,
-        max_order: params.arima_max_order,
-        ..Default::default()
-    };
-    let mut gp: Option<HistoryGp> = None;
-    let mut arima: Option<ArimaState> = None;
-    let mut next_try = grace;
-    for m in grace..y.len() {
-        let window = &y[m - hist..m];
-        let mut made: Option<(f64, f64)> = None;
-        match params.predictor {
-            Predictor::Oracle => unreachable!("the oracle needs no forecasts"),
-            Predictor::Gp => {
-                if let Some(g) = gp.as_mut() {
-                    if g.append(y[m - 1]).is_err() {
-                        gp = None;
-                        next_try = m;
-                    }
-                }
-                if gp.is_none() && m >= next_try {
-                    match HistoryGp::fit(
-                        window,
-                        params.gp_window,
-                        hist - params.gp_window,
-                        &gp_params,
-                    ) {
-                        Ok(g) => gp = Some(g),
-                        Err(_) => next_try = m + params.refit_every,
-                    }
-                }
-                if let Some(g) = gp.as_ref() {
-                    if let Ok(s) = g.forecast(1, params.level) {
-                        made = Some((s[0].mean, s[0].variance));
-                    }
-                }
-            }
-            Predictor::Arima => {
-                let refit = (arima.is_none() && m >= next_try)
-                    || (m - grace).is_multiple_of(params.refit_every);
-                if refit {
-                    match auto_arima(window, &select) {
-                        Ok(sel) => {
-                            let f = sel.model.fit_summary().clone();
-                            if let Ok(s) = sel.model.forecast(1, params.level) {
-                                made = Some((s[0].mean, s[0].variance));
-                            }
-                            arima = Some(ArimaState {
-                                order: f.order,
-                                ar: f.ar,
-                                ma: f.ma,
-                                mean: f.mean,
-                                sigma2: f.sigma2,
-                            });
-                        }
-                        Err(_) => {
-                            arima = None;
-                            next_try = m + params.refit_every;
-                        }
-                    }
-                } else if let Some(a) = arima.as_ref() {
-                    if let Ok(model) = Arima::with_coefficients(
-                        window,
-                        a.order,
-                        &a.ar,
-                        &a.ma,
-                        a.mean,
-                        Some(a.sigma2),
-                    ) {
-                        if let Ok(s) = model.forecast(1, params.level) {
-                            made = Some((s[0].mean, s[0].variance));
-                        }
-                    }
-                }
-            }
-        }
-        let (mean, var) = match made {
-            Some((mu, v)) if mu.is_finite() && v.is_finite() => (mu, v.max(0.0)),
-            _ => {
-                fallbacks += 1;
-                last_value(window)
-            }
-        };
+    let mut f = SeriesForecaster::new(params.predictor, params, &y[..grace]);
+    for &v in &y[grace..] {
+        let (mean, var) = f.forecast().unwrap_or((v, 0.0));
         out.mean.push(mean as f32);
         out.variance.push(var as f32);
+        f.observe(v);
     }
-    (out, fallbacks)
+    (out, f.fallbacks)
 }

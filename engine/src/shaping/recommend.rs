@@ -2,7 +2,10 @@
 //! (K1, K2) of the grid with the best turnaround among the cells that meet
 //! it (ties: less memory slack, then the larger K1 — more guaranteed).
 //! When no cell meets the target, the cell with the fewest failures is
-//! returned, flagged.
+//! returned, flagged. The cell carries what the choice costs: crashes and
+//! resubmissions per application, the share run unshaped after the crash
+//! limit, and the worst-off applications' (p99) slowdown against their own
+//! baseline turnaround.
 
 use super::metrics::GridCell;
 use super::params::Predictor;

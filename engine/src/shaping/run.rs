@@ -18,11 +18,12 @@
 //! numbers), and updated incrementally between ticks.
 
 use super::buffer::target;
-use super::metrics::{AppOutcome, BoxStats, RunSummary};
+use super::learning::Learning;
+use super::metrics::{all_turnarounds, AppOutcome, BoxStats, RunSummary};
 use super::model::{Host, Kind};
-use super::optimistic::optimistic;
-use super::params::{Policy, Predictor};
-use super::pessimistic::{pessimistic_into, ShaperApp, ShaperComponent, ShaperDecision, EPS};
+use super::optimistic::{cpu_share, optimistic};
+use super::params::{Policy, Predictor, PreemptOn};
+use super::pessimistic::{pessimistic_on, ShaperApp, ShaperComponent, ShaperDecision, EPS};
 use super::predictor::MinuteForecast;
 use super::scenario::Scenario;
 use super::scheduler::{first_fit, FifoKey, FifoQueue};
@@ -44,7 +45,7 @@ pub struct RunReport {
     pub summary: RunSummary,
     /// Every application's outcome, in workload order.
     pub apps: Vec<AppOutcome>,
-    /// Turnaround of the completed applications (s).
+    /// Turnaround of all applications (s).
     pub turnaround: BoxStats,
     /// CPU slack per application (%).
     pub slack_cpu: BoxStats,
@@ -83,7 +84,6 @@ enum State {
     Queued,
     Running,
     Done,
-    Abandoned,
 }
 
 /// A component placed on a host.
@@ -101,6 +101,9 @@ struct RunningComponent {
 struct App {
     state: State,
     attempts: u32,
+    /// Shaping turned off after `max_crashes` crashes: its allocation stays
+    /// its full request.
+    shaping_off: bool,
     /// Latest start (its usage trace's minute 0).
     start: f64,
     /// Its components on hosts, in start order.
@@ -203,14 +206,14 @@ struct Sim<'a> {
     queue: FifoQueue,
     /// Applications running, in FIFO order.
     running: BTreeSet<FifoKey>,
-    /// Applications finished or abandoned.
+    /// Applications finished.
     done: usize,
     /// Something changed since the scheduler last ran.
     needs_schedule: bool,
     /// The normal quantile of the timeline's forecast bands.
     interval_z: f64,
-    /// Scratch: the queue's snapshot.
-    queue_scratch: Vec<FifoKey>,
+    /// What each application's forecaster kept across its attempts.
+    learning: Learning,
     /// Scratch: hosts first fit placed components on.
     placed_hosts: Vec<u32>,
     // What the shaper sees this minute (Algorithm 1's and the optimistic
@@ -313,14 +316,25 @@ impl<'a> Sim<'a> {
     }
 
     /// A failed or preempted application: its work lost, back in the queue
-    /// at its original place (or abandoned).
+    /// at its original place (§III-B); after `max_crashes` failures,
+    /// shaping is turned off for it. Preemptions are not crashes.
     fn stop(&mut self, i: usize, t: f64, kind: EventKind) {
         self.integrate(i, t);
         let n = self.apps[i].components.len() as u32;
         self.release(i);
         let key = self.key(i);
         self.running.remove(&key);
-        let max = self.setup.scenario.params().max_attempts;
+        let params = self.setup.scenario.params();
+        let max = params.max_crashes;
+        // The forecaster keeps what this attempt observed: its minutes up
+        // to this one.
+        let observed = ((t - self.apps[i].start) / TICK_S + 1e-9).floor() as usize + 1;
+        self.learning.attempt_ended(
+            i,
+            &self.setup.scenario.workload().applications[i].usage,
+            observed,
+            params.history,
+        );
         let a = &mut self.apps[i];
         a.wasted += (a.running_components * t - a.start_sum).max(0.0);
         a.running_components = 0.0;
@@ -334,19 +348,17 @@ impl<'a> Sim<'a> {
             EventKind::Fail => a.failures += 1,
             _ => a.preemptions += 1,
         }
-        let abandon = a.attempts >= max;
-        if abandon {
-            a.state = State::Abandoned;
-            self.queue.remove(key);
-            self.done += 1;
-        } else {
-            a.state = State::Queued;
-            self.queue.insert(key);
+        let turn_off = kind == EventKind::Fail && !a.shaping_off && a.failures >= max;
+        if turn_off {
+            a.shaping_off = true;
         }
+        a.state = State::Queued;
+        self.queue.insert(key);
         self.needs_schedule = true;
         self.note(i, t, kind, n);
-        if abandon {
-            self.note(i, t, EventKind::Abandon, 0);
+        self.note(i, t, EventKind::Resubmit, 0);
+        if turn_off {
+            self.note(i, t, EventKind::ShapingOff, 0);
         }
     }
 
@@ -408,14 +420,19 @@ impl<'a> Sim<'a> {
     /// Strict FIFO admission, then elastic placement: queued applications
     /// start in order until one does not fit; running ones get what fits of
     /// their waiting elastic components.
+    ///
+    /// The pass walks the queue key by key and stops at the blocked head,
+    /// so its cost is what it visits — not the queue's length, which with
+    /// bursts of arrivals is most of the workload (copying it at every
+    /// event made runs quadratic).
     fn schedule(&mut self, t: f64) {
-        let mut keys = std::mem::take(&mut self.queue_scratch);
-        self.queue.snapshot(&mut keys);
-        for key in &keys {
+        let mut cursor = None;
+        while let Some(key) = self.queue.next_after(cursor) {
+            cursor = Some(key);
             let i = key.app;
             match self.apps[i].state {
                 State::Queued => {
-                    if !self.start(*key, t) {
+                    if !self.start(key, t) {
                         break;
                     }
                 }
@@ -426,15 +443,14 @@ impl<'a> Sim<'a> {
                         self.reschedule(i, t);
                     }
                     if self.apps[i].pending_elastic.iter().all(|&p| p == 0) {
-                        self.queue.remove(*key);
+                        self.queue.remove(key);
                     }
                 }
                 _ => {
-                    self.queue.remove(*key);
+                    self.queue.remove(key);
                 }
             }
         }
-        self.queue_scratch = keys;
     }
 
     /// Starts a queued application: its core components placed as a gang
@@ -555,7 +571,6 @@ impl<'a> Sim<'a> {
     fn advance_minute(&mut self, i: usize, t: f64) -> Option<MinuteForecast> {
         let setup = self.setup;
         let scenario = setup.scenario;
-        let grace = scenario.params().grace_minutes;
         self.integrate(i, t);
         let app = &scenario.workload().applications[i];
         let a = &mut self.apps[i];
@@ -563,8 +578,17 @@ impl<'a> Sim<'a> {
         let (use_cpu, use_mem) = app.usage.at(minute);
         a.use_cpu = use_cpu;
         a.use_mem = use_mem;
-        let shaping = setup.policy != Policy::Reservation && minute >= grace;
-        shaping.then(|| scenario.forecasts()[i].at(setup.predictor, &app.usage, grace, minute))
+        if setup.policy == Policy::Reservation || a.shaping_off {
+            return None;
+        }
+        self.learning.forecast(
+            i,
+            setup.predictor,
+            scenario.params(),
+            &app.usage,
+            minute,
+            &scenario.forecasts()[i],
+        )
     }
 
     /// Application `i`'s components into the shaper's view, each with its
@@ -623,11 +647,13 @@ impl<'a> Sim<'a> {
         let setup = self.setup;
         let mut decision = std::mem::take(&mut self.decision);
         let mut order = std::mem::take(&mut self.shaper_order);
-        pessimistic_into(
+        let check_cpu = setup.scenario.params().preempt_on == PreemptOn::CpuAndMemory;
+        pessimistic_on(
             setup.scenario.hosts(),
             &self.shaper_apps,
             &self.shaper_components,
             setup.scenario.params().elastic_zero_left_preempts,
+            check_cpu,
             &mut decision,
             &mut order,
         );
@@ -643,6 +669,16 @@ impl<'a> Sim<'a> {
             }
         }
         self.preempt_components(t, &decision.preempted_components);
+        if !check_cpu {
+            // Memory only: CPU beyond a host is shared out among the kept.
+            let scale = cpu_share(&decision.free, setup.scenario.hosts());
+            for &ai in &decision.kept {
+                let i = self.shaper_apps[ai].id;
+                for c in self.apps[i].components.iter_mut() {
+                    c.cpu *= scale[c.host as usize];
+                }
+            }
+        }
         // 𝒦 (lines 34–36).
         let preempted: Vec<usize> = decision
             .preempted_apps
@@ -858,7 +894,7 @@ impl<'a> Sim<'a> {
 }
 
 /// Runs one simulation; `progress(done)` is called as applications
-/// complete or are abandoned.
+/// complete.
 pub(crate) fn run(setup: &RunSetup<'_>, progress: &mut dyn FnMut(usize)) -> RunReport {
     let w = setup.scenario.workload();
     let n = w.applications.len();
@@ -868,6 +904,7 @@ pub(crate) fn run(setup: &RunSetup<'_>, progress: &mut dyn FnMut(usize)) -> RunR
         .map(|a| App {
             state: State::Future,
             attempts: 0,
+            shaping_off: false,
             start: 0.0,
             components: Vec::new(),
             pending_elastic: vec![0; a.components.len()],
@@ -905,7 +942,7 @@ pub(crate) fn run(setup: &RunSetup<'_>, progress: &mut dyn FnMut(usize)) -> RunR
         done: 0,
         needs_schedule: false,
         interval_z: normal_quantile(0.5 + 0.5 * setup.scenario.params().level),
-        queue_scratch: Vec::new(),
+        learning: Learning::new(n),
         placed_hosts: Vec::new(),
         shaper_apps: Vec::new(),
         shaper_components: Vec::new(),
@@ -1000,6 +1037,7 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
             finish: a.finish,
             attempts: a.attempts,
             failures: a.failures,
+            shaping_off: a.shaping_off,
             preemptions: a.preemptions,
             component_preemptions: a.component_preemptions,
             wasted: a.wasted,
@@ -1007,7 +1045,7 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
             slack_mem_pct: pct(a.allocated_mem_s, a.used_mem_s),
         })
         .collect();
-    let turnarounds: Vec<f64> = outcomes.iter().filter_map(|o| o.turnaround()).collect();
+    let (turnarounds, unfinished) = all_turnarounds(&outcomes, makespan);
     let slack_cpu: Vec<f64> = outcomes.iter().map(|o| o.slack_cpu_pct).collect();
     let slack_mem: Vec<f64> = outcomes.iter().map(|o| o.slack_mem_pct).collect();
     let turnaround = BoxStats::of(&turnarounds);
@@ -1040,8 +1078,8 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
         k1: setup.k1,
         k2: setup.k2,
         apps: napps,
-        completed: turnarounds.len(),
-        abandoned: outcomes.iter().filter(|o| o.finish.is_none()).count(),
+        completed: napps - unfinished,
+        unfinished,
         mean_turnaround_s: turnaround.mean,
         median_turnaround_s: turnaround.median,
         p95_turnaround_s: p95,
@@ -1056,6 +1094,8 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
         failed_apps,
         failed_apps_pct: 100.0 * failed_apps as f64 / napps as f64,
         failures: outcomes.iter().map(|o| o.failures as usize).sum(),
+        resubmissions: outcomes.iter().map(|o| o.resubmissions() as usize).sum(),
+        shaping_off_apps: outcomes.iter().filter(|o| o.shaping_off).count(),
         preempted_apps: outcomes.iter().filter(|o| o.preemptions > 0).count(),
         app_preemptions: outcomes.iter().map(|o| o.preemptions as usize).sum(),
         component_preemptions: outcomes
@@ -1072,7 +1112,13 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
         forecast_fallbacks: if setup.predictor == Predictor::Oracle {
             0
         } else {
-            setup.scenario.forecasts().iter().map(|f| f.fallbacks).sum()
+            setup
+                .scenario
+                .forecasts()
+                .iter()
+                .map(|f| f.fallbacks)
+                .sum::<usize>()
+                + sim.learning.fallbacks()
         },
     };
     RunReport {

@@ -57,6 +57,17 @@ impl FifoQueue {
         self.set.remove(&key);
     }
 
+    /// The first key after `after` (the first of all with `None`): a pass
+    /// that stops at the blocked head visits only what it needs, while
+    /// the queue changes under it.
+    pub fn next_after(&self, after: Option<FifoKey>) -> Option<FifoKey> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        match after {
+            None => self.set.iter().next().copied(),
+            Some(k) => self.set.range((Excluded(k), Unbounded)).next().copied(),
+        }
+    }
+
     /// The keys in order (a snapshot: the pass may change the queue).
     pub fn snapshot(&self, out: &mut Vec<FifoKey>) {
         out.clear();

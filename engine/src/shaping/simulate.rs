@@ -2,6 +2,7 @@
 //! baseline and the shaped run side by side (§IV-B), with timelines.
 
 use super::error::ShapingError;
+use super::metrics::{RunSummary, WorstOff};
 use super::model::{Kind, Workload};
 use super::params::{Params, Policy, Predictor};
 use super::predictor::AppForecast;
@@ -84,9 +85,13 @@ pub struct ShapingReport {
     pub baseline: RunReport,
     /// The shaped run (`params.policy`, `params.predictor`, K1, K2).
     pub shaped: RunReport,
-    /// Baseline mean turnaround / shaped mean turnaround (the paper's
-    /// "×" improvements; > 1 is better).
+    /// Baseline mean turnaround / shaped mean turnaround, both over all
+    /// applications (the paper's "×" improvements; > 1 is better).
     pub turnaround_speedup: f64,
+    /// Who pays for it: each application's shaped turnaround over its own
+    /// baseline turnaround.
+    #[serde(default)]
+    pub worst_off: WorstOff,
     /// The application whose timelines are recorded.
     pub timeline_app: Option<String>,
 }
@@ -188,19 +193,32 @@ fn baseline_and_shaped(
     };
     let baseline = run(&setup(Policy::Reservation), &mut |d| progress(d, total));
     let shaped = run(&setup(params.policy), &mut |d| progress(n + d, total));
-    let speedup = if shaped.summary.mean_turnaround_s > 0.0 {
-        baseline.summary.mean_turnaround_s / shaped.summary.mean_turnaround_s
-    } else {
-        f64::NAN
-    };
+    let speedup = speedup(&baseline.summary, &shaped.summary);
+    let worst_off = WorstOff::of(
+        &baseline.apps,
+        &shaped.apps,
+        baseline.summary.makespan_s,
+        shaped.summary.makespan_s,
+    );
     Ok(ShapingReport {
         params: params.clone(),
         workload: WorkloadSummary::of(w, params.hosts as f64 * params.host_cpu),
         baseline,
         shaped,
         turnaround_speedup: speedup,
+        worst_off,
         timeline_app: timeline_app.map(|i| w.applications[i].name.clone()),
     })
+}
+
+/// Baseline mean turnaround / shaped mean turnaround (NaN when the shaped
+/// mean is 0).
+pub fn speedup(baseline: &RunSummary, shaped: &RunSummary) -> f64 {
+    if shaped.mean_turnaround_s > 0.0 {
+        baseline.mean_turnaround_s / shaped.mean_turnaround_s
+    } else {
+        f64::NAN
+    }
 }
 
 /// One run with every event verified against the components (tests): the

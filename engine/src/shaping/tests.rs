@@ -352,52 +352,89 @@ fn jumping_app() -> Workload {
 }
 
 #[test]
-fn optimistic_fails_an_application_using_more_than_its_allocation() {
+fn an_application_crashing_five_times_then_completes_with_its_full_request() {
     let w = jumping_app();
-    let p = Params {
-        hosts: 1,
-        predictor: Predictor::Gp,
-        policy: Policy::Optimistic,
-        k1: 0.0,
-        k2: 0.0,
-        max_attempts: 2,
-        ..Params::default()
-    };
-    let r = simulate(&w, &p, |_, _| {}).expect("simulate");
-    assert_eq!(r.baseline.summary.failures, 0);
-    // Each start fails at minute 15; after two it is abandoned.
-    assert_eq!(r.shaped.summary.failures, 2);
-    assert_eq!(r.shaped.summary.failed_apps, 1);
-    assert_eq!(r.shaped.summary.abandoned, 1);
-    assert!(r.shaped.apps[0].wasted > 0.0);
-    let tl = r.shaped.app_timeline.expect("timeline");
-    let fail = tl
-        .events
-        .iter()
-        .find(|e| e.kind == EventKind::Fail)
-        .expect("a failure");
-    // Started at 0, failed at the tick of minute 15.
-    assert_eq!(fail.t, 15.0 * 60.0);
-    // With a guaranteed 100 % nothing fails.
-    let safe = Params { k1: 1.0, ..p };
-    assert_eq!(
-        simulate(&w, &safe, |_, _| {})
-            .expect("simulate")
-            .shaped
-            .summary
-            .failures,
-        0
-    );
+    for policy in [Policy::Optimistic, Policy::Pessimistic] {
+        let p = Params {
+            hosts: 1,
+            predictor: Predictor::Gp,
+            policy,
+            k1: 0.0,
+            k2: 0.0,
+            ..Params::default()
+        };
+        assert_eq!(p.max_crashes, 5, "the reference's crashedAllowed");
+        let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+        assert_eq!(r.baseline.summary.failures, 0);
+        // Every start fails at the jump until shaping is turned off.
+        let s = &r.shaped.summary;
+        assert_eq!(s.failures, 5, "{policy}");
+        assert_eq!(s.failed_apps, 1);
+        assert_eq!(s.shaping_off_apps, 1);
+        assert_eq!(s.unfinished, 0);
+        assert_eq!(s.completed, 1);
+        assert_eq!(s.resubmissions, 5);
+        let app = &r.shaped.apps[0];
+        assert!(app.shaping_off && app.finish.is_some());
+        assert_eq!(app.attempts, 6);
+        assert!(app.wasted > 0.0);
+        let tl = r.shaped.app_timeline.expect("timeline");
+        let count = |k: EventKind| tl.events.iter().filter(|e| e.kind == k).count();
+        assert_eq!(count(EventKind::Fail), 5);
+        assert_eq!(count(EventKind::Resubmit), 5);
+        assert_eq!(count(EventKind::ShapingOff), 1);
+        assert_eq!(count(EventKind::Finish), 1);
+        let first_fail = tl
+            .events
+            .iter()
+            .find(|e| e.kind == EventKind::Fail)
+            .expect("a failure");
+        // Started at 0, failed at the tick of minute 15.
+        assert_eq!(first_fail.t, 15.0 * 60.0);
+        // The last start runs with its full request to the end.
+        let last_start = tl
+            .events
+            .iter()
+            .rfind(|e| e.kind == EventKind::Start)
+            .expect("a start")
+            .t;
+        let after: Vec<_> = tl.points.iter().filter(|q| q.t > last_start).collect();
+        assert!(after.len() >= 39, "{} minutes", after.len());
+        for q in after {
+            assert!((q.alloc_mem - q.request_mem).abs() < 1e-9, "{q:?}");
+        }
+        // Its turnaround counts: the mean is over all applications.
+        assert_eq!(
+            s.mean_turnaround_s,
+            app.turnaround().expect("finished"),
+            "{policy}"
+        );
+        // With a guaranteed 100 % nothing fails.
+        let safe = Params { k1: 1.0, ..p };
+        assert_eq!(
+            simulate(&w, &safe, |_, _| {})
+                .expect("simulate")
+                .shaped
+                .summary
+                .failures,
+            0
+        );
+    }
 }
 
 #[test]
 fn allocations_never_exceed_capacity_at_any_event() {
     let base = small_params();
     let w = generate_for(&base).expect("workload");
-    for predictor in [Predictor::Oracle, Predictor::Gp] {
+    for (predictor, preempt_on) in [
+        (Predictor::Oracle, PreemptOn::CpuAndMemory),
+        (Predictor::Gp, PreemptOn::CpuAndMemory),
+        (Predictor::Gp, PreemptOn::Memory),
+    ] {
         for policy in Policy::ALL {
             let p = Params {
                 predictor,
+                preempt_on,
                 k1: 0.05,
                 k2: 1.0,
                 ..base.clone()
@@ -405,10 +442,10 @@ fn allocations_never_exceed_capacity_at_any_event() {
             let r = simulate_verified(&w, &p, policy).expect("run");
             assert_eq!(r.summary.overcommits, 0, "{policy} {predictor}");
             assert!(r.summary.min_free_cpu > -1e-6 && r.summary.min_free_mem > -1e-6);
-            assert_eq!(
-                r.summary.completed + r.summary.abandoned,
-                w.applications.len()
-            );
+            // Nothing is abandoned: every application completes.
+            assert_eq!(r.summary.unfinished, 0, "{policy} {predictor}");
+            assert_eq!(r.summary.completed, w.applications.len());
+            assert!(r.apps.iter().all(|a| a.finish.is_some()));
         }
     }
 }
@@ -489,7 +526,10 @@ fn the_recommendation_is_the_best_turnaround_meeting_the_target() {
         failed_apps_pct: failed,
         preempted_apps_pct: 0.0,
         wasted_pct: 0.0,
-        abandoned_pct: 0.0,
+        crashes_per_app: 0.0,
+        resubmissions_per_app: 0.0,
+        shaping_off_pct: 0.0,
+        worst_off_p99: 1.0,
     };
     let cells = vec![
         cell(0.0, 0.0, 9.0, 30.0),
@@ -538,6 +578,7 @@ fn the_grid_runs_and_k1_full_is_the_baseline() {
 fn the_generator_is_deterministic_and_calibrated() {
     let p = GeneratorParams {
         apps: 400,
+        model: UsageModel::Plateau,
         ..GeneratorParams::default()
     };
     let h = host(32.0, 128.0);
@@ -658,4 +699,165 @@ fn forecasts_kept_reproduce_the_simulation_and_another_app_s_timelines() {
         simulate_with(&w, &p, &f[1..], |_, _| {}),
         Err(ShapingError::Param { ref name, .. }) if name == "forecasts"
     ));
+}
+
+#[test]
+fn turnaround_is_over_all_applications_never_the_finished_only() {
+    let out = |arrival: f64, finish: Option<f64>| AppOutcome {
+        name: "a".into(),
+        arrival,
+        finish,
+        attempts: 1,
+        failures: 0,
+        shaping_off: false,
+        preemptions: 0,
+        component_preemptions: 0,
+        wasted: 0.0,
+        slack_cpu_pct: 0.0,
+        slack_mem_pct: 0.0,
+    };
+    // One finished after 100 s, one still running at the end (1,000 s): a
+    // finished-only mean would say 100 s.
+    let outcomes = vec![out(0.0, Some(100.0)), out(0.0, None)];
+    let (t, unfinished) = all_turnarounds(&outcomes, 1_000.0);
+    assert_eq!(unfinished, 1);
+    assert_eq!(t, vec![100.0, 1_000.0]);
+    // And in real runs, the summary's mean is the mean over every
+    // application's own turnaround.
+    let base = small_params();
+    let w = generate_for(&base).expect("workload");
+    let r = simulate(&w, &base, |_, _| {}).expect("simulate");
+    for run in [&r.baseline, &r.shaped] {
+        let all: Vec<f64> = run
+            .apps
+            .iter()
+            .map(|a| a.turnaround().expect("every application finishes"))
+            .collect();
+        let mean = all.iter().sum::<f64>() / all.len() as f64;
+        assert_eq!(run.turnaround.count, w.applications.len());
+        assert!((run.summary.mean_turnaround_s - mean).abs() < 1e-6 * mean);
+    }
+    // The worst-off: each application against its own baseline.
+    let wo = &r.worst_off;
+    let mut ratios: Vec<f64> = r
+        .baseline
+        .apps
+        .iter()
+        .zip(&r.shaped.apps)
+        .map(|(b, s)| {
+            s.turnaround().expect("finished").max(1e-9)
+                / b.turnaround().expect("finished").max(1e-9)
+        })
+        .collect();
+    ratios.sort_by(|a, b| a.total_cmp(b));
+    assert_eq!(wo.max_slowdown, ratios[ratios.len() - 1]);
+    assert!(wo.p99_slowdown <= wo.max_slowdown && wo.p99_slowdown >= wo.median_slowdown);
+    assert_eq!(wo.slower_apps, ratios.iter().filter(|&&x| x > 1.01).count());
+}
+
+#[test]
+fn a_restarted_application_s_forecasts_continue_from_what_it_observed() {
+    let w = jumping_app();
+    let p = Params {
+        hosts: 1,
+        predictor: Predictor::Gp,
+        policy: Policy::Pessimistic,
+        k1: 0.0,
+        k2: 0.0,
+        ..Params::default()
+    };
+    let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+    let tl = r.shaped.app_timeline.expect("timeline");
+    let starts: Vec<f64> = tl
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Start)
+        .map(|e| e.t)
+        .collect();
+    assert!(starts.len() >= 2);
+    // Forecasts of memory by minute since each of the first two starts.
+    let by_minute = |from: f64, to: f64| -> Vec<Option<f64>> {
+        tl.points
+            .iter()
+            .filter(|q| q.t > from && q.t < to)
+            .map(|q| q.forecast_mem.map(|f| f / q.request_mem))
+            .collect()
+    };
+    let first = by_minute(starts[0], starts[1]);
+    let second = by_minute(starts[1], starts.get(2).copied().unwrap_or(f64::INFINITY));
+    assert_ne!(first, second);
+    // The first attempt waits the grace period; the second is forecast
+    // from its first minute, from the first attempt's latest observations
+    // (nine at 30 %, then the jump to 90 %): above the flat 30 % it would
+    // replay (the GP's patterns give 0.386).
+    assert!(first[..5].iter().all(Option::is_none), "{first:?}");
+    let learned = second[0].expect("forecast from the first minute");
+    assert!(learned > 0.31, "{learned}");
+    // Replayed, the second attempt would wait the grace period too (the
+    // first point is minute 1).
+    assert!(first[..r.params.grace_minutes - 1]
+        .iter()
+        .all(Option::is_none));
+    assert!(second[..r.params.grace_minutes - 1]
+        .iter()
+        .all(Option::is_some));
+}
+
+#[test]
+fn the_reference_generator_bursts_in_the_first_tenth_with_a_fifth_rigid() {
+    let p = GeneratorParams {
+        apps: 1_000,
+        ..GeneratorParams::default()
+    };
+    assert_eq!(p.model, UsageModel::Reference);
+    let h = host(32.0, 128.0);
+    let w = generate(&p, 20, h).expect("gen");
+    w.validate(&vec![h; 20]).expect("valid");
+    // The span: the paper's rate per host, 1,000 applications on 20 hosts.
+    let span = generator::PAPER_GAP_S * 250.0 / 20.0 * 1_000.0;
+    let arrivals: Vec<f64> = w.applications.iter().map(|a| a.arrival).collect();
+    assert!(arrivals.iter().all(|&t| t <= 0.1 * span + 1e-6));
+    // Fifty at each instant.
+    for chunk in arrivals.chunks(generator::BURST) {
+        assert!(chunk.iter().all(|&t| t == chunk[0]));
+    }
+    let rigid = w.applications.iter().filter(|a| a.is_rigid()).count();
+    assert!((150..250).contains(&rigid), "{rigid}");
+    // Every trace in (0, 1], one value per minute of its runtime.
+    for a in &w.applications {
+        assert_eq!(a.usage.len(), (a.runtime / 60.0).ceil().max(1.0) as usize);
+        assert!(a.usage.mem.iter().all(|&x| x > 0.0 && x <= 1.0));
+    }
+}
+
+#[test]
+fn memory_only_preemption_shares_cpu_instead_of_preempting() {
+    // Two single-core applications on one 4-core, 100 GB host, each
+    // targeting 3 cores and 10 GB: CPU short by 2, memory plenty.
+    let hosts = [host(4.0, 100.0)];
+    let apps = [
+        ShaperApp {
+            arrival: 0.0,
+            id: 0,
+            first: 0,
+            len: 1,
+        },
+        ShaperApp {
+            arrival: 1.0,
+            id: 1,
+            first: 1,
+            len: 1,
+        },
+    ];
+    let comps = [
+        comp(0, Kind::Core, 0.0, 3.0, 10.0),
+        comp(0, Kind::Core, 1.0, 3.0, 10.0),
+    ];
+    let (mut d, mut order) = (ShaperDecision::default(), Vec::new());
+    pessimistic::pessimistic_on(&hosts, &apps, &comps, false, true, &mut d, &mut order);
+    assert_eq!(d.preempted_apps, vec![1], "as printed: the younger goes");
+    pessimistic::pessimistic_on(&hosts, &apps, &comps, false, false, &mut d, &mut order);
+    assert!(d.preempted_apps.is_empty(), "memory only: both stay");
+    assert_eq!(d.kept, vec![0, 1]);
+    assert!((d.free[0].cpu + 2.0).abs() < 1e-12 && (d.free[0].mem - 80.0).abs() < 1e-12);
 }

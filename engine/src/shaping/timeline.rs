@@ -22,8 +22,12 @@ pub enum EventKind {
     Fail,
     /// Completed.
     Finish,
-    /// Given up after `max_attempts` starts.
-    Abandon,
+    /// Back in the queue at its original place after a failure or a
+    /// preemption (§III-B): nothing is abandoned.
+    Resubmit,
+    /// Shaping turned off after `max_crashes` crashes: from its next start
+    /// on it runs with its full request.
+    ShapingOff,
 }
 
 /// One event of a timeline.

@@ -6,8 +6,8 @@
 use crate::common::{emit, json, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
-    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, RunSummary,
-    ShapingReport, Spread, Workload,
+    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, PreemptOn,
+    RunSummary, ShapingReport, Spread, UsageModel, Workload,
 };
 use std::fmt::Write as _;
 
@@ -41,6 +41,12 @@ OPTIONS:
     --load X            requested CPU over capacity of the generated
                         workload (default 1.3)
     --seed N            the generated workload's seed (default 7)
+    --usage M           the generated usage and arrivals (default reference):
+                        reference, the first author's simulator (smoothed
+                        random walk with sparse jumps, bursts of 50
+                        arrivals in the first tenth, then a drain), or
+                        plateau (ramp to a noisy plateau, arrivals spread)
+    --rigid-share X     share of rigid applications (default 0.2)
     --predictor P       oracle, arima or gp (default gp)
     --policy P          pessimistic, optimistic or reservation (default
                         pessimistic)
@@ -52,8 +58,12 @@ OPTIONS:
     --grace N           minutes before the first resize (default 10)
     --history N         observations the forecasters see (default 10)
     --refit-every N     minutes between model refits (default 30)
-    --max-attempts N    starts before an application is abandoned
-                        (default 10)
+    --preempt-on R      what Algorithm 1 preempts on (default cpu-and-memory,
+                        as printed): cpu-and-memory or memory (the
+                        reference simulator's: CPU beyond a host is shared)
+    --max-crashes N     crashes after which shaping is turned off for an
+                        application, which then runs with its full
+                        request (default 5); nothing is abandoned
     --timeline-app NAME the application whose timeline is kept (default:
                         the first elastic one running an hour, after the
                         first tenth of the arrivals)
@@ -127,6 +137,29 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("host-mem") => p.host_mem = parser.value()?.parse()?,
             Long("load") => p.workload.load = parser.value()?.parse()?,
             Long("seed") => p.workload.seed = parser.value()?.parse()?,
+            Long("preempt-on") => {
+                p.preempt_on = match parser.value()?.string()?.as_str() {
+                    "cpu-and-memory" => PreemptOn::CpuAndMemory,
+                    "memory" => PreemptOn::Memory,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--preempt-on {other}: give cpu-and-memory or memory"
+                        )))
+                    }
+                }
+            }
+            Long("rigid-share") => p.workload.rigid_share = parser.value()?.parse()?,
+            Long("usage") => {
+                p.workload.model = match parser.value()?.string()?.as_str() {
+                    "reference" => UsageModel::Reference,
+                    "plateau" => UsageModel::Plateau,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--usage {other}: give reference or plateau"
+                        )))
+                    }
+                }
+            }
             Long("predictor") => p.predictor = predictor(&parser.value()?.string()?)?,
             Long("policy") => {
                 p.policy = match parser.value()?.string()?.as_str() {
@@ -156,7 +189,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("grace") => p.grace_minutes = parser.value()?.parse()?,
             Long("history") => p.history = parser.value()?.parse()?,
             Long("refit-every") => p.refit_every = parser.value()?.parse()?,
-            Long("max-attempts") => p.max_attempts = parser.value()?.parse()?,
+            Long("max-crashes") => p.max_crashes = parser.value()?.parse()?,
             Long("timeline-app") => p.timeline_app = Some(parser.value()?.string()?),
             Long("compare") => a.compare = true,
             Long("seeds") => a.g.seeds = parser.value()?.parse()?,
@@ -238,7 +271,7 @@ fn hours(s: f64) -> String {
 fn summary_row(out: &mut String, name: &str, s: &RunSummary) {
     let _ = writeln!(
         out,
-        "{name:<12} {:>10} {:>10} {:>8.1} {:>8.1} {:>8.2} {:>7} {:>7} {:>8.2} {:>6}",
+        "{name:<12} {:>10} {:>10} {:>8.1} {:>8.1} {:>8.2} {:>7} {:>7} {:>7} {:>7} {:>8.2} {:>6}",
         hours(s.mean_turnaround_s),
         hours(s.median_turnaround_s),
         s.cluster_slack_cpu_pct,
@@ -246,15 +279,17 @@ fn summary_row(out: &mut String, name: &str, s: &RunSummary) {
         s.failed_apps_pct,
         s.app_preemptions,
         s.component_preemptions,
+        s.failures,
+        s.resubmissions,
         s.wasted_pct,
-        s.abandoned,
+        s.shaping_off_apps,
     );
 }
 
 fn header(out: &mut String) {
     let _ = writeln!(
         out,
-        "{:<12} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7} {:>7} {:>8} {:>6}",
+        "{:<12} {:>10} {:>10} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7} {:>8} {:>6}",
         "run",
         "mean turn",
         "median",
@@ -263,8 +298,10 @@ fn header(out: &mut String) {
         "failed%",
         "preempt",
         "elastic",
+        "crashes",
+        "resub.",
         "wasted%",
-        "aband."
+        "off"
     );
 }
 
@@ -287,8 +324,25 @@ fn text_simulate(r: &ShapingReport) -> String {
     summary_row(&mut out, p.policy.name(), &r.shaped.summary);
     let _ = writeln!(
         out,
-        "\nturnaround: {:.2}× the baseline's (baseline mean / shaped mean)",
-        r.turnaround_speedup
+        "\nturnaround: {:.2}× the baseline's (baseline mean / shaped mean, over all {} applications; none abandoned, {} unfinished)",
+        r.turnaround_speedup, r.shaped.summary.apps, r.shaped.summary.unfinished
+    );
+    let wo = &r.worst_off;
+    let _ = writeln!(
+        out,
+        "worst-off: p99 of each application's shaped / own baseline turnaround {:.2}× (median {:.2}×, max {:.2}×); {} applications slower than under reservations",
+        wo.p99_slowdown, wo.median_slowdown, wo.max_slowdown, wo.slower_apps
+    );
+    for (name, ratio, crashes) in &wo.worst {
+        let _ = writeln!(
+            out,
+            "  {name}: {ratio:.2}× its baseline turnaround, {crashes} crashes"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "shaping turned off after {} crashes for {} applications (they ran with their full request)",
+        p.max_crashes, r.shaped.summary.shaping_off_apps
     );
     if let Some(app) = &r.timeline_app {
         let _ = writeln!(out, "timeline kept for `{app}` (in --json)");
@@ -336,7 +390,7 @@ fn text_grid(r: &GridReport) -> String {
     for x in &r.recommended {
         let _ = writeln!(
             out,
-            "recommended for {} (failures ≤ {} %): K1 = {} %, K2 = {} — {:.2}× turnaround, {:.1} % memory slack, {:.2} % failed{}",
+            "recommended for {} (failures ≤ {} %): K1 = {} %, K2 = {} — {:.2}× turnaround, {:.1} % memory slack, {:.2} % failed; {:.2} crashes and {:.2} resubmissions per application, shaping turned off for {:.2} %; the worst-off (p99) wait {:.2}× their own baseline turnaround{}",
             x.predictor,
             x.target_failed_pct,
             x.cell.k1 * 100.0,
@@ -344,6 +398,10 @@ fn text_grid(r: &GridReport) -> String {
             x.cell.turnaround_ratio,
             x.cell.slack_mem_pct,
             x.cell.failed_apps_pct,
+            x.cell.crashes_per_app,
+            x.cell.resubmissions_per_app,
+            x.cell.shaping_off_pct,
+            x.cell.worst_off_p99,
             if x.meets_target { "" } else { " (no cell meets the target: the fewest failures)" }
         );
     }

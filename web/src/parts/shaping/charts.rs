@@ -27,6 +27,7 @@ const ALLOC: RGBColor = RGBColor(22, 163, 74);
 const FORECAST: RGBColor = RGBColor(234, 88, 12);
 const PREEMPT: RGBColor = RGBColor(147, 51, 234);
 const FAIL: RGBColor = RGBColor(220, 38, 38);
+const SHAPING_OFF: RGBColor = RGBColor(15, 23, 42);
 const CAPACITY: RGBColor = RGBColor(220, 38, 38);
 
 /// Seconds per hour: the timelines' x axis is hours since the first arrival.
@@ -248,7 +249,7 @@ impl Plot for AppPlot {
                         FORECAST.filled(),
                     )))?;
                 }
-                EventKind::Preempt | EventKind::Abandon => {
+                EventKind::Preempt => {
                     ctx.draw_series(std::iter::once(PathElement::new(
                         vec![(x(e.t), 0.0), (x(e.t), y_max)],
                         PREEMPT.stroke_width(px.u(1.0)),
@@ -270,6 +271,23 @@ impl Plot for AppPlot {
                         FAIL.stroke_width(px.u(2.5)),
                     )))?;
                 }
+                EventKind::Resubmit => {
+                    // Back in the queue: a ring under the failure's or
+                    // preemption's marker.
+                    ctx.draw_series(std::iter::once(Circle::new(
+                        (x(e.t), y_max * 0.88),
+                        size / 2,
+                        INK.stroke_width(px.u(1.2)),
+                    )))?;
+                }
+                EventKind::ShapingOff => {
+                    ctx.draw_series(DashedLineSeries::new(
+                        vec![(x(e.t), 0.0), (x(e.t), y_max)],
+                        px.u(3.0),
+                        px.u(3.0),
+                        SHAPING_OFF.stroke_width(px.u(1.6)),
+                    ))?;
+                }
                 EventKind::Submit | EventKind::Start | EventKind::Finish => {}
             }
         }
@@ -287,7 +305,14 @@ impl Plot for AppPlot {
             )?;
         }
         if failed > 0 {
-            key_line(&mut ctx, FAIL, format!("failed ({failed})"))?;
+            key_line(&mut ctx, FAIL, format!("crashed ({failed})"))?;
+        }
+        let resubmitted = count(EventKind::Resubmit);
+        if resubmitted > 0 {
+            key_line(&mut ctx, INK, format!("resubmitted ({resubmitted})"))?;
+        }
+        if count(EventKind::ShapingOff) > 0 {
+            key_line(&mut ctx, SHAPING_OFF, "shaping turned off".into())?;
         }
         legend(&mut ctx, px)
     }

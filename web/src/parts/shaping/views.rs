@@ -370,7 +370,7 @@ pub fn outcomes_csv(last: &LastRun) -> String {
 /// The grid, one row per cell, the recommended ones flagged.
 pub fn grid_csv(report: &GridReport) -> String {
     let mut out = String::from(
-        "predictor,k1,k2,turnaround_ratio,slack_mem_pct,slack_cpu_pct,failed_apps_pct,preempted_apps_pct,wasted_pct,abandoned_pct,recommended\n",
+        "predictor,k1,k2,turnaround_ratio,slack_mem_pct,slack_cpu_pct,failed_apps_pct,preempted_apps_pct,wasted_pct,crashes_per_app,resubmissions_per_app,shaping_off_pct,worst_off_p99,recommended\n",
     );
     for c in &report.cells {
         let recommended = report
@@ -379,7 +379,7 @@ pub fn grid_csv(report: &GridReport) -> String {
             .any(|r| r.predictor == c.predictor && r.cell.k1 == c.k1 && r.cell.k2 == c.k2);
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             c.predictor.name(),
             num(c.k1),
             num(c.k2),
@@ -389,7 +389,10 @@ pub fn grid_csv(report: &GridReport) -> String {
             num(c.failed_apps_pct),
             num(c.preempted_apps_pct),
             num(c.wasted_pct),
-            num(c.abandoned_pct),
+            num(c.crashes_per_app),
+            num(c.resubmissions_per_app),
+            num(c.shaping_off_pct),
+            num(c.worst_off_p99),
             recommended
         );
     }

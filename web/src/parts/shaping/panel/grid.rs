@@ -54,7 +54,7 @@ pub fn GridCard() -> impl IntoView {
             let r = g.report.recommended.first()?;
             let c = &r.cell;
             Some(format!(
-                "{} {} K1 = {} %, K2 = {}: {}× turnaround, {} % memory slack, {} % of applications failed{}. Workload: {}.",
+                "{} {} K1 = {} %, K2 = {}: {}× turnaround, {} % memory slack, {} % of applications failed{}; {} crashes and {} resubmissions per application, shaping turned off for {} %; the worst-off (p99) wait {}× their own baseline turnaround. Workload: {}.",
                 if r.meets_target { "Recommended for" } else { "No cell meets" },
                 if r.meets_target {
                     format!("≤ {} % failures:", trimmed(r.target_failed_pct, 2))
@@ -67,6 +67,10 @@ pub fn GridCard() -> impl IntoView {
                 trimmed(c.slack_mem_pct, 1),
                 trimmed(c.failed_apps_pct, 1),
                 if r.meets_target { "" } else { " (the target is not met)" },
+                trimmed(c.crashes_per_app, 2),
+                trimmed(c.resubmissions_per_app, 2),
+                trimmed(c.shaping_off_pct, 1),
+                trimmed(c.worst_off_p99, 2),
                 g.source
             ))
         })

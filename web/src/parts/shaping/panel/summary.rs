@@ -91,6 +91,21 @@ pub fn SummaryCard() -> impl IntoView {
                                 {format!("{} % of the work wasted", trimmed(s.wasted_pct, 2))}
                             </span>
                         </div>
+                        <div class="figure" data-testid="shaping-worst-off">
+                            <span class="figure-label">"Worst-off applications (p99)"</span>
+                            <span class="figure-value">
+                                {format!("{}× own baseline", trimmed(r.worst_off.p99_slowdown, 2))}
+                            </span>
+                            <span class="figure-note">
+                                {format!(
+                                    "{} of {} slower than under reservations; {} crashes, {} resubmissions",
+                                    count(r.worst_off.slower_apps),
+                                    count(s.apps),
+                                    count(s.failures),
+                                    count(s.resubmissions)
+                                )}
+                            </span>
+                        </div>
                     </div>
                 }
             })
@@ -139,12 +154,14 @@ pub fn SummaryCard() -> impl IntoView {
                     {summary_row("slack-mem", "Memory slack, cluster", b, s, |r| r.cluster_slack_mem_pct, pc)}
                     {summary_row("slack-mem-app", "Memory slack, mean per application", b, s, |r| r.mean_slack_mem_pct, pc)}
                     {summary_row("failed-apps", "Applications failed", b, s, |r| r.failed_apps as f64, n)}
-                    {summary_row("failures", "Failures", b, s, |r| r.failures as f64, n)}
+                    {summary_row("failures", "Crashes", b, s, |r| r.failures as f64, n)}
+                    {summary_row("resubmissions", "Resubmissions (crashes and whole preemptions)", b, s, |r| r.resubmissions as f64, n)}
+                    {summary_row("shaping-off", "Shaping turned off (after the crash limit)", b, s, |r| r.shaping_off_apps as f64, n)}
                     {summary_row("preempted-apps", "Applications preempted whole", b, s, |r| r.preempted_apps as f64, n)}
                     {summary_row("component-preemptions", "Elastic components preempted", b, s, |r| r.component_preemptions as f64, n)}
                     {summary_row("wasted", "Wasted work (component-hours)", b, s, |r| r.wasted_component_hours, ch)}
                     {summary_row("completed", "Completed", b, s, |r| r.completed as f64, n)}
-                    {summary_row("abandoned", "Abandoned after 10 starts", b, s, |r| r.abandoned as f64, n)}
+                    {summary_row("unfinished", "Unfinished (nothing is abandoned)", b, s, |r| r.unfinished as f64, n)}
                 }
             })
         })

@@ -8,6 +8,7 @@ use crate::widgets::card::Card;
 use crate::widgets::format::hours;
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
+use skyplan_engine::shaping::EventKind;
 
 /// An application's and a host's timelines, baseline and shaped side by
 /// side.
@@ -27,12 +28,21 @@ pub fn TimelinesCard() -> impl IntoView {
                 let t = t.as_ref()?;
                 let tl = &t.timelines;
                 let axes = AppAxes::of(&tl.baseline_app, &tl.shaped_app, shown);
+                let timeline = if shaped {
+                    tl.shaped_app.clone()
+                } else {
+                    tl.baseline_app.clone()
+                };
+                // The marks drawn, in the key: tests read them.
+                let marks = |k: EventKind| timeline.events.iter().filter(|e| e.kind == k).count();
+                let marks = format!(
+                    "crashes={}:resubmits={}:off={}",
+                    marks(EventKind::Fail),
+                    marks(EventKind::Resubmit),
+                    marks(EventKind::ShapingOff)
+                );
                 Some(AppPlot {
-                    timeline: if shaped {
-                        tl.shaped_app.clone()
-                    } else {
-                        tl.baseline_app.clone()
-                    },
+                    timeline,
                     run: if shaped {
                         policy()
                     } else {
@@ -40,7 +50,7 @@ pub fn TimelinesCard() -> impl IntoView {
                     },
                     shown,
                     axes,
-                    key: format!("{}:{}:{}:{shown:?}", t.ticket, tl.app, shaped),
+                    key: format!("{}:{}:{}:{shown:?}:{marks}", t.ticket, tl.app, shaped),
                 })
             })
         })
