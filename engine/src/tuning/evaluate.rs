@@ -187,6 +187,7 @@ fn rules(application_master: bool) -> RuleSet {
         constraint: ConstraintRule::LimitsAndPlacement,
         exec: ExecRule::Algorithm2,
         application_master,
+        reading: super::rules::Reading::PerTask,
     }
 }
 

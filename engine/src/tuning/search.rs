@@ -83,6 +83,10 @@ pub struct Point {
     pub policy: Policy,
 }
 
+/// The `user-limit-factor` of §4.3's queues: high enough that a queue's
+/// one job may use the queue's maximum.
+pub const PAPER_USER_LIMIT_FACTOR: f64 = 100.0;
+
 impl SearchSpace {
     /// §4.3's grid for `queues` ∈ {1, 2, 4, 6, …} queues named `q1…`, each
     /// between 10 % and 90 % of the group (§4.2's queue constraint).
@@ -94,6 +98,11 @@ impl SearchSpace {
                 min_share: 0.1,
                 max_share: 0.9,
                 policy: Policy::Fifo,
+                am_share: None,
+                // §4.2's queues grow to 90 %: a user limit of YARN's default
+                // 1 would pin a one-job queue to its capacity and make the
+                // maximum meaningless.
+                user_limit_factor: Some(PAPER_USER_LIMIT_FACTOR),
             })
             .collect();
         Self::for_queues(scheduler, base)

@@ -55,7 +55,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("noise") => p.sim.noise = parser.value()?.parse()?,
             Long("heartbeat") => p.sim.heartbeat_secs = parser.value()?.parse()?,
             Long("am-start") => p.sim.am_start_secs = parser.value()?.parse()?,
-            Long("am-share") => p.sim.am_share = parser.value()?.parse()?,
+            Long("am-share") => p.sim.am_share = Some(parser.value()?.parse()?),
             Long("estimate-am") => p.application_master = true,
             Long("seed") => p.seed = parser.value()?.parse()?,
             Long("json") => json = true,

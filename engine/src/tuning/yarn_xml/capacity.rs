@@ -235,6 +235,19 @@ fn percent(doc: &roxmltree::Document<'_>, key: &str, p: &Property) -> Result<f64
     Ok(v)
 }
 
+/// A value in [0, 1] (`maximum-am-resource-percent` is a fraction despite
+/// its name).
+fn fraction(doc: &roxmltree::Document<'_>, key: &str, p: &Property) -> Result<f64, XmlError> {
+    match p.value.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(at(
+            doc,
+            p.value_range.start,
+            format!("{key}: {:?} is not a fraction in [0, 1]", p.value),
+        )),
+    }
+}
+
 /// Reads `capacity-scheduler.xml`: the children of `parent` (e.g. `root`
 /// or `root.analytics`) as the group's queues. Capacities are percentages
 /// of the parent and every parent's children must sum to 100; `maximum-
@@ -311,12 +324,43 @@ pub fn read_capacity_xml(text: &str, parent: &str) -> Result<GroupConfig, XmlErr
                 }
             },
         };
+        // The queue's own AM percent, else the global one (a fraction).
+        let am_key = format!("{base}.maximum-am-resource-percent");
+        let global_am = format!("{CAPACITY_PREFIX}maximum-am-resource-percent");
+        let am_share = match props
+            .get(&am_key)
+            .map(|p| (&am_key, p))
+            .or(props.get(&global_am).map(|p| (&global_am, p)))
+        {
+            Some((key, p)) => Some(fraction(&doc, key, p)?),
+            None => None,
+        };
+        let user_limit_factor = match get("user-limit-factor") {
+            Some(p) => {
+                let key = format!("{base}.user-limit-factor");
+                match p.value.parse::<f64>() {
+                    Ok(v) if v.is_finite() && v > 0.0 => Some(v),
+                    // YARN reads −1 as "no user limit".
+                    Ok(-1.0) => Some(1e6),
+                    _ => {
+                        return Err(at(
+                            &doc,
+                            p.value_range.start,
+                            format!("{key}: {:?} is not a positive number", p.value),
+                        ))
+                    }
+                }
+            }
+            None => None,
+        };
         queues.push(QueueConf {
             name: c.clone(),
             share,
             min_share: 0.0,
             max_share,
             policy,
+            am_share,
+            user_limit_factor,
         });
     }
     Ok(GroupConfig {
@@ -384,6 +428,25 @@ pub fn write_capacity_xml(config: &GroupConfig, parent: &str) -> String {
     let mut out = String::from("<?xml version=\"1.0\"?>\n<configuration>\n");
     for (k, v) in capacity_values(config, parent) {
         property_xml(&mut out, &k, &v);
+    }
+    // The limits read from a file travel with it (not tuned, so not part
+    // of in-place updates).
+    for q in &config.queues {
+        let base = format!("{CAPACITY_PREFIX}{parent}.{}", q.name);
+        if let Some(a) = q.am_share {
+            property_xml(
+                &mut out,
+                &format!("{base}.maximum-am-resource-percent"),
+                &a.to_string(),
+            );
+        }
+        if let Some(f) = q.user_limit_factor {
+            property_xml(
+                &mut out,
+                &format!("{base}.user-limit-factor"),
+                &f.to_string(),
+            );
+        }
     }
     out.push_str("</configuration>\n");
     out

@@ -153,9 +153,12 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
         ));
     }
     let mut default_policy = Policy::Fair;
+    let mut default_am = None;
     for c in root.children().filter(|n| n.is_element()) {
-        if c.tag_name().name() == "defaultQueueSchedulingPolicy" {
-            default_policy = fair_policy(&doc, c)?;
+        match c.tag_name().name() {
+            "defaultQueueSchedulingPolicy" => default_policy = fair_policy(&doc, c)?,
+            "queueMaxAMShareDefault" => default_am = am_share(&doc, c, "")?,
+            _ => {}
         }
     }
     let mut level = fair_queue_children(&doc, root, FAIR_TOP)?;
@@ -197,6 +200,8 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
             min_share: 0.0,
             max_share: 1.0,
             policy: default_policy,
+            am_share: default_am,
+            user_limit_factor: None,
         };
         for c in q.children().filter(|n| n.is_element()) {
             let text = c.text().unwrap_or("").trim();
@@ -226,6 +231,7 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
                     }
                 }
                 "schedulingPolicy" => conf.policy = fair_policy(&doc, c)?,
+                "maxAMShare" => conf.am_share = am_share(&doc, c, &name)?,
                 _ => {}
             }
         }
@@ -242,6 +248,34 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
         scheduler: SchedulerKind::Fair,
         queues,
     })
+}
+
+/// A `maxAMShare` (or `queueMaxAMShareDefault`): a fraction in [0, 1], or
+/// −1 (YARN: no check, here the whole queue).
+fn am_share(
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    queue: &str,
+) -> Result<Option<f64>, XmlError> {
+    let text = node.text().unwrap_or("").trim();
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(Some(v)),
+        Ok(-1.0) => Ok(Some(1.0)),
+        _ => Err(at(
+            doc,
+            node.first_child()
+                .map_or(node.range().start, |t| t.range().start),
+            format!(
+                "{}{}: {text:?} is not a fraction in [0, 1] or -1",
+                if queue.is_empty() { "" } else { "queue " },
+                if queue.is_empty() {
+                    "queueMaxAMShareDefault".to_string()
+                } else {
+                    format!("{queue}: maxAMShare")
+                }
+            ),
+        )),
+    }
 }
 
 fn fair_policy(
@@ -303,6 +337,9 @@ pub fn write_fair_xml(config: &GroupConfig, ctx: &FairContext) -> String {
         let _ = writeln!(out, "  <queue name=\"{}\">", escape(&q.name));
         for (k, v) in fair_values(q, ctx) {
             let _ = writeln!(out, "    <{k}>{}</{k}>", escape(&v));
+        }
+        if let Some(a) = q.am_share {
+            let _ = writeln!(out, "    <maxAMShare>{a}</maxAMShare>");
         }
         out.push_str("  </queue>\n");
     }
