@@ -64,8 +64,8 @@ pub use model::{
 };
 pub use rules::{AllocationRule, ConstraintRule, ExecRule, Reading, RuleSet};
 pub use search::{
-    exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
-    SearchSpace, ShareDim,
+    exhaustive, imbalance, latency_curve, rrs, rrs_plan, same_config, Candidate, Point, RrsParams,
+    SearchReport, SearchSpace, ShareDim, ShareLayout, TIE_TOLERANCE,
 };
 pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
 pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};

@@ -483,7 +483,10 @@ fn paper_grids_have_the_papers_sizes() {
     for p in s.grid() {
         s.config(&p).validate().unwrap();
     }
-    assert!(SearchSpace::paper(SchedulerKind::Fair, 3).is_err());
+    assert_eq!(
+        SearchSpace::paper(SchedulerKind::Fair, 3).unwrap().size(),
+        81
+    );
 }
 
 #[test]
@@ -722,4 +725,116 @@ fn application_master_option_costs_each_job_a_container() {
     // runs no task until a second arrives.
     assert_eq!(b.jobs[0].allocations[0].at, 0.0);
     assert!(b.jobs.iter().all(|j| j.latency_secs.is_finite()));
+}
+
+// ---- Ties, distinct candidates, any number of queues ----
+
+/// Jobs of one short task each in both queues, far fewer than the
+/// containers: no share can bind.
+fn uncontended(queues: usize) -> Vec<TuneJob> {
+    (0..queues)
+        .map(|k| TuneJob::new(format!("u{k}"), 0.0, k, tasks(&[(0, 5.0)])))
+        .collect()
+}
+
+#[test]
+fn no_contention_is_a_stated_tie_that_keeps_the_current_configuration() {
+    let space = SearchSpace::paper(SchedulerKind::Capacity, 2).unwrap();
+    // The current configuration is an extreme split off the grid.
+    let mut current = space.config(&space.grid()[0]);
+    current.queues[0].share = 0.15;
+    current.queues[1].share = 0.85;
+    let params = TuneParams {
+        containers: 64,
+        search: SearchMethod::Exhaustive,
+        current: Some(current.clone()),
+        ..TuneParams::default()
+    };
+    let r = tune(&[("g".into(), uncontended(2))], &params, &mut |_, _| {}).unwrap();
+    let s = &r.groups[0].search;
+    assert!(s.no_contention, "{:?}", s.candidates);
+    assert!(s.kept_current);
+    assert!(same_config(&s.best().config, &current));
+    // Without a current configuration the tie goes to the even split,
+    // never to an extreme one.
+    let params = TuneParams {
+        current: None,
+        ..params
+    };
+    let r = tune(&[("g".into(), uncontended(2))], &params, &mut |_, _| {}).unwrap();
+    let s = &r.groups[0].search;
+    assert!(s.no_contention && !s.kept_current);
+    assert!((s.best().config.queues[0].share - 0.5).abs() < 1e-9);
+}
+
+#[test]
+fn a_contended_mix_is_no_tie_and_candidates_are_distinct() {
+    let jobs = seeded_mix(3, 14, 2);
+    let space = SearchSpace::paper(SchedulerKind::Fair, 2).unwrap();
+    let rules = RuleSet::for_config(
+        &space.config(&space.grid()[0]),
+        ConstraintRule::LimitsAndPlacement,
+        ExecRule::Algorithm2,
+    );
+    let r = rrs(
+        &jobs,
+        &Cluster::of(8, 4),
+        &space,
+        rules,
+        &RrsParams::default(),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(
+        !r.no_contention,
+        "{:?}",
+        r.candidates
+            .iter()
+            .map(|c| c.latency_secs)
+            .collect::<Vec<_>>()
+    );
+    for (a, x) in r.candidates.iter().enumerate() {
+        for y in &r.candidates[a + 1..] {
+            assert!(!same_config(&x.config, &y.config), "{}", x.config.label());
+        }
+    }
+}
+
+#[test]
+fn any_number_of_queues_has_a_grid() {
+    for n in 1..=7 {
+        let space = SearchSpace::paper(SchedulerKind::Fair, n).unwrap();
+        space.validate().unwrap();
+        let grid = space.grid();
+        assert_eq!(grid.len(), space.size());
+        for p in &grid {
+            let c = space.config(p);
+            c.validate().unwrap();
+            assert_eq!(c.queues.len(), n);
+        }
+    }
+    // Three queues: a weight of 1, 2 or 3 each, × three policies.
+    let three = SearchSpace::paper(SchedulerKind::Capacity, 3).unwrap();
+    assert_eq!(three.size(), 27);
+    let jobs = seeded_mix(5, 12, 3);
+    let rules = RuleSet::for_config(
+        &three.config(&three.grid()[0]),
+        ConstraintRule::LimitsAndPlacement,
+        ExecRule::Algorithm2,
+    );
+    let r = exhaustive(&jobs, &Cluster::of(8, 4), &three, rules, &mut |_, _| {}).unwrap();
+    // (1,1,1), (2,2,2), (3,3,3) are one configuration: 27 − 2 candidates.
+    assert_eq!(r.candidates.len(), 25);
+    assert!(TuneParams {
+        queues: 0,
+        ..TuneParams::default()
+    }
+    .validate()
+    .is_err());
+    assert!(TuneParams {
+        containers: 0,
+        ..TuneParams::default()
+    }
+    .validate()
+    .is_err());
 }

@@ -8,9 +8,9 @@ use crate::common::Failure;
 use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::tuning::{
-    jobs_from_swim, read_capacity_xml, read_fair_xml, tune, update_capacity_xml, update_fair_xml,
-    write_capacity_xml, write_fair_xml, FairContext, GroupConfig, SchedulerKind, SearchMethod,
-    SwimTasks, TuneJob, TuneParams, TuneReport,
+    jobs_from_swim, read_capacity_xml, read_fair_xml, same_config, tune, update_capacity_xml,
+    update_fair_xml, write_capacity_xml, write_fair_xml, FairContext, GroupConfig, SchedulerKind,
+    SearchMethod, SwimTasks, TuneJob, TuneParams, TuneReport, TIE_TOLERANCE,
 };
 use std::fmt::Write as _;
 
@@ -126,6 +126,16 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     }
     if a.files.is_empty() {
         return Err(Failure::usage("tune needs at least one FILE"));
+    }
+    for (flag, v) in [
+        ("--jobs", a.jobs),
+        ("--containers", a.params.containers as usize),
+        ("--per-machine", a.params.per_machine as usize),
+        ("--queues", a.params.queues),
+    ] {
+        if v == 0 {
+            return Err(Failure::usage(format!("{flag} must be ≥ 1")));
+        }
     }
     if a.export.is_some() && a.files.len() > 1 {
         return Err(Failure::usage(
@@ -244,6 +254,7 @@ fn text_report(r: &TuneReport, a: &Args) -> String {
             g.search.rounds
         );
         let _ = writeln!(out, "  {:<40} {:>14}", "configuration", "est. latency s");
+        let current = a.params.current.as_ref();
         let mut order: Vec<usize> = (0..g.search.candidates.len()).collect();
         order.sort_by(|&x, &y| {
             g.search.candidates[x]
@@ -252,7 +263,16 @@ fn text_report(r: &TuneReport, a: &Args) -> String {
         });
         for k in order {
             let c = &g.search.candidates[k];
-            let mark = if k == g.search.best { " *" } else { "" };
+            let mut mark = String::new();
+            if k == g.search.best {
+                mark.push_str(" *");
+            }
+            if g.search.tied.contains(&k) && g.search.tied.len() > 1 {
+                mark.push_str(" (tie)");
+            }
+            if current.is_some_and(|cur| same_config(cur, &c.config)) {
+                mark.push_str(" (current)");
+            }
             let _ = writeln!(
                 out,
                 "  {:<40} {:>14.1}{mark}",
@@ -260,7 +280,35 @@ fn text_report(r: &TuneReport, a: &Args) -> String {
                 c.latency_secs
             );
         }
-        let _ = writeln!(out, "  best: {}\n", g.search.best().config.label());
+        let pct = TIE_TOLERANCE * 100.0;
+        if g.search.no_contention {
+            let _ = writeln!(
+                out,
+                "  tie: no contention in this window — every configuration gives the same latency (within {pct} %){}",
+                if g.search.kept_current { "; keep the current one" } else { "; the most even split is shown" }
+            );
+        } else if g.search.tied.len() > 1 {
+            let _ = writeln!(
+                out,
+                "  tie: {} configurations within {pct} % of the lowest estimate{}",
+                g.search.tied.len(),
+                if g.search.kept_current {
+                    "; the current one is among them: keep it"
+                } else {
+                    "; the most even split is recommended"
+                }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  best: {}{}\n",
+            g.search.best().config.label(),
+            if g.search.kept_current {
+                " (current, kept)"
+            } else {
+                ""
+            }
+        );
     }
     let s = &r.split;
     let _ = writeln!(
