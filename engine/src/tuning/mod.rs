@@ -40,6 +40,7 @@ pub mod exec_time;
 pub mod latency;
 pub mod limits;
 pub mod model;
+pub mod rank;
 mod release;
 pub mod rules;
 pub mod search;
