@@ -697,7 +697,13 @@ fn evaluation_runs_every_setting_and_reports_shares() {
     for c in &r.cases {
         assert!(c.increase >= 0.0 || !c.increase.is_finite());
         assert_eq!(c.hit, c.increase <= 1e-9, "{c:?}");
+        // Every recommendation finishes in the simulation.
+        assert!(c.recommended_finishes && c.increase.is_finite(), "{c:?}");
+        assert!((0.0..=1.0).contains(&c.random_hit) && c.random_hit > 0.0);
+        assert!(c.random_within_2pct >= c.random_hit);
+        assert!(!c.hit || c.hit_within_2pct);
     }
+    assert_eq!(r.unfinished_recommendations, 0);
     assert!(r
         .adaptation
         .iter()
@@ -837,4 +843,97 @@ fn any_number_of_queues_has_a_grid() {
     }
     .validate()
     .is_err());
+}
+
+/// Seeded mixes of two- and three-stage jobs arriving together on few
+/// containers: the queues contend, so the shares bind.
+fn contended_mix(seed: u64, queues: usize) -> Vec<TuneJob> {
+    let mut rng = Rng::new(seed);
+    (0..10)
+        .map(|k| {
+            let maps = rng.int(2, 6) as usize;
+            let mut t: Vec<Task> = (0..maps)
+                .map(|_| Task {
+                    stage: 0,
+                    secs: rng.uniform(5.0, 40.0).round(),
+                })
+                .collect();
+            if rng.chance(0.5) {
+                t.push(Task {
+                    stage: 1,
+                    secs: rng.uniform(5.0, 30.0).round(),
+                });
+            }
+            let prio = rng.int(2, 8) as u8;
+            TuneJob::new(
+                format!("c{k}"),
+                rng.uniform(0.0, 10.0).round(),
+                queue_for_priority(prio, queues),
+                t,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn estimate_and_simulation_agree_in_rank_on_contended_mixes() {
+    // Per case: every grid configuration estimated (per-task reading) and
+    // simulated (heartbeats, AM start, no noise); Spearman's ρ over the
+    // grid. The literal reading is shown for contrast, not asserted.
+    let mut rhos = Vec::new();
+    let mut literal_rhos = Vec::new();
+    for seed in 1..=6 {
+        for (scheduler, queues) in [
+            (SchedulerKind::Fair, 2),
+            (SchedulerKind::Capacity, 4),
+            (SchedulerKind::Fair, 4),
+        ] {
+            let jobs = contended_mix(seed, queues);
+            let space = SearchSpace::paper(scheduler, queues).unwrap();
+            let cluster = Cluster::of(8, 4);
+            let config0 = space.config(&space.grid()[0]);
+            let per_task = RuleSet::for_config(
+                &config0,
+                ConstraintRule::LimitsAndPlacement,
+                ExecRule::Algorithm2,
+            );
+            let literal = RuleSet::literal(
+                &config0,
+                ConstraintRule::LimitsAndPlacement,
+                ExecRule::Algorithm2,
+            );
+            let est = exhaustive(&jobs, &cluster, &space, per_task, &mut |_, _| {}).unwrap();
+            let lit = exhaustive(&jobs, &cluster, &space, literal, &mut |_, _| {}).unwrap();
+            let sim = SimParams {
+                noise: 0.0,
+                ..SimParams::default()
+            };
+            let actual: Vec<f64> = est
+                .candidates
+                .iter()
+                .map(|c| {
+                    simulate(&jobs, &cluster, &c.config, &sim)
+                        .unwrap()
+                        .mean_latency_secs
+                })
+                .collect();
+            let e: Vec<f64> = est.candidates.iter().map(|c| c.latency_secs).collect();
+            let l: Vec<f64> = lit.candidates.iter().map(|c| c.latency_secs).collect();
+            if let Some(r) = rank::spearman(&e, &actual) {
+                rhos.push(r);
+            }
+            literal_rhos.push(rank::spearman(&l, &actual).unwrap_or(0.0));
+        }
+    }
+    rhos.sort_by(f64::total_cmp);
+    literal_rhos.sort_by(f64::total_cmp);
+    let median = rhos[rhos.len() / 2];
+    let literal = literal_rhos[literal_rhos.len() / 2];
+    eprintln!(
+        "median Spearman: per-task {median:.3} over {} cases, literal {literal:.3}",
+        rhos.len()
+    );
+    assert!(rhos.len() >= 15, "{rhos:?}");
+    assert!(median >= 0.8, "per-task {rhos:?}, literal {literal_rhos:?}");
+    assert!(median > literal, "per-task {median}, literal {literal}");
 }
