@@ -96,3 +96,19 @@ fn tune_states_a_tie_and_keeps_the_current_configuration() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("best: fair "), "{out}");
 }
+
+#[test]
+fn tune_accepts_with_a_warning_what_yarn_accepts() {
+    // A property set twice: the later value, and a located warning.
+    let current = temp_file(
+        "twice-capacity.xml",
+        "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a,b,c</value></property>\n<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>40</value></property>\n<property><name>yarn.scheduler.capacity.root.b.capacity</name><value>30</value></property>\n<property><name>yarn.scheduler.capacity.root.c.capacity</name><value>30</value></property>\n</configuration>\n",
+    );
+    let (code, out, err) = skyplan(&["tune", SWIM, "--config", &current]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning") && err.contains("line 4") && err.contains("set twice"),
+        "{err}"
+    );
+    assert!(out.contains("best: capacity "), "{out}");
+}

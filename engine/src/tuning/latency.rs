@@ -47,36 +47,11 @@
 //!   its first allocation one container short.
 
 use super::exec_time::Allocation;
+use super::latency_report::report;
+pub use super::latency_report::{JobLatency, LatencyReport};
 use super::model::{validate_jobs, Cluster, GroupConfig, Task, TuneJob};
-use super::rules::{JobDemand, QueueBounds, QueueDemand, Reading, RuleSet};
+use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, Reading, RuleSet};
 use super::TuneError;
-use serde::{Deserialize, Serialize};
-
-/// One job's estimate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobLatency {
-    /// Its name.
-    pub name: String,
-    /// Its queue.
-    pub queue: usize,
-    /// Waiting time `w_v`, seconds.
-    pub wait_secs: f64,
-    /// Execution time `e_v`, seconds.
-    pub exec_secs: f64,
-    /// Latency `l_v = w_v + e_v`, seconds.
-    pub latency_secs: f64,
-    /// Its allocations `R_v^job`.
-    pub allocations: Vec<Allocation>,
-}
-
-/// Algorithm 1's answer for one configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyReport {
-    /// Mean job latency (line 16), seconds.
-    pub mean_latency_secs: f64,
-    /// Per job, in input order.
-    pub jobs: Vec<JobLatency>,
-}
 
 /// A job's state during the rounds.
 struct State {
@@ -92,56 +67,6 @@ struct State {
     waiting: bool,
     /// In `J^Run`.
     running: bool,
-}
-
-/// A queue's grant of `n` containers split among its jobs (`facts`) by
-/// `policy`, placed on the `free` machines `may_use(k, machine)` allows
-/// job k; `placed(k, machine, count)` hears of each placement. What a job
-/// cannot place goes round again to the others. Returns each job's count.
-pub(crate) fn place_in_queue(
-    policy: super::model::Policy,
-    n: u32,
-    mut facts: Vec<JobDemand>,
-    free: &mut [u32],
-    may_use: &mut dyn FnMut(usize, usize) -> bool,
-    placed: &mut dyn FnMut(usize, usize, u32),
-) -> Vec<u32> {
-    let mut got = vec![0u32; facts.len()];
-    let mut left = n;
-    while left > 0 {
-        let split = policy.rule().split(left, &facts);
-        let mut sum = 0;
-        let mut refused = false;
-        for (k, &count) in split.iter().enumerate() {
-            let mut g = 0;
-            for (m, f) in free.iter_mut().enumerate() {
-                if g == count {
-                    break;
-                }
-                if *f == 0 || !may_use(k, m) {
-                    continue;
-                }
-                let take = (*f).min(count - g);
-                *f -= take;
-                g += take;
-                placed(k, m, take);
-            }
-            got[k] += g;
-            sum += g;
-            facts[k].held += g;
-            if g < count {
-                refused |= facts[k].wanted > 0;
-                facts[k].wanted = 0;
-            } else {
-                facts[k].wanted -= g;
-            }
-        }
-        left -= sum;
-        if sum == 0 && !refused {
-            break;
-        }
-    }
-    got
 }
 
 /// Algorithm 1 for `jobs` on `cluster` under `config` with `rules`.
@@ -352,18 +277,4 @@ fn literal(
         latency_secs: s.wait + s.exec,
         allocations: s.allocations,
     })))
-}
-
-/// Line 16: the mean over the jobs' estimates.
-pub(crate) fn report(jobs: impl Iterator<Item = JobLatency>) -> LatencyReport {
-    let out: Vec<JobLatency> = jobs.collect();
-    let mean = if out.is_empty() {
-        0.0
-    } else {
-        out.iter().map(|j| j.latency_secs).sum::<f64>() / out.len() as f64
-    };
-    LatencyReport {
-        mean_latency_secs: mean,
-        jobs: out,
-    }
 }

@@ -38,6 +38,7 @@ mod error;
 pub mod evaluate;
 pub mod exec_time;
 pub mod latency;
+mod latency_report;
 pub mod limits;
 pub mod model;
 pub mod rank;
@@ -72,6 +73,7 @@ pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
 pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};
 pub use workload::{google_like_mix, jobs_from_swim, SwimTasks};
 pub use yarn_xml::{
-    read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
-    write_fair_xml, FairContext, XmlError,
+    read_capacity_xml, read_capacity_xml_with_warnings, read_fair_xml, read_fair_xml_with_warnings,
+    update_capacity_xml, update_fair_xml, write_capacity_xml, write_fair_xml, FairContext,
+    XmlError,
 };

@@ -26,10 +26,10 @@
 //! granted at each moment.
 
 use super::exec_time::Allocation;
-use super::latency::{place_in_queue, report, JobLatency, LatencyReport};
+use super::latency_report::{report, JobLatency, LatencyReport};
 use super::limits::{am_limit, job_limit};
 use super::model::{Cluster, GroupConfig, TuneJob};
-use super::rules::{JobDemand, QueueBounds, QueueDemand, RuleSet};
+use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, RuleSet};
 use super::TuneError;
 
 /// A job's state while the estimate runs.

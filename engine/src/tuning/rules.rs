@@ -334,6 +334,56 @@ impl Policy {
     }
 }
 
+/// A queue's grant of `n` containers split among its jobs (`facts`) by
+/// `policy`, placed on the `free` machines `may_use(k, machine)` allows
+/// job k; `placed(k, machine, count)` hears of each placement. What a job
+/// cannot place goes round again to the others. Returns each job's count.
+pub(crate) fn place_in_queue(
+    policy: Policy,
+    n: u32,
+    mut facts: Vec<JobDemand>,
+    free: &mut [u32],
+    may_use: &mut dyn FnMut(usize, usize) -> bool,
+    placed: &mut dyn FnMut(usize, usize, u32),
+) -> Vec<u32> {
+    let mut got = vec![0u32; facts.len()];
+    let mut left = n;
+    while left > 0 {
+        let split = policy.rule().split(left, &facts);
+        let mut sum = 0;
+        let mut refused = false;
+        for (k, &count) in split.iter().enumerate() {
+            let mut g = 0;
+            for (m, f) in free.iter_mut().enumerate() {
+                if g == count {
+                    break;
+                }
+                if *f == 0 || !may_use(k, m) {
+                    continue;
+                }
+                let take = (*f).min(count - g);
+                *f -= take;
+                g += take;
+                placed(k, m, take);
+            }
+            got[k] += g;
+            sum += g;
+            facts[k].held += g;
+            if g < count {
+                refused |= facts[k].wanted > 0;
+                facts[k].wanted = 0;
+            } else {
+                facts[k].wanted -= g;
+            }
+        }
+        left -= sum;
+        if sum == 0 && !refused {
+            break;
+        }
+    }
+    got
+}
+
 // ---------------------------------------------------------------------------
 // Group 3: constraint checks.
 

@@ -8,9 +8,10 @@ use crate::common::Failure;
 use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::tuning::{
-    jobs_from_swim, read_capacity_xml, read_fair_xml, same_config, tune, update_capacity_xml,
-    update_fair_xml, write_capacity_xml, write_fair_xml, FairContext, GroupConfig, SchedulerKind,
-    SearchMethod, SwimTasks, TuneJob, TuneParams, TuneReport, TIE_TOLERANCE,
+    jobs_from_swim, read_capacity_xml_with_warnings, read_fair_xml_with_warnings, same_config,
+    tune, update_capacity_xml, update_fair_xml, write_capacity_xml, write_fair_xml, FairContext,
+    GroupConfig, SchedulerKind, SearchMethod, SwimTasks, TuneJob, TuneParams, TuneReport, XmlError,
+    TIE_TOLERANCE,
 };
 use std::fmt::Write as _;
 
@@ -147,8 +148,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure::input(format!("{path}: {e}")))?;
-            let config = read_current(&text, &a.parent, a.params.containers)
+            let (config, warnings) = read_current(&text, &a.parent, a.params.containers)
                 .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+            // What YARN accepts with a warning, accepted with one.
+            for w in warnings {
+                eprintln!("skyplan: warning: {path}: {w}");
+            }
             a.params.scheduler = config.scheduler;
             a.params.queues = config.queues.len();
             a.params.current = Some(config);
@@ -198,16 +203,17 @@ fn scheduler(s: &str) -> Result<SchedulerKind, Failure> {
 }
 
 /// A capacity-scheduler.xml (`<configuration>`) or an allocation file
-/// (`<allocations>`), told apart by the root element.
+/// (`<allocations>`), told apart by the root element, with the warnings
+/// of what YARN would accept.
 pub(crate) fn read_current(
     text: &str,
     parent: &str,
     containers: u32,
-) -> Result<GroupConfig, skyplan_engine::tuning::XmlError> {
+) -> Result<(GroupConfig, Vec<XmlError>), XmlError> {
     if text.contains("<allocations") {
-        read_fair_xml(text, parent, &FairContext::paper(containers))
+        read_fair_xml_with_warnings(text, parent, &FairContext::paper(containers))
     } else {
-        read_capacity_xml(text, parent)
+        read_capacity_xml_with_warnings(text, parent)
     }
 }
 

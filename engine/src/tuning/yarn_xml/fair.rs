@@ -112,20 +112,28 @@ fn fair_share(s: &str, ctx: &FairContext) -> Option<f64> {
     (share.is_finite() && share >= 0.0).then_some(share.min(1.0))
 }
 
+/// The `<queue>` (or legacy `<pool>`) children of `node`; elements YARN
+/// does not know there (a `<queuePlacementPolicy>` nested in the root
+/// queue, say) are ignored with a warning, as YARN's loader does.
 fn fair_queue_children<'a, 'i>(
     doc: &roxmltree::Document<'_>,
     node: roxmltree::Node<'a, 'i>,
     allowed: &[&str],
+    warnings: &mut Vec<XmlError>,
 ) -> Result<Vec<roxmltree::Node<'a, 'i>>, XmlError> {
     let mut out = Vec::new();
     for c in node.children().filter(|n| n.is_element()) {
         let name = c.tag_name().name();
         if !allowed.contains(&name) {
-            return Err(at(
+            warnings.push(at(
                 doc,
                 c.range().start,
-                format!("unknown element <{name}> in <{}>", node.tag_name().name()),
+                format!(
+                    "unknown element <{name}> in <{}>: ignored",
+                    node.tag_name().name()
+                ),
             ));
+            continue;
         }
         if name == "queue" || name == "pool" {
             if c.attribute("name").is_none_or(|n| n.trim().is_empty()) {
@@ -143,7 +151,18 @@ fn fair_queue_children<'a, 'i>(
 /// `schedulingPolicy` to `defaultQueueSchedulingPolicy` or `fair`;
 /// `minResources` / `maxResources` become shares of the group by `ctx`.
 pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<GroupConfig, XmlError> {
+    read_fair_xml_with_warnings(text, parent, ctx).map(|(g, _)| g)
+}
+
+/// [`read_fair_xml`] with what YARN would accept and warn about (unknown
+/// or misplaced elements), located. Each element is reported once.
+pub fn read_fair_xml_with_warnings(
+    text: &str,
+    parent: &str,
+    ctx: &FairContext,
+) -> Result<(GroupConfig, Vec<XmlError>), XmlError> {
     let doc = parse(text)?;
+    let mut warnings = Vec::new();
     let root = doc.root_element();
     if root.tag_name().name() != "allocations" {
         return Err(at(
@@ -161,18 +180,19 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
             _ => {}
         }
     }
-    let mut level = fair_queue_children(&doc, root, FAIR_TOP)?;
-    // Validate every queue's elements, and walk to the parent.
+    let mut level = fair_queue_children(&doc, root, FAIR_TOP, &mut warnings)?;
+    // Validate every queue's elements (warnings gathered once, here), and
+    // walk to the parent.
     let mut stack = level.clone();
     while let Some(q) = stack.pop() {
-        stack.extend(fair_queue_children(&doc, q, FAIR_QUEUE)?);
+        stack.extend(fair_queue_children(&doc, q, FAIR_QUEUE, &mut warnings)?);
     }
     let mut path = parent.split('.').collect::<Vec<_>>();
     if path.first() == Some(&"root") {
         path.remove(0);
     }
     if level.len() == 1 && level[0].attribute("name") == Some("root") {
-        level = fair_queue_children(&doc, level[0], FAIR_QUEUE)?;
+        level = fair_queue_children(&doc, level[0], FAIR_QUEUE, &mut Vec::new())?;
     }
     for step in path {
         let Some(next) = level.iter().find(|q| q.attribute("name") == Some(step)) else {
@@ -182,7 +202,7 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
                 message: format!("no queue {parent}"),
             });
         };
-        level = fair_queue_children(&doc, *next, FAIR_QUEUE)?;
+        level = fair_queue_children(&doc, *next, FAIR_QUEUE, &mut Vec::new())?;
     }
     if level.is_empty() {
         return Err(XmlError {
@@ -244,10 +264,13 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
         }
         queues.push(conf);
     }
-    Ok(GroupConfig {
-        scheduler: SchedulerKind::Fair,
-        queues,
-    })
+    Ok((
+        GroupConfig {
+            scheduler: SchedulerKind::Fair,
+            queues,
+        },
+        warnings,
+    ))
 }
 
 /// A `maxAMShare` (or `queueMaxAMShareDefault`): a fraction in [0, 1], or
