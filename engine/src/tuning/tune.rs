@@ -153,15 +153,17 @@ pub fn tune(
     // most every job at full width.
     let per_job = 1 + u32::from(rules.application_master);
     // The fewest containers at which every queue's maximum still holds a
-    // job's AM and one task.
-    let least = (per_job..=params.containers.max(per_job))
+    // job's AM and one task, and every queue's AM leaves a container for a
+    // task (else the AMs hold the group and nothing runs, in YARN too).
+    let floor = per_job.max(u32::from(rules.application_master) * space.queues.len() as u32 + 1);
+    let least = (floor..=params.containers.max(floor))
         .find(|&r| {
             space
                 .queues
                 .iter()
                 .all(|q| ((q.max_share * f64::from(r) + 1e-9).floor() as u32).max(1) >= per_job)
         })
-        .unwrap_or(per_job);
+        .unwrap_or(floor);
     if params.containers < least * groups.len() as u32 {
         return Err(TuneError::BadParam {
             name: "containers".into(),
