@@ -51,3 +51,64 @@ fn tune_refuses_bad_files_with_their_location() {
     let (code, _, _) = skyplan(&["tune"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn tune_refuses_zero_counts_with_one_line() {
+    for flag in ["--containers", "--jobs", "--queues", "--per-machine"] {
+        let (code, out, err) = skyplan(&["tune", SWIM, flag, "0"]);
+        assert_eq!(code, 2, "{flag}: {out}");
+        assert!(
+            err.starts_with(&format!("skyplan: {flag} must be ≥ 1")),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn tune_states_a_tie_and_keeps_the_current_configuration() {
+    // Two jobs on 64 containers cannot contend: every share ties, and the
+    // cluster's own (extreme) split is kept.
+    let current = temp_file(
+        "tie-capacity.xml",
+        "<configuration>\n<!-- two queues -->\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a, b</value></property>\n<property>\n  <name>yarn.scheduler.capacity.root.a.capacity</name>\n  <value> 10 </value>\n</property>\n<property><name>yarn.scheduler.capacity.root.b.capacity</name><value>90</value></property>\n</configuration>\n",
+    );
+    let (code, out, err) = skyplan(&[
+        "tune",
+        SWIM,
+        "--config",
+        &current,
+        "--containers",
+        "64",
+        "--jobs",
+        "2",
+        "--search",
+        "exhaustive",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("no contention in this window"), "{out}");
+    assert!(out.contains("keep the current one"), "{out}");
+    assert!(
+        out.contains("best: capacity 0.100/0.900 fifo (current, kept)"),
+        "{out}"
+    );
+    // Three queues are a grid too.
+    let (code, out, err) = skyplan(&["tune", SWIM, "--queues", "3", "--scheduler", "fair"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best: fair "), "{out}");
+}
+
+#[test]
+fn tune_accepts_with_a_warning_what_yarn_accepts() {
+    // A property set twice: the later value, and a located warning.
+    let current = temp_file(
+        "twice-capacity.xml",
+        "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a,b,c</value></property>\n<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n<property><name>yarn.scheduler.capacity.root.a.capacity</name><value>40</value></property>\n<property><name>yarn.scheduler.capacity.root.b.capacity</name><value>30</value></property>\n<property><name>yarn.scheduler.capacity.root.c.capacity</name><value>30</value></property>\n</configuration>\n",
+    );
+    let (code, out, err) = skyplan(&["tune", SWIM, "--config", &current]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning") && err.contains("line 4") && err.contains("set twice"),
+        "{err}"
+    );
+    assert!(out.contains("best: capacity "), "{out}");
+}

@@ -93,8 +93,18 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
   const latencies = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.latency)));
   const best = Number(await page.locator('[data-testid=tuning-candidate-row][data-best="true"]').getAttribute('data-latency'));
   assert.ok(latencies.length >= 5, `candidates listed (${latencies.length})`);
-  assert.equal(best, Math.min(...latencies), 'the best is the lowest estimate');
-  assert.equal(latencies[0], best, 'listed best first');
+  // The recommendation ties with the lowest estimate (within 1 %); ties
+  // go to the current configuration, else the most even split.
+  assert.ok(best <= Math.min(...latencies) * 1.01 + 1e-9, 'the best ties with the lowest estimate');
+  assert.ok(latencies[0] <= best, 'listed lowest first');
+  // The simulated confirmation and the estimate's error beside it.
+  assert.match(await page.locator('[data-testid=tuning-simulated]').textContent(), /\d s vs [\d.]+ s/);
+  const error = Number(await page.locator('[data-testid=tuning-estimate-error]').getAttribute('data-error'));
+  assert.ok(Number.isFinite(error), `estimate error shown (${error})`);
+  const tie = await page.locator('[data-testid=tuning-tie]').count();
+  if (latencies.filter((l) => l <= Math.min(...latencies) * 1.01).length > 1) {
+    assert.equal(tie, 1, 'a tie is said');
+  }
   assert.equal(Number(await page.locator('[data-testid=tuning-best]').getAttribute('data-latency')), best);
   assert.ok(Number(await page.locator('[data-testid=tuning-current]').getAttribute('data-latency')) > 0);
   assert.match(await page.locator('[data-testid=tuning-simulated]').textContent(), /\d s vs \d/);
@@ -132,7 +142,11 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
   const split = await page
     .locator('[data-testid=tuning-split-row]')
     .evaluateAll((rs) => rs.map((r) => Number(r.dataset.containers)));
-  assert.equal(split.reduce((a, b) => a + b, 0), 24, `the split uses the 24 containers (${split})`);
+  // Each group gets at least its lower bound (a job's AM and a task per
+  // queue); containers beyond what every job at full width can use (its
+  // upper bound) stay unassigned.
+  const used = split.reduce((a, b) => a + b, 0);
+  assert.ok(used <= 24 && used >= 21 && split.every((c) => c >= 3), `the split of the 24 containers (${split})`);
   await drawnKey('tuning-curves');
   await screenshot('tuning-split');
 

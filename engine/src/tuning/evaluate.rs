@@ -27,9 +27,10 @@
 //! stream. The paper reports the ratio of the static configurations'
 //! latency to AdaptiveConfig's (2.16× on average).
 
-use super::model::{Cluster, SchedulerKind, TuneJob};
-use super::rules::{ConstraintRule, ExecRule, RuleSet};
-use super::search::{exhaustive, SearchSpace};
+use super::model::{Cluster, GroupConfig, Policy, SchedulerKind, TuneJob};
+use super::rank::spearman;
+use super::rules::{ConstraintRule, ExecRule, Reading, RuleSet};
+use super::search::{exhaustive, same_config, SearchSpace};
 use super::simulate::{simulate, SimParams, Simulation};
 use super::workload::{google_like_mix, jobs_from_swim, SwimTasks};
 use super::{check_range, TuneError};
@@ -59,17 +60,22 @@ pub struct EvalParams {
     pub adapt_minutes: Vec<f64>,
     /// Jobs of the §4.4 stream (default 120).
     pub adapt_jobs: usize,
-    /// Their submission times are multiplied by this (default 0.25, four
-    /// times SWIM's pace, so that 8 containers are loaded).
-    pub adapt_time_scale: f64,
+    /// Offered load of the stream: its submissions are compressed so that
+    /// its task work (plus one AM container per job for its span) over
+    /// its span is this many times the containers (default 1.5: an
+    /// overloaded cluster whose latencies climb, as Figure 11's).
+    pub adapt_load: f64,
     /// Containers of §4.4 (default 8).
     pub adapt_containers: u32,
     /// Seed of mixes and priorities (default 7).
     pub seed: u64,
-    /// Estimate with [`RuleSet::application_master`] (default false:
-    /// Algorithm 1 as written).
-    #[serde(default)]
+    /// Estimate with [`RuleSet::application_master`] (default true; the
+    /// literal reading always without).
+    #[serde(default = "yes")]
     pub application_master: bool,
+    /// The reading of Algorithm 1 that estimates (default per task).
+    #[serde(default)]
+    pub reading: Reading,
 }
 
 impl Default for EvalParams {
@@ -85,10 +91,11 @@ impl Default for EvalParams {
             sim: SimParams::default(),
             adapt_minutes: vec![1.0, 2.0, 4.0, 8.0],
             adapt_jobs: 120,
-            adapt_time_scale: 0.25,
+            adapt_load: 1.5,
             adapt_containers: 8,
             seed: 7,
-            application_master: false,
+            application_master: true,
+            reading: Reading::PerTask,
         }
     }
 }
@@ -98,7 +105,7 @@ impl EvalParams {
     pub fn validate(&self) -> Result<(), TuneError> {
         self.sim.validate()?;
         check_range("mix span", self.mix_span_secs, 0.0, 1e7)?;
-        check_range("adapt time scale", self.adapt_time_scale, 1e-6, 1e3)?;
+        check_range("adapt load", self.adapt_load, 1e-3, 1e3)?;
         if self.jobs_per_mix == 0 || self.repeats == 0 {
             return Err(TuneError::BadParam {
                 name: "jobs per mix / repeats".into(),
@@ -131,6 +138,23 @@ pub struct CaseResult {
     pub actual_best: String,
     /// Whether the estimated best is actually best.
     pub hit: bool,
+    /// Whether its actual latency is within 2 % of the actual best.
+    pub hit_within_2pct: bool,
+    /// Spearman's ρ between estimate and simulation over the grid (`None`
+    /// when either is constant: nothing to rank).
+    pub spearman: Option<f64>,
+    /// A uniformly random pick's chance of an exact hit (actual-best
+    /// configurations over all).
+    pub random_hit: f64,
+    /// A random pick's chance of a hit within 2 %.
+    pub random_within_2pct: f64,
+    /// Whether the estimate called a tie over the whole grid.
+    pub estimated_tie: bool,
+    /// Whether the recommendation finishes in the simulation.
+    pub recommended_finishes: bool,
+    /// The recommendation's estimate against its simulated latency,
+    /// `(estimate − simulated) / simulated`.
+    pub estimate_error: f64,
     /// Actual latency increase of the estimated best over the actual best.
     pub increase: f64,
     /// Mean actual increase of every configuration that is not best.
@@ -148,12 +172,19 @@ pub struct AdaptResult {
     pub interval_min: f64,
     /// Mean latency with run-time tuning, seconds.
     pub adaptive_secs: f64,
-    /// Mean over the static configurations of their mean latency.
+    /// Mean over the paper's representative static configurations of
+    /// their mean latency.
     pub static_mean_secs: f64,
+    /// How many representative configurations.
+    pub statics: usize,
+    /// The stream's offered load (work over span × containers).
+    pub offered_load: f64,
     /// The best static configuration's mean latency.
     pub static_best_secs: f64,
     /// `static_mean_secs / adaptive_secs` (the paper's 2.16×).
     pub reduction: f64,
+    /// `static_best_secs / adaptive_secs`.
+    pub reduction_vs_best: f64,
 }
 
 /// The evaluation's answer.
@@ -171,6 +202,23 @@ pub struct EvalReport {
     pub hit_share_facebook: f64,
     /// Google mixes (paper: 84.72 %).
     pub hit_share_google: f64,
+    /// Share of cases whose recommendation is within 2 % of the actual
+    /// best (goal ≥ 95 %).
+    pub within_2pct_share: f64,
+    /// Median of the cases' Spearman ρ (goal ≥ 0.8), over cases where it
+    /// is defined.
+    pub median_spearman: f64,
+    /// Cases where ρ is undefined (estimate or simulation constant).
+    pub spearman_undefined: usize,
+    /// A random pick's expected exact-hit share.
+    pub random_hit_share: f64,
+    /// A random pick's expected within-2 % share.
+    pub random_within_2pct_share: f64,
+    /// Cases whose recommendation never finishes in the simulation.
+    pub unfinished_recommendations: usize,
+    /// Median |estimate error| of the recommendation against its
+    /// simulation.
+    pub median_abs_estimate_error: f64,
     /// Mean increase when missed (paper: 3.37 %).
     pub miss_increase: f64,
     /// Mean increase of all non-best configurations (paper: 52.92 %).
@@ -181,13 +229,32 @@ pub struct EvalReport {
     pub mean_reduction: f64,
 }
 
-fn rules(application_master: bool) -> RuleSet {
+fn yes() -> bool {
+    true
+}
+
+fn rules(p: &EvalParams) -> RuleSet {
     RuleSet {
         allocation: super::rules::AllocationRule::Capacity,
         constraint: ConstraintRule::LimitsAndPlacement,
         exec: ExecRule::Algorithm2,
-        application_master,
+        application_master: p.application_master && p.reading == Reading::PerTask,
+        reading: p.reading,
     }
+}
+
+/// §4.3's grid for a setting, every queue's AM share overridden when the
+/// simulation's is (so the estimate sees the same limit).
+fn space_for(
+    scheduler: SchedulerKind,
+    queues: usize,
+    p: &EvalParams,
+) -> Result<SearchSpace, TuneError> {
+    let mut space = SearchSpace::paper(scheduler, queues)?;
+    if let Some(a) = p.sim.am_share {
+        space.queues.iter_mut().for_each(|q| q.am_share = Some(a));
+    }
+    Ok(space)
 }
 
 fn share(cases: &[&CaseResult]) -> f64 {
@@ -203,6 +270,19 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
         f64::NAN
     } else {
         s / n as f64
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
 
@@ -227,13 +307,7 @@ fn case(
     space: &SearchSpace,
     p: &EvalParams,
 ) -> Result<CaseResult, TuneError> {
-    let est = exhaustive(
-        jobs,
-        cluster,
-        space,
-        rules(p.application_master),
-        &mut |_, _| {},
-    )?;
+    let est = exhaustive(jobs, cluster, space, rules(p), &mut |_, _| {})?;
     let mut actual = Vec::with_capacity(est.candidates.len());
     for c in &est.candidates {
         let mut total = 0.0;
@@ -256,7 +330,17 @@ fn case(
     let best_at = actual.iter().position(|&a| a == best_actual).unwrap_or(0);
     let chosen = actual[est.best];
     let tol = 1e-9 * best_actual.abs().max(1.0);
+    let n = actual.len().max(1) as f64;
+    let within = |a: f64| a <= best_actual * 1.02 + tol;
+    let estimates: Vec<f64> = est.candidates.iter().map(|c| c.latency_secs).collect();
     Ok(CaseResult {
+        hit_within_2pct: within(chosen),
+        spearman: spearman(&estimates, &actual),
+        random_hit: actual.iter().filter(|&&a| a <= best_actual + tol).count() as f64 / n,
+        random_within_2pct: actual.iter().filter(|&&a| within(a)).count() as f64 / n,
+        estimated_tie: est.no_contention,
+        recommended_finishes: chosen.is_finite(),
+        estimate_error: (est.best().latency_secs - chosen) / chosen,
         source: source.into(),
         mix,
         scheduler: space.scheduler,
@@ -301,7 +385,7 @@ pub fn evaluate(
     let mut done = 0;
     let mut cases = Vec::new();
     for &(scheduler, queues) in &settings {
-        let space = SearchSpace::paper(scheduler, queues)?;
+        let space = space_for(scheduler, queues, p)?;
         for w in 0..fb_windows {
             let stride = (swim.len() - p.jobs_per_mix) / fb_windows.max(1);
             let window = &swim[w * stride..w * stride + p.jobs_per_mix];
@@ -350,7 +434,20 @@ pub fn evaluate(
     let by = |f: &dyn Fn(&CaseResult) -> bool| -> Vec<&CaseResult> {
         cases.iter().filter(|c| f(c)).collect()
     };
+    let mut rhos: Vec<f64> = cases.iter().filter_map(|c| c.spearman).collect();
+    let mut errors: Vec<f64> = cases
+        .iter()
+        .map(|c| c.estimate_error.abs())
+        .filter(|e| e.is_finite())
+        .collect();
     Ok(EvalReport {
+        within_2pct_share: mean(cases.iter().map(|c| f64::from(u8::from(c.hit_within_2pct)))),
+        median_spearman: median(&mut rhos),
+        spearman_undefined: cases.iter().filter(|c| c.spearman.is_none()).count(),
+        random_hit_share: mean(cases.iter().map(|c| c.random_hit)),
+        random_within_2pct_share: mean(cases.iter().map(|c| c.random_within_2pct)),
+        unfinished_recommendations: cases.iter().filter(|c| !c.recommended_finishes).count(),
+        median_abs_estimate_error: median(&mut errors),
         hit_share: share(&all),
         hit_share_capacity: share(&by(&|c| c.scheduler == SchedulerKind::Capacity)),
         hit_share_fair: share(&by(&|c| c.scheduler == SchedulerKind::Fair)),
@@ -393,42 +490,107 @@ fn adapt(
                 ..SwimTasks::default()
             },
         )?;
-        for j in &mut jobs {
-            j.submit = (j.submit * p.adapt_time_scale).round();
-        }
-        let space = SearchSpace::paper(scheduler, queues)?;
-        let statics: Vec<f64> = space
-            .grid()
+        let offered_load = compress(&mut jobs, p.adapt_load, p.adapt_containers);
+        let space = space_for(scheduler, queues, p)?;
+        let reps = representative(scheduler, queues, &space);
+        let statics: Vec<f64> = reps
             .iter()
-            .map(|pt| {
-                simulate(&jobs, &cluster, &space.config(pt), &p.sim)
-                    .map_or(f64::INFINITY, |r| r.mean_latency_secs)
+            .map(|c| {
+                simulate(&jobs, &cluster, c, &p.sim).map_or(f64::INFINITY, |r| r.mean_latency_secs)
             })
             .collect();
         let static_mean = mean(statics.iter().copied().filter(|v| v.is_finite()));
         let static_best = statics.iter().copied().fold(f64::INFINITY, f64::min);
         for &minutes in &p.adapt_minutes {
-            let adaptive = run_adaptive(
-                &jobs,
-                &cluster,
-                &space,
-                minutes * 60.0,
-                &p.sim,
-                p.application_master,
-            )?;
+            let adaptive = run_adaptive(&jobs, &cluster, &space, minutes * 60.0, &p.sim, rules(p))?;
             out.push(AdaptResult {
                 scheduler,
                 queues,
                 interval_min: minutes,
                 adaptive_secs: adaptive,
                 static_mean_secs: static_mean,
+                statics: reps.len(),
+                offered_load,
                 static_best_secs: static_best,
                 reduction: static_mean / adaptive,
+                reduction_vs_best: static_best / adaptive,
             });
             tick(out.len());
         }
     }
     Ok(out)
+}
+
+/// Compresses `jobs`' submissions so that their offered load on
+/// `containers` is `load`; returns the load.
+fn compress(jobs: &mut [TuneJob], load: f64, containers: u32) -> f64 {
+    let span = jobs.iter().map(|j| j.submit).fold(0.0, f64::max);
+    let work: f64 = jobs.iter().map(|j| j.work()).sum();
+    if span <= 0.0 || work <= 0.0 {
+        return f64::INFINITY;
+    }
+    let scale = work / (load * f64::from(containers) * span);
+    for j in jobs.iter_mut() {
+        j.submit = (j.submit * scale.min(1.0)).round();
+    }
+    let new_span = jobs.iter().map(|j| j.submit).fold(0.0, f64::max).max(1.0);
+    work / (new_span * f64::from(containers))
+}
+
+/// §4.4's representative configurations (FIFO unless said): Capacity, two
+/// queues, `c_i` = i and 8 − i containers of 8 (i = 1…7); four queues,
+/// capacities of 1, 3 or 5 containers each summing to 8 (10); Fair, two
+/// queues, weights 25/75, 50/50, 75/25 × FIFO, Fair, DRF (9); four queues,
+/// Table 2 (its 18 rows are the same 9 twice: (25,75,25,75), (50,…),
+/// (75,25,75,25) × FIFO, Fair, DRF). Other queue counts: the grid.
+pub fn representative(
+    scheduler: SchedulerKind,
+    queues: usize,
+    space: &SearchSpace,
+) -> Vec<GroupConfig> {
+    let base = space.config(&space.grid()[0]);
+    let with = |shares: &[f64], policy: Policy| {
+        let mut c = base.clone();
+        for (q, &s) in c.queues.iter_mut().zip(shares) {
+            q.share = s;
+            q.policy = policy;
+        }
+        c
+    };
+    match (scheduler, queues) {
+        (SchedulerKind::Capacity, 2) => (1..=7)
+            .map(|i| with(&[f64::from(i) / 8.0, f64::from(8 - i) / 8.0], Policy::Fifo))
+            .collect(),
+        (SchedulerKind::Capacity, 4) => {
+            let mut out = Vec::new();
+            for a in [1, 3, 5] {
+                for b in [1, 3, 5] {
+                    for c in [1, 3, 5] {
+                        let d = 8 - a - b - c;
+                        if [1, 3, 5].contains(&d) {
+                            let s: Vec<f64> =
+                                [a, b, c, d].iter().map(|&x| f64::from(x) / 8.0).collect();
+                            out.push(with(&s, Policy::Fifo));
+                        }
+                    }
+                }
+            }
+            out
+        }
+        (SchedulerKind::Fair, 2 | 4) => {
+            let mut out = Vec::new();
+            for (w1, w2) in [(25.0, 75.0), (50.0, 50.0), (75.0, 25.0)] {
+                for policy in [Policy::Fifo, Policy::Fair, Policy::Drf] {
+                    let s: Vec<f64> = (0..queues)
+                        .map(|q| if q % 2 == 0 { w1 } else { w2 })
+                        .collect();
+                    out.push(with(&s, policy));
+                }
+            }
+            out
+        }
+        _ => space.grid().iter().map(|p| space.config(p)).collect(),
+    }
 }
 
 /// The stream under run-time tuning every `interval` seconds; its mean
@@ -439,24 +601,28 @@ pub fn run_adaptive(
     space: &SearchSpace,
     interval: f64,
     sim: &SimParams,
-    application_master: bool,
+    rules: RuleSet,
 ) -> Result<f64, TuneError> {
     let grid = space.grid();
-    let start = space.config(&grid[grid.len() / 2]);
-    let mut s = Simulation::new(jobs, cluster, &start, sim)?;
+    let mut current = space.config(&grid[grid.len() / 2]);
+    let mut s = Simulation::new(jobs, cluster, &current, sim)?;
     let mut t = 0.0;
     while !s.done() && !s.stalled() {
         s.run_until(t);
         let snap = s.snapshot();
         if !snap.is_empty() {
-            let best = exhaustive(
-                &snap,
-                cluster,
-                space,
-                rules(application_master),
-                &mut |_, _| {},
-            )?;
-            s.set_config(&best.best().config)?;
+            let mut best = exhaustive(&snap, cluster, space, rules, &mut |_, _| {})?;
+            // The configuration in force wins ties (no change for noise).
+            if let Some(k) = best
+                .candidates
+                .iter()
+                .position(|c| same_config(&c.config, &current))
+            {
+                let c = best.candidates[k].clone();
+                best.prefer_current(c);
+            }
+            current = best.best().config.clone();
+            s.set_config(&current)?;
         }
         t += interval;
     }

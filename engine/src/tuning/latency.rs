@@ -12,7 +12,19 @@
 //! then releases its containers and sets the next moment (lines 12–14).
 //! The result is the mean latency (line 16).
 //!
-//! # Readings of the pseudo-code
+//! # Two readings
+//!
+//! [`Reading::PerTask`] (the default, in [`super::release`]) releases each
+//! task's container when the task ends and allocates again at every
+//! release, with stages as barriers, AM containers and YARN's AM and user
+//! limits: what Figure 5's caption ("container release time") and
+//! Algorithm 2's per-container available moments describe, and what the
+//! simulation does. [`Reading::Literal`] (this file) is the pseudo-code as
+//! printed: containers come back only when a whole job ends, so queues
+//! elastic up to 90 % hardly ever compete and every share estimates
+//! alike on light mixes — kept to show the difference.
+//!
+//! # Readings of the pseudo-code (the literal variant)
 //!
 //! - **Multiple allocations.** Line 10 removes a job from `J_i` once it is
 //!   allocated, yet Algorithm 2 and Figure 5 estimate jobs under several
@@ -35,36 +47,11 @@
 //!   its first allocation one container short.
 
 use super::exec_time::Allocation;
+use super::latency_report::report;
+pub use super::latency_report::{JobLatency, LatencyReport};
 use super::model::{validate_jobs, Cluster, GroupConfig, Task, TuneJob};
-use super::rules::{JobDemand, QueueBounds, QueueDemand, RuleSet};
+use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, Reading, RuleSet};
 use super::TuneError;
-use serde::{Deserialize, Serialize};
-
-/// One job's estimate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct JobLatency {
-    /// Its name.
-    pub name: String,
-    /// Its queue.
-    pub queue: usize,
-    /// Waiting time `w_v`, seconds.
-    pub wait_secs: f64,
-    /// Execution time `e_v`, seconds.
-    pub exec_secs: f64,
-    /// Latency `l_v = w_v + e_v`, seconds.
-    pub latency_secs: f64,
-    /// Its allocations `R_v^job`.
-    pub allocations: Vec<Allocation>,
-}
-
-/// Algorithm 1's answer for one configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LatencyReport {
-    /// Mean job latency (line 16), seconds.
-    pub mean_latency_secs: f64,
-    /// Per job, in input order.
-    pub jobs: Vec<JobLatency>,
-}
 
 /// A job's state during the rounds.
 struct State {
@@ -96,8 +83,22 @@ pub fn compare(
     compare_unchecked(jobs, cluster, config, rules)
 }
 
-/// [`compare`] without validating (the search validates once).
+/// [`compare`] without validating (the search validates once), in the
+/// reading `rules.reading` names.
 pub(crate) fn compare_unchecked(
+    jobs: &[TuneJob],
+    cluster: &Cluster,
+    config: &GroupConfig,
+    rules: RuleSet,
+) -> Result<LatencyReport, TuneError> {
+    match rules.reading {
+        Reading::PerTask => super::release::per_task(jobs, cluster, config, rules),
+        Reading::Literal => literal(jobs, cluster, config, rules),
+    }
+}
+
+/// Algorithm 1 read literally (see the module documentation).
+fn literal(
     jobs: &[TuneJob],
     cluster: &Cluster,
     config: &GroupConfig,
@@ -190,45 +191,14 @@ pub(crate) fn compare_unchecked(
                     }
                 })
                 .collect();
-            // The policy's split, placed on machines the constraint rule
-            // allows; what a job cannot place goes round again to the
-            // others.
-            let mut facts = facts;
-            let mut got = vec![0u32; members.len()];
-            let mut left = n;
-            while left > 0 {
-                let split = config.queues[q].policy.rule().split(left, &facts);
-                let mut placed = 0;
-                let mut refused = false;
-                for (k, (&v, &count)) in members.iter().zip(&split).enumerate() {
-                    let mut g = 0;
-                    for (m, f) in free.iter_mut().enumerate() {
-                        if g == count {
-                            break;
-                        }
-                        if *f == 0 || !constraint.may_use(&jobs[v], m) {
-                            continue;
-                        }
-                        let take = (*f).min(count - g);
-                        *f -= take;
-                        g += take;
-                        state[v].machines.push((m, take));
-                    }
-                    got[k] += g;
-                    placed += g;
-                    facts[k].held += g;
-                    if g < count {
-                        refused |= facts[k].wanted > 0;
-                        facts[k].wanted = 0;
-                    } else {
-                        facts[k].wanted -= g;
-                    }
-                }
-                left -= placed;
-                if placed == 0 && !refused {
-                    break;
-                }
-            }
+            let got = place_in_queue(
+                config.queues[q].policy,
+                n,
+                facts,
+                &mut free,
+                &mut |k, m| constraint.may_use(&jobs[members[k]], m),
+                &mut |k, m, take| state[members[k]].machines.push((m, take)),
+            );
             // Lines 5–11 for the jobs of this queue granted something.
             for (&v, &count) in members.iter().zip(&got) {
                 if count == 0 {
@@ -299,26 +269,12 @@ pub(crate) fn compare_unchecked(
             }
         }
     }
-    // Line 16.
-    let out: Vec<JobLatency> = jobs
-        .iter()
-        .zip(state)
-        .map(|(j, s)| JobLatency {
-            name: j.name.clone(),
-            queue: j.queue,
-            wait_secs: s.wait,
-            exec_secs: s.exec,
-            latency_secs: s.wait + s.exec,
-            allocations: s.allocations,
-        })
-        .collect();
-    let mean = if out.is_empty() {
-        0.0
-    } else {
-        out.iter().map(|j| j.latency_secs).sum::<f64>() / out.len() as f64
-    };
-    Ok(LatencyReport {
-        mean_latency_secs: mean,
-        jobs: out,
-    })
+    Ok(report(jobs.iter().zip(state).map(|(j, s)| JobLatency {
+        name: j.name.clone(),
+        queue: j.queue,
+        wait_secs: s.wait,
+        exec_secs: s.exec,
+        latency_secs: s.wait + s.exec,
+        allocations: s.allocations,
+    })))
 }

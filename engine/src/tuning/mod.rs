@@ -13,7 +13,10 @@
 //!   estimation) as traits with one implementation per rule;
 //! - [`exec_time`]: Algorithm 2, a job's execution time under several
 //!   allocations;
-//! - [`latency`]: Algorithm 1, the comparison function L;
+//! - [`latency`]: Algorithm 1, the comparison function L, in two readings
+//!   (per-task release, the default, in `release`; the literal one);
+//! - [`limits`]: YARN's AM and user limits, shared by the estimator and
+//!   the simulation;
 //! - [`search`]: the quantized grid, exhaustive search and recursive random
 //!   search (Proposition 3.1);
 //! - [`cluster_dp`]: Algorithm 3, the cluster-level split, with its brute
@@ -35,7 +38,11 @@ mod error;
 pub mod evaluate;
 pub mod exec_time;
 pub mod latency;
+mod latency_report;
+pub mod limits;
 pub mod model;
+pub mod rank;
+mod release;
 pub mod rules;
 pub mod search;
 pub mod simulate;
@@ -57,15 +64,16 @@ pub use latency::{compare, JobLatency, LatencyReport};
 pub use model::{
     queue_for_priority, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob,
 };
-pub use rules::{AllocationRule, ConstraintRule, ExecRule, RuleSet};
+pub use rules::{AllocationRule, ConstraintRule, ExecRule, Reading, RuleSet};
 pub use search::{
-    exhaustive, latency_curve, rrs, rrs_plan, Candidate, Point, RrsParams, SearchReport,
-    SearchSpace, ShareDim,
+    exhaustive, imbalance, latency_curve, rrs, rrs_plan, same_config, Candidate, Point, RrsParams,
+    SearchReport, SearchSpace, ShareDim, ShareLayout, TIE_TOLERANCE,
 };
 pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
 pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};
 pub use workload::{google_like_mix, jobs_from_swim, SwimTasks};
 pub use yarn_xml::{
-    read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
-    write_fair_xml, FairContext, XmlError,
+    read_capacity_xml, read_capacity_xml_with_warnings, read_fair_xml, read_fair_xml_with_warnings,
+    update_capacity_xml, update_fair_xml, write_capacity_xml, write_fair_xml, FairContext,
+    XmlError,
 };

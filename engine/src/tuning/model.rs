@@ -98,6 +98,16 @@ pub struct QueueConf {
     pub max_share: f64,
     /// Its in-queue policy.
     pub policy: Policy,
+    /// Share of the queue its application masters may hold (Capacity
+    /// `maximum-am-resource-percent`, Fair `maxAMShare`); `None`: the
+    /// scheduler's YARN default ([`super::limits`]).
+    #[serde(default)]
+    pub am_share: Option<f64>,
+    /// Capacity `user-limit-factor`: one user (here: one job) may hold at
+    /// most this multiple of the queue's capacity; `None`: YARN's default
+    /// 1. Fair has no such limit.
+    #[serde(default)]
+    pub user_limit_factor: Option<f64>,
 }
 
 impl QueueConf {
@@ -109,6 +119,8 @@ impl QueueConf {
             min_share: 0.0,
             max_share: 1.0,
             policy,
+            am_share: None,
+            user_limit_factor: None,
         }
     }
 }
@@ -138,6 +150,12 @@ impl GroupConfig {
             }
             check_range(&name("min share"), q.min_share, 0.0, 1.0)?;
             check_range(&name("max share"), q.max_share, 1e-9, 1.0)?;
+            if let Some(a) = q.am_share {
+                check_range(&name("AM share"), a, 0.0, 1.0)?;
+            }
+            if let Some(f) = q.user_limit_factor {
+                check_range(&name("user-limit-factor"), f, 1e-6, 1e6)?;
+            }
             if q.min_share > q.max_share {
                 return Err(TuneError::BadConfig(format!(
                     "queue {}: min share {} above max share {}",

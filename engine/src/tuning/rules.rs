@@ -334,6 +334,56 @@ impl Policy {
     }
 }
 
+/// A queue's grant of `n` containers split among its jobs (`facts`) by
+/// `policy`, placed on the `free` machines `may_use(k, machine)` allows
+/// job k; `placed(k, machine, count)` hears of each placement. What a job
+/// cannot place goes round again to the others. Returns each job's count.
+pub(crate) fn place_in_queue(
+    policy: Policy,
+    n: u32,
+    mut facts: Vec<JobDemand>,
+    free: &mut [u32],
+    may_use: &mut dyn FnMut(usize, usize) -> bool,
+    placed: &mut dyn FnMut(usize, usize, u32),
+) -> Vec<u32> {
+    let mut got = vec![0u32; facts.len()];
+    let mut left = n;
+    while left > 0 {
+        let split = policy.rule().split(left, &facts);
+        let mut sum = 0;
+        let mut refused = false;
+        for (k, &count) in split.iter().enumerate() {
+            let mut g = 0;
+            for (m, f) in free.iter_mut().enumerate() {
+                if g == count {
+                    break;
+                }
+                if *f == 0 || !may_use(k, m) {
+                    continue;
+                }
+                let take = (*f).min(count - g);
+                *f -= take;
+                g += take;
+                placed(k, m, take);
+            }
+            got[k] += g;
+            sum += g;
+            facts[k].held += g;
+            if g < count {
+                refused |= facts[k].wanted > 0;
+                facts[k].wanted = 0;
+            } else {
+                facts[k].wanted -= g;
+            }
+        }
+        left -= sum;
+        if sum == 0 && !refused {
+            break;
+        }
+    }
+    got
+}
+
 // ---------------------------------------------------------------------------
 // Group 3: constraint checks.
 
@@ -466,6 +516,20 @@ impl ExecRule {
 
 // ---------------------------------------------------------------------------
 
+/// Which reading of Algorithm 1 estimates (see [`super::latency`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reading {
+    /// Containers released task by task, stage barriers, allocation at
+    /// every release, AM containers and YARN's AM and user limits (the
+    /// default: the reading that ranks as the simulation does).
+    #[default]
+    PerTask,
+    /// The pseudo-code as printed: a job's containers come back when it
+    /// ends.
+    Literal,
+}
+
 /// The rules one configuration activates: one per group (group 2 once per
 /// queue, from the configuration's policies).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -477,15 +541,19 @@ pub struct RuleSet {
     /// Group 4.
     pub exec: ExecRule,
     /// Whether each job's first container is its YARN application master
-    /// and runs no task (default false: Algorithm 1 as written). The
-    /// paper's own lower bound counts one AM per job; the simulation
-    /// always has them.
+    /// and runs no task (true for the per-task reading, which also keeps
+    /// YARN's AM limit; false for the literal one). The paper's own lower
+    /// bound counts one AM per job; the simulation always has them.
     #[serde(default)]
     pub application_master: bool,
+    /// The reading of Algorithm 1 (default per task).
+    #[serde(default)]
+    pub reading: Reading,
 }
 
 impl RuleSet {
-    /// The rules for `config` with the given constraint and estimation rules.
+    /// The rules for `config` with the given constraint and estimation
+    /// rules, in the default (per-task, with AMs) reading.
     pub fn for_config(config: &GroupConfig, constraint: ConstraintRule, exec: ExecRule) -> Self {
         RuleSet {
             allocation: match config.scheduler {
@@ -494,7 +562,18 @@ impl RuleSet {
             },
             constraint,
             exec,
+            application_master: true,
+            reading: Reading::PerTask,
+        }
+    }
+
+    /// The rules for `config` read literally: whole-job release, no AM
+    /// container (Algorithm 1 as printed).
+    pub fn literal(config: &GroupConfig, constraint: ConstraintRule, exec: ExecRule) -> Self {
+        RuleSet {
             application_master: false,
+            reading: Reading::Literal,
+            ..RuleSet::for_config(config, constraint, exec)
         }
     }
 
@@ -502,6 +581,7 @@ impl RuleSet {
     pub fn with_config(self, config: &GroupConfig) -> Self {
         RuleSet {
             application_master: self.application_master,
+            reading: self.reading,
             ..RuleSet::for_config(config, self.constraint, self.exec)
         }
     }

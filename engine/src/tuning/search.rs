@@ -30,6 +30,7 @@
 //! a 27-point grid costs at most 27 comparisons however many draws.
 
 use super::latency::{compare_unchecked, LatencyReport};
+use super::limits::guaranteed_fraction;
 use super::model::{
     validate_jobs, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, TuneJob,
 };
@@ -68,10 +69,27 @@ pub struct SearchSpace {
     /// The queues' names and bounds (`share` and `policy` are overwritten
     /// by each point).
     pub queues: Vec<QueueConf>,
-    /// One share dimension per pair of queues (none for one queue).
+    /// One share dimension per pair of queues (none for one queue), or
+    /// per queue (see [`ShareLayout`]).
     pub shares: Vec<ShareDim>,
+    /// How the share dimensions map to queues (default: pairs).
+    #[serde(default)]
+    pub layout: ShareLayout,
     /// The in-queue policies tried (all queues alike, as Table 2).
     pub policies: Vec<Policy>,
+}
+
+/// How a point's share values become queue shares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShareLayout {
+    /// §4.3's: one value `a` per pair of queues, `a/p` and `(1−a)/p` of
+    /// the group for `p` pairs (1 or an even number of queues).
+    #[default]
+    Pairs,
+    /// One weight per queue, each queue's share its weight over the sum
+    /// (§4.4's "domain per queue": any number of queues).
+    PerQueue,
 }
 
 /// A point of the space: share values and a policy.
@@ -82,6 +100,10 @@ pub struct Point {
     /// The policy.
     pub policy: Policy,
 }
+
+/// The `user-limit-factor` of §4.3's queues: high enough that a queue's
+/// one job may use the queue's maximum.
+pub const PAPER_USER_LIMIT_FACTOR: f64 = 100.0;
 
 impl SearchSpace {
     /// §4.3's grid for `queues` ∈ {1, 2, 4, 6, …} queues named `q1…`, each
@@ -94,18 +116,45 @@ impl SearchSpace {
                 min_share: 0.1,
                 max_share: 0.9,
                 policy: Policy::Fifo,
+                am_share: None,
+                // §4.2's queues grow to 90 %: a user limit of YARN's default
+                // 1 would pin a one-job queue to its capacity and make the
+                // maximum meaningless.
+                user_limit_factor: Some(PAPER_USER_LIMIT_FACTOR),
             })
             .collect();
         Self::for_queues(scheduler, base)
     }
 
-    /// §4.3's grid over the given queues (their names and bounds kept).
+    /// §4.3's grid over the given queues (their names and bounds kept):
+    /// paired shares for 1 or an even number of queues; for an odd number
+    /// ≥ 3, a weight per queue from {1, 2, 3} (the paper's 25/50/75),
+    /// shares the weights' fractions — 3^n points, searched by RRS when
+    /// that is large.
     pub fn for_queues(scheduler: SchedulerKind, queues: Vec<QueueConf>) -> Result<Self, TuneError> {
         let n = queues.len();
-        if n == 0 || (n > 1 && n % 2 == 1) {
-            return Err(TuneError::BadConfig(format!(
-                "the share grid pairs queues: {n} queues (1 or an even number needed)"
-            )));
+        if n == 0 {
+            return Err(TuneError::BadConfig("no queue to tune".into()));
+        }
+        let policies = match scheduler {
+            SchedulerKind::Capacity => vec![Policy::Fifo],
+            SchedulerKind::Fair => vec![Policy::Fifo, Policy::Fair, Policy::Drf],
+        };
+        if n > 1 && n % 2 == 1 {
+            return Ok(SearchSpace {
+                scheduler,
+                queues,
+                shares: vec![
+                    ShareDim {
+                        lo: 0.25,
+                        hi: 0.75,
+                        levels: 3,
+                    };
+                    n
+                ],
+                layout: ShareLayout::PerQueue,
+                policies,
+            });
         }
         let dim = if n == 2 {
             ShareDim {
@@ -129,10 +178,8 @@ impl SearchSpace {
             scheduler,
             queues,
             shares: vec![dim; n / 2],
-            policies: match scheduler {
-                SchedulerKind::Capacity => vec![Policy::Fifo],
-                SchedulerKind::Fair => vec![Policy::Fifo, Policy::Fair, Policy::Drf],
-            },
+            layout: ShareLayout::Pairs,
+            policies,
         })
     }
 
@@ -141,7 +188,11 @@ impl SearchSpace {
         if self.policies.is_empty() {
             return Err(TuneError::BadConfig("no policy to try".into()));
         }
-        if self.shares.len() != self.queues.len() / 2 {
+        let dims = match self.layout {
+            ShareLayout::Pairs => self.queues.len() / 2,
+            ShareLayout::PerQueue => self.queues.len(),
+        };
+        if self.queues.is_empty() || self.shares.len() != dims {
             return Err(TuneError::BadConfig(format!(
                 "{} share dimensions for {} queues",
                 self.shares.len(),
@@ -203,14 +254,24 @@ impl SearchSpace {
 
     /// The configuration at `point`.
     pub fn config(&self, point: &Point) -> GroupConfig {
-        let pairs = self.shares.len().max(1) as f64;
         let mut queues = self.queues.clone();
         if queues.len() == 1 {
             queues[0].share = 1.0;
         }
-        for (k, a) in point.shares.iter().enumerate() {
-            queues[2 * k].share = a / pairs;
-            queues[2 * k + 1].share = (1.0 - a) / pairs;
+        match self.layout {
+            ShareLayout::Pairs => {
+                let pairs = self.shares.len().max(1) as f64;
+                for (k, a) in point.shares.iter().enumerate() {
+                    queues[2 * k].share = a / pairs;
+                    queues[2 * k + 1].share = (1.0 - a) / pairs;
+                }
+            }
+            ShareLayout::PerQueue => {
+                let sum: f64 = point.shares.iter().sum();
+                for (q, w) in queues.iter_mut().zip(&point.shares) {
+                    q.share = w / sum;
+                }
+            }
         }
         for q in &mut queues {
             q.policy = point.policy;
@@ -225,7 +286,8 @@ impl SearchSpace {
 /// One evaluated configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Candidate {
-    /// The point.
+    /// The point (no share values for a current configuration off the
+    /// grid).
     pub point: Point,
     /// Its configuration.
     pub config: GroupConfig,
@@ -233,23 +295,127 @@ pub struct Candidate {
     pub latency_secs: f64,
 }
 
+/// Estimates within this share of the lowest are a tie: the estimator's
+/// own error is larger than such differences, so ranking them would be
+/// ranking noise.
+pub const TIE_TOLERANCE: f64 = 0.01;
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SearchReport {
-    /// Every configuration evaluated, in the order first evaluated.
+    /// Every configuration evaluated, in the order first evaluated (no two
+    /// alike).
     pub candidates: Vec<Candidate>,
-    /// Index of the best (lowest latency; the first on ties).
+    /// Index of the recommendation: among the candidates tied with the
+    /// lowest estimate, the current configuration if it is one, else the
+    /// most even split (never an extreme one on a tie).
     pub best: usize,
     /// Points drawn (RRS; the grid size for exhaustive search).
     pub samples: usize,
     /// Rounds (1 for exhaustive search).
     pub rounds: usize,
+    /// Candidates within [`TIE_TOLERANCE`] of the lowest estimate.
+    #[serde(default)]
+    pub tied: Vec<usize>,
+    /// Every candidate ties: no contention in this window, every
+    /// configuration gives the same latency.
+    #[serde(default)]
+    pub no_contention: bool,
+    /// The recommendation is the current configuration (it ties with the
+    /// lowest estimate, and wins ties).
+    #[serde(default)]
+    pub kept_current: bool,
+}
+
+/// How far `config`'s guaranteed fractions are from an even split (0 for
+/// an even one): what decides among tied candidates.
+pub fn imbalance(config: &GroupConfig) -> f64 {
+    let n = config.queues.len() as f64;
+    (0..config.queues.len())
+        .map(|q| (guaranteed_fraction(config.scheduler, &config.queues, q) - 1.0 / n).abs())
+        .sum()
+}
+
+/// Whether two configurations are the same (shares within 1e-6, same
+/// policies and bounds).
+pub fn same_config(a: &GroupConfig, b: &GroupConfig) -> bool {
+    a.scheduler == b.scheduler
+        && a.queues.len() == b.queues.len()
+        && (0..a.queues.len()).all(|q| {
+            let (x, y) = (&a.queues[q], &b.queues[q]);
+            (guaranteed_fraction(a.scheduler, &a.queues, q)
+                - guaranteed_fraction(b.scheduler, &b.queues, q))
+            .abs()
+                < 1e-6
+                && x.policy == y.policy
+                && (x.min_share - y.min_share).abs() < 1e-9
+                && (x.max_share - y.max_share).abs() < 1e-9
+        })
 }
 
 impl SearchReport {
     /// The best candidate.
     pub fn best(&self) -> &Candidate {
         &self.candidates[self.best]
+    }
+
+    /// The lowest estimate.
+    pub fn lowest_secs(&self) -> f64 {
+        self.candidates
+            .iter()
+            .map(|c| c.latency_secs)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Recomputes `tied`, `no_contention` and `best` (see [`Self::best`]).
+    fn settle(&mut self) {
+        let low = self.lowest_secs();
+        let limit = low + TIE_TOLERANCE * low.abs();
+        self.tied = (0..self.candidates.len())
+            .filter(|&k| self.candidates[k].latency_secs <= limit)
+            .collect();
+        self.no_contention = self.candidates.len() > 1 && self.tied.len() == self.candidates.len();
+        let current = self.tied.iter().copied().find(|_| self.kept_current);
+        self.best = current.unwrap_or_else(|| {
+            self.tied
+                .iter()
+                .copied()
+                .min_by(|&a, &b| {
+                    let (ca, cb) = (&self.candidates[a], &self.candidates[b]);
+                    imbalance(&ca.config)
+                        .total_cmp(&imbalance(&cb.config))
+                        .then(ca.latency_secs.total_cmp(&cb.latency_secs))
+                        .then(a.cmp(&b))
+                })
+                .unwrap_or(0)
+        });
+    }
+
+    /// Offers the current configuration, estimated: when it ties with the
+    /// lowest estimate it becomes the recommendation (added to the
+    /// candidates unless one of them is the same configuration).
+    pub fn prefer_current(&mut self, current: Candidate) {
+        let low = self.lowest_secs().min(current.latency_secs);
+        if current.latency_secs > low + TIE_TOLERANCE * low.abs() {
+            self.kept_current = false;
+            self.settle();
+            return;
+        }
+        let at = match self
+            .candidates
+            .iter()
+            .position(|c| same_config(&c.config, &current.config))
+        {
+            Some(k) => k,
+            None => {
+                self.candidates.push(current);
+                self.candidates.len() - 1
+            }
+        };
+        self.kept_current = false;
+        self.settle();
+        self.best = at;
+        self.kept_current = true;
     }
 }
 
@@ -310,20 +476,27 @@ struct Evaluator<'a> {
     cluster: &'a Cluster,
     space: &'a SearchSpace,
     rules: RuleSet,
-    seen: HashMap<(Vec<u64>, Policy), usize>,
+    seen: HashMap<(Vec<i64>, Policy), usize>,
     candidates: Vec<Candidate>,
 }
 
 impl Evaluator<'_> {
     fn eval(&mut self, point: Point) -> Result<usize, TuneError> {
+        // Keyed by the configuration's quantized shares: points that give
+        // the same configuration (a value reached by two roundings,
+        // proportional weights) are one candidate.
+        let config = self.space.config(&point);
         let key = (
-            point.shares.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            config
+                .queues
+                .iter()
+                .map(|q| (q.share * 1e6).round() as i64)
+                .collect::<Vec<_>>(),
             point.policy,
         );
         if let Some(&i) = self.seen.get(&key) {
             return Ok(i);
         }
-        let config = self.space.config(&point);
         let rules = self.rules.with_config(&config);
         let LatencyReport {
             mean_latency_secs, ..
@@ -346,6 +519,20 @@ impl Evaluator<'_> {
                     .then(a.cmp(&b))
             })
             .unwrap_or(0)
+    }
+
+    fn finish(self, samples: usize, rounds: usize) -> SearchReport {
+        let mut r = SearchReport {
+            best: 0,
+            candidates: self.candidates,
+            samples,
+            rounds,
+            tied: Vec::new(),
+            no_contention: false,
+            kept_current: false,
+        };
+        r.settle();
+        r
     }
 }
 
@@ -389,12 +576,7 @@ pub fn exhaustive(
         ev.eval(p)?;
         progress(k + 1, total);
     }
-    Ok(SearchReport {
-        best: ev.best(),
-        candidates: ev.candidates,
-        samples: total,
-        rounds: 1,
-    })
+    Ok(ev.finish(total, 1))
 }
 
 /// Recursive random search over `space` (see the module documentation);
@@ -434,12 +616,7 @@ pub fn rrs(
         }
         progress(round + 1, rounds);
     }
-    Ok(SearchReport {
-        best: ev.best(),
-        candidates: ev.candidates,
-        samples: per_round * rounds,
-        rounds,
-    })
+    Ok(ev.finish(per_round * rounds, rounds))
 }
 
 /// `L*(o, r)` for `r = lower ..= upper`: the best latency of an exhaustive

@@ -10,11 +10,13 @@
 //!   as the node has free (multiple assignments per heartbeat).
 //! - **Application masters.** Each job first gets one AM container, held
 //!   until the job ends; its task requests appear `am_start_secs` later.
-//!   AMs may hold at most `am_share` of a queue's share of the group
-//!   (its capacity, or its weight's fraction; at least one AM): YARN's `maxAMShare` / `maximum-am-resource-percent`, without
-//!   which a queue fills with AMs and deadlocks. The default 0.5 is the
-//!   Fair Scheduler's `queueMaxAMShareDefault`; Capacity's default 0.1
-//!   would run one job per queue at a time on the paper's 6–8 containers.
+//!   A queue runs at most [`am_limit`] AMs: Capacity's
+//!   `maximum-am-resource-percent` (default 0.1) of its capacity, Fair's
+//!   `maxAMShare` (default 0.5) of its weight's fraction, at least one —
+//!   the queue's own value from its configuration, else YARN's default,
+//!   unless `am_share` overrides every queue.
+//! - **User limit.** Under Capacity a job (its own user) holds at most
+//!   `user-limit-factor` × its queue's capacity ([`job_limit`]).
 //! - **Stages.** A stage's tasks are requested only when the previous
 //!   stage has finished (Algorithm 2 only ranks them); a job never runs
 //!   more task containers than its `demand`. A task's container is
@@ -33,6 +35,7 @@
 //! The configuration may change while the simulation runs
 //! ([`Simulation::set_config`]), which §4.4's run-time adaptation needs.
 
+use super::limits::{am_limit, job_limit};
 use super::model::{validate_jobs, Cluster, GroupConfig, Policy, SchedulerKind, Task, TuneJob};
 use super::{check_range, TuneError};
 use crate::numerics::Rng;
@@ -51,8 +54,10 @@ pub struct SimParams {
     pub am_start_secs: f64,
     /// σ of the task-time noise (default 0.1).
     pub noise: f64,
-    /// Share of a queue's maximum its AMs may hold (default 0.5).
-    pub am_share: f64,
+    /// Share of a queue its AMs may hold, for every queue (default
+    /// `None`: each queue's own, else its scheduler's YARN default).
+    #[serde(default)]
+    pub am_share: Option<f64>,
     /// Seed of the noise (default 7).
     pub seed: u64,
 }
@@ -63,7 +68,7 @@ impl Default for SimParams {
             heartbeat_secs: 1.0,
             am_start_secs: 1.0,
             noise: 0.1,
-            am_share: 0.5,
+            am_share: None,
             seed: 7,
         }
     }
@@ -75,7 +80,10 @@ impl SimParams {
         check_range("heartbeat", self.heartbeat_secs, 1e-3, 3600.0)?;
         check_range("AM start", self.am_start_secs, 0.0, 3600.0)?;
         check_range("noise", self.noise, 0.0, 3.0)?;
-        check_range("AM share", self.am_share, 0.0, 1.0)
+        match self.am_share {
+            Some(a) => check_range("AM share", a, 0.0, 1.0),
+            None => Ok(()),
+        }
     }
 }
 
@@ -411,18 +419,18 @@ impl<'a> Simulation<'a> {
             ams[j.queue] += u32::from(a.am_node.is_some() && a.finish.is_none());
         }
         let total = f64::from(self.total);
-        let weights: f64 = self.config.queues.iter().map(|q| q.share).sum();
-        let am_limit = |q: usize| {
-            (self.params.am_share * self.config.queues[q].share / weights * total + 1e-9).floor()
-        };
+        let (kind, queues) = (self.config.scheduler, &self.config.queues);
         let eligible = |v: usize| {
             let j = &self.jobs[v];
             let a = &self.apps[v];
-            let am_room = a.am_node.is_some()
-                || ams[j.queue] == 0
-                || f64::from(ams[j.queue] + 1) <= am_limit(j.queue);
+            let room = match a.am_node {
+                None => {
+                    ams[j.queue] < am_limit(kind, queues, j.queue, self.total, self.params.am_share)
+                }
+                Some(_) => a.containers() < job_limit(kind, queues, j.queue, self.total, 1),
+            };
             a.wants(j.demand)
-                && am_room
+                && room
                 && j.machines
                     .as_ref()
                     .is_none_or(|m| m.iter().any(|&x| x as usize == node))

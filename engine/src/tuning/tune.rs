@@ -5,9 +5,10 @@
 //! group receives. What the CLI's `tune` prints and a Web Worker calls.
 
 use super::cluster_dp::{cluster_dp, ClusterSplit, DpVariant, GroupCurve};
+use super::latency::compare_unchecked;
 use super::model::{validate_jobs, Cluster, GroupConfig, SchedulerKind, TuneJob};
 use super::rules::{ConstraintRule, ExecRule, RuleSet};
-use super::search::{exhaustive, rrs, RrsParams, SearchReport, SearchSpace};
+use super::search::{exhaustive, rrs, Candidate, Point, RrsParams, SearchReport, SearchSpace};
 use super::TuneError;
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,28 @@ impl Default for TuneParams {
 }
 
 impl TuneParams {
+    /// Checks the counts: at least one container, one per machine, one
+    /// queue.
+    pub fn validate(&self) -> Result<(), TuneError> {
+        for (name, v) in [
+            ("containers", self.containers as usize),
+            ("containers per machine", self.per_machine as usize),
+            ("queues", self.queues),
+        ] {
+            if v == 0 {
+                return Err(TuneError::BadParam {
+                    name: name.into(),
+                    why: "must be ≥ 1".into(),
+                });
+            }
+        }
+        self.rrs.validate()?;
+        if let Some(c) = &self.current {
+            c.validate()?;
+        }
+        Ok(())
+    }
+
     /// The grid these settings search.
     pub fn space(&self) -> Result<SearchSpace, TuneError> {
         match &self.current {
@@ -102,6 +125,7 @@ pub fn tune(
     params: &TuneParams,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<TuneReport, TuneError> {
+    params.validate()?;
     let space = params.space()?;
     space.validate()?;
     if groups.is_empty() {
@@ -125,12 +149,36 @@ pub fn tune(
             SearchMethod::Rrs => rrs(jobs, &cluster, &space, rules, &params.rrs, &mut |_, _| {}),
         }
     };
-    // Bounds: at least one container; at most every job at full width.
+    // Bounds: a job's AM and one task (one container without AMs); at
+    // most every job at full width.
+    let per_job = 1 + u32::from(rules.application_master);
+    // The fewest containers at which every queue's maximum still holds a
+    // job's AM and one task, and every queue's AM leaves a container for a
+    // task (else the AMs hold the group and nothing runs, in YARN too).
+    let floor = per_job.max(u32::from(rules.application_master) * space.queues.len() as u32 + 1);
+    let least = (floor..=params.containers.max(floor))
+        .find(|&r| {
+            space
+                .queues
+                .iter()
+                .all(|q| ((q.max_share * f64::from(r) + 1e-9).floor() as u32).max(1) >= per_job)
+        })
+        .unwrap_or(floor);
+    if params.containers < least * groups.len() as u32 {
+        return Err(TuneError::BadParam {
+            name: "containers".into(),
+            why: format!(
+                "{} for {} group(s): each needs {least} (a job's AM and one task within its queue's maximum)",
+                params.containers,
+                groups.len()
+            ),
+        });
+    }
     let bounds: Vec<(u32, u32)> = groups
         .iter()
         .map(|(_, jobs)| {
-            let upper: u32 = jobs.iter().map(|j| j.demand).sum::<u32>();
-            (1, upper.clamp(1, params.containers.max(1)))
+            let upper: u32 = jobs.iter().map(|j| j.demand + 1).sum::<u32>();
+            (least, upper.clamp(least, params.containers))
         })
         .collect();
     let mut curves = vec![Vec::new(); groups.len()];
@@ -162,10 +210,29 @@ pub fn tune(
     let mut out = Vec::with_capacity(groups.len());
     for (k, (name, jobs)) in groups.iter().enumerate() {
         let containers = split.containers[k].max(1);
+        let mut found = search(jobs, containers)?;
+        // The current configuration wins ties.
+        if let Some(current) = &params.current {
+            let latency_secs = compare_unchecked(
+                jobs,
+                &Cluster::of(containers, params.per_machine),
+                current,
+                rules.with_config(current),
+            )?
+            .mean_latency_secs;
+            found.prefer_current(Candidate {
+                point: Point {
+                    shares: Vec::new(),
+                    policy: current.queues[0].policy,
+                },
+                config: current.clone(),
+                latency_secs,
+            });
+        }
         out.push(GroupResult {
             name: name.clone(),
             containers,
-            search: search(jobs, containers)?,
+            search: found,
             curve: std::mem::take(&mut curves[k]),
         });
         progress(k + 1, groups.len());

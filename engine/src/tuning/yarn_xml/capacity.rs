@@ -77,11 +77,18 @@ struct Property {
     value_range: std::ops::Range<usize>,
     /// Byte offset of the `<name>` text, for errors.
     name_pos: usize,
+    /// `<final>true</final>`: a later definition does not override it.
+    is_final: bool,
 }
 
-/// Reads the properties: name → property; errors located.
+/// Reads the properties: name → property; errors located. As Hadoop's
+/// `Configuration` does, elements other than `<property>` and unknown
+/// property names are ignored with a warning, and a property set twice
+/// takes the later value unless the earlier is `final` (a warning either
+/// way).
 fn capacity_properties(
     doc: &roxmltree::Document<'_>,
+    warnings: &mut Vec<XmlError>,
 ) -> Result<BTreeMap<String, Property>, XmlError> {
     let root = doc.root_element();
     if root.tag_name().name() != "configuration" {
@@ -94,29 +101,33 @@ fn capacity_properties(
             ),
         ));
     }
-    let mut out = BTreeMap::new();
+    let mut out: BTreeMap<String, Property> = BTreeMap::new();
     for p in root.children().filter(|n| n.is_element()) {
         if p.tag_name().name() != "property" {
-            return Err(at(
+            warnings.push(at(
                 doc,
                 p.range().start,
-                format!("unexpected <{}> in <configuration>", p.tag_name().name()),
+                format!(
+                    "unexpected <{}> in <configuration>: ignored",
+                    p.tag_name().name()
+                ),
             ));
+            continue;
         }
         let mut name = None;
         let mut value = None;
+        let mut is_final = false;
         for c in p.children().filter(|n| n.is_element()) {
             match c.tag_name().name() {
                 "name" => name = Some(c),
                 "value" => value = Some(c),
-                "description" | "final" | "source" => {}
-                other => {
-                    return Err(at(
-                        doc,
-                        c.range().start,
-                        format!("unexpected <{other}> in <property>"),
-                    ))
-                }
+                "final" => is_final = c.text().unwrap_or("").trim() == "true",
+                "description" | "source" | "tag" => {}
+                other => warnings.push(at(
+                    doc,
+                    c.range().start,
+                    format!("unexpected <{other}> in <property>: ignored"),
+                )),
             }
         }
         let Some(name) = name else {
@@ -136,24 +147,40 @@ fn capacity_properties(
         let name_pos = name
             .first_child()
             .map_or(name.range().start, |t| t.range().start);
-        let Some(rest) = key.strip_prefix(CAPACITY_PREFIX) else {
-            return Err(at(doc, name_pos, format!("unknown property {key}")));
-        };
-        if !CAPACITY_GLOBAL.contains(&rest) && !rest.starts_with("root") {
-            return Err(at(doc, name_pos, format!("unknown property {key}")));
+        let known = key
+            .strip_prefix(CAPACITY_PREFIX)
+            .is_some_and(|rest| CAPACITY_GLOBAL.contains(&rest) || rest.starts_with("root"));
+        if !known {
+            warnings.push(at(
+                doc,
+                name_pos,
+                format!("unknown property {key}: ignored"),
+            ));
+            continue;
         }
-        if out
-            .insert(
-                key.clone(),
-                Property {
-                    value: value.text().unwrap_or("").trim().to_string(),
-                    value_range,
+        let prop = Property {
+            value: value.text().unwrap_or("").trim().to_string(),
+            value_range,
+            name_pos,
+            is_final,
+        };
+        match out.get(&key) {
+            Some(earlier) if earlier.is_final => warnings.push(at(
+                doc,
+                name_pos,
+                format!("{key} is set twice; the first is final, this value is ignored"),
+            )),
+            Some(_) => {
+                warnings.push(at(
+                    doc,
                     name_pos,
-                },
-            )
-            .is_some()
-        {
-            return Err(at(doc, name_pos, format!("{key} is set twice")));
+                    format!("{key} is set twice; the later value is used"),
+                ));
+                out.insert(key, prop);
+            }
+            None => {
+                out.insert(key, prop);
+            }
         }
     }
     Ok(out)
@@ -163,6 +190,7 @@ fn capacity_properties(
 fn capacity_tree(
     doc: &roxmltree::Document<'_>,
     props: &BTreeMap<String, Property>,
+    warnings: &mut Vec<XmlError>,
 ) -> Result<BTreeMap<String, Vec<String>>, XmlError> {
     let mut tree = BTreeMap::new();
     let mut stack = vec!["root".to_string()];
@@ -208,7 +236,11 @@ fn capacity_tree(
                 })
         });
         if !known {
-            return Err(at(doc, p.name_pos, format!("unknown property {key}")));
+            warnings.push(at(
+                doc,
+                p.name_pos,
+                format!("unknown property {key}: ignored"),
+            ));
         }
     }
     Ok(tree)
@@ -235,15 +267,38 @@ fn percent(doc: &roxmltree::Document<'_>, key: &str, p: &Property) -> Result<f64
     Ok(v)
 }
 
+/// A value in [0, 1] (`maximum-am-resource-percent` is a fraction despite
+/// its name).
+fn fraction(doc: &roxmltree::Document<'_>, key: &str, p: &Property) -> Result<f64, XmlError> {
+    match p.value.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(at(
+            doc,
+            p.value_range.start,
+            format!("{key}: {:?} is not a fraction in [0, 1]", p.value),
+        )),
+    }
+}
+
 /// Reads `capacity-scheduler.xml`: the children of `parent` (e.g. `root`
 /// or `root.analytics`) as the group's queues. Capacities are percentages
 /// of the parent and every parent's children must sum to 100; `maximum-
 /// capacity` defaults to 100 (−1 means 100); `ordering-policy` `fifo`
 /// (default) or `fair`.
 pub fn read_capacity_xml(text: &str, parent: &str) -> Result<GroupConfig, XmlError> {
+    read_capacity_xml_with_warnings(text, parent).map(|(g, _)| g)
+}
+
+/// [`read_capacity_xml`] with what YARN would accept and warn about
+/// (unknown properties and elements, a property set twice), located.
+pub fn read_capacity_xml_with_warnings(
+    text: &str,
+    parent: &str,
+) -> Result<(GroupConfig, Vec<XmlError>), XmlError> {
     let doc = parse(text)?;
-    let props = capacity_properties(&doc)?;
-    let tree = capacity_tree(&doc, &props)?;
+    let mut warnings = Vec::new();
+    let props = capacity_properties(&doc, &mut warnings)?;
+    let tree = capacity_tree(&doc, &props, &mut warnings)?;
     for (path, children) in &tree {
         let mut sum = 0.0;
         for c in children {
@@ -311,18 +366,52 @@ pub fn read_capacity_xml(text: &str, parent: &str) -> Result<GroupConfig, XmlErr
                 }
             },
         };
+        // The queue's own AM percent, else the global one (a fraction).
+        let am_key = format!("{base}.maximum-am-resource-percent");
+        let global_am = format!("{CAPACITY_PREFIX}maximum-am-resource-percent");
+        let am_share = match props
+            .get(&am_key)
+            .map(|p| (&am_key, p))
+            .or(props.get(&global_am).map(|p| (&global_am, p)))
+        {
+            Some((key, p)) => Some(fraction(&doc, key, p)?),
+            None => None,
+        };
+        let user_limit_factor = match get("user-limit-factor") {
+            Some(p) => {
+                let key = format!("{base}.user-limit-factor");
+                match p.value.parse::<f64>() {
+                    Ok(v) if v.is_finite() && v > 0.0 => Some(v),
+                    // YARN reads −1 as "no user limit".
+                    Ok(-1.0) => Some(1e6),
+                    _ => {
+                        return Err(at(
+                            &doc,
+                            p.value_range.start,
+                            format!("{key}: {:?} is not a positive number", p.value),
+                        ))
+                    }
+                }
+            }
+            None => None,
+        };
         queues.push(QueueConf {
             name: c.clone(),
             share,
             min_share: 0.0,
             max_share,
             policy,
+            am_share,
+            user_limit_factor,
         });
     }
-    Ok(GroupConfig {
-        scheduler: SchedulerKind::Capacity,
-        queues,
-    })
+    Ok((
+        GroupConfig {
+            scheduler: SchedulerKind::Capacity,
+            queues,
+        },
+        warnings,
+    ))
 }
 
 fn capacity_values(config: &GroupConfig, parent: &str) -> Vec<(String, String)> {
@@ -385,6 +474,25 @@ pub fn write_capacity_xml(config: &GroupConfig, parent: &str) -> String {
     for (k, v) in capacity_values(config, parent) {
         property_xml(&mut out, &k, &v);
     }
+    // The limits read from a file travel with it (not tuned, so not part
+    // of in-place updates).
+    for q in &config.queues {
+        let base = format!("{CAPACITY_PREFIX}{parent}.{}", q.name);
+        if let Some(a) = q.am_share {
+            property_xml(
+                &mut out,
+                &format!("{base}.maximum-am-resource-percent"),
+                &a.to_string(),
+            );
+        }
+        if let Some(f) = q.user_limit_factor {
+            property_xml(
+                &mut out,
+                &format!("{base}.user-limit-factor"),
+                &f.to_string(),
+            );
+        }
+    }
     out.push_str("</configuration>\n");
     out
 }
@@ -411,7 +519,7 @@ pub fn update_capacity_xml(
         });
     }
     let doc = parse(text)?;
-    let props = capacity_properties(&doc)?;
+    let props = capacity_properties(&doc, &mut Vec::new())?;
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut missing = String::new();
     for (k, v) in capacity_values(config, parent) {

@@ -112,20 +112,28 @@ fn fair_share(s: &str, ctx: &FairContext) -> Option<f64> {
     (share.is_finite() && share >= 0.0).then_some(share.min(1.0))
 }
 
+/// The `<queue>` (or legacy `<pool>`) children of `node`; elements YARN
+/// does not know there (a `<queuePlacementPolicy>` nested in the root
+/// queue, say) are ignored with a warning, as YARN's loader does.
 fn fair_queue_children<'a, 'i>(
     doc: &roxmltree::Document<'_>,
     node: roxmltree::Node<'a, 'i>,
     allowed: &[&str],
+    warnings: &mut Vec<XmlError>,
 ) -> Result<Vec<roxmltree::Node<'a, 'i>>, XmlError> {
     let mut out = Vec::new();
     for c in node.children().filter(|n| n.is_element()) {
         let name = c.tag_name().name();
         if !allowed.contains(&name) {
-            return Err(at(
+            warnings.push(at(
                 doc,
                 c.range().start,
-                format!("unknown element <{name}> in <{}>", node.tag_name().name()),
+                format!(
+                    "unknown element <{name}> in <{}>: ignored",
+                    node.tag_name().name()
+                ),
             ));
+            continue;
         }
         if name == "queue" || name == "pool" {
             if c.attribute("name").is_none_or(|n| n.trim().is_empty()) {
@@ -143,7 +151,18 @@ fn fair_queue_children<'a, 'i>(
 /// `schedulingPolicy` to `defaultQueueSchedulingPolicy` or `fair`;
 /// `minResources` / `maxResources` become shares of the group by `ctx`.
 pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<GroupConfig, XmlError> {
+    read_fair_xml_with_warnings(text, parent, ctx).map(|(g, _)| g)
+}
+
+/// [`read_fair_xml`] with what YARN would accept and warn about (unknown
+/// or misplaced elements), located. Each element is reported once.
+pub fn read_fair_xml_with_warnings(
+    text: &str,
+    parent: &str,
+    ctx: &FairContext,
+) -> Result<(GroupConfig, Vec<XmlError>), XmlError> {
     let doc = parse(text)?;
+    let mut warnings = Vec::new();
     let root = doc.root_element();
     if root.tag_name().name() != "allocations" {
         return Err(at(
@@ -153,23 +172,27 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
         ));
     }
     let mut default_policy = Policy::Fair;
+    let mut default_am = None;
     for c in root.children().filter(|n| n.is_element()) {
-        if c.tag_name().name() == "defaultQueueSchedulingPolicy" {
-            default_policy = fair_policy(&doc, c)?;
+        match c.tag_name().name() {
+            "defaultQueueSchedulingPolicy" => default_policy = fair_policy(&doc, c)?,
+            "queueMaxAMShareDefault" => default_am = am_share(&doc, c, "")?,
+            _ => {}
         }
     }
-    let mut level = fair_queue_children(&doc, root, FAIR_TOP)?;
-    // Validate every queue's elements, and walk to the parent.
+    let mut level = fair_queue_children(&doc, root, FAIR_TOP, &mut warnings)?;
+    // Validate every queue's elements (warnings gathered once, here), and
+    // walk to the parent.
     let mut stack = level.clone();
     while let Some(q) = stack.pop() {
-        stack.extend(fair_queue_children(&doc, q, FAIR_QUEUE)?);
+        stack.extend(fair_queue_children(&doc, q, FAIR_QUEUE, &mut warnings)?);
     }
     let mut path = parent.split('.').collect::<Vec<_>>();
     if path.first() == Some(&"root") {
         path.remove(0);
     }
     if level.len() == 1 && level[0].attribute("name") == Some("root") {
-        level = fair_queue_children(&doc, level[0], FAIR_QUEUE)?;
+        level = fair_queue_children(&doc, level[0], FAIR_QUEUE, &mut Vec::new())?;
     }
     for step in path {
         let Some(next) = level.iter().find(|q| q.attribute("name") == Some(step)) else {
@@ -179,7 +202,7 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
                 message: format!("no queue {parent}"),
             });
         };
-        level = fair_queue_children(&doc, *next, FAIR_QUEUE)?;
+        level = fair_queue_children(&doc, *next, FAIR_QUEUE, &mut Vec::new())?;
     }
     if level.is_empty() {
         return Err(XmlError {
@@ -197,6 +220,8 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
             min_share: 0.0,
             max_share: 1.0,
             policy: default_policy,
+            am_share: default_am,
+            user_limit_factor: None,
         };
         for c in q.children().filter(|n| n.is_element()) {
             let text = c.text().unwrap_or("").trim();
@@ -226,6 +251,7 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
                     }
                 }
                 "schedulingPolicy" => conf.policy = fair_policy(&doc, c)?,
+                "maxAMShare" => conf.am_share = am_share(&doc, c, &name)?,
                 _ => {}
             }
         }
@@ -238,10 +264,41 @@ pub fn read_fair_xml(text: &str, parent: &str, ctx: &FairContext) -> Result<Grou
         }
         queues.push(conf);
     }
-    Ok(GroupConfig {
-        scheduler: SchedulerKind::Fair,
-        queues,
-    })
+    Ok((
+        GroupConfig {
+            scheduler: SchedulerKind::Fair,
+            queues,
+        },
+        warnings,
+    ))
+}
+
+/// A `maxAMShare` (or `queueMaxAMShareDefault`): a fraction in [0, 1], or
+/// −1 (YARN: no check, here the whole queue).
+fn am_share(
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    queue: &str,
+) -> Result<Option<f64>, XmlError> {
+    let text = node.text().unwrap_or("").trim();
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(Some(v)),
+        Ok(-1.0) => Ok(Some(1.0)),
+        _ => Err(at(
+            doc,
+            node.first_child()
+                .map_or(node.range().start, |t| t.range().start),
+            format!(
+                "{}{}: {text:?} is not a fraction in [0, 1] or -1",
+                if queue.is_empty() { "" } else { "queue " },
+                if queue.is_empty() {
+                    "queueMaxAMShareDefault".to_string()
+                } else {
+                    format!("{queue}: maxAMShare")
+                }
+            ),
+        )),
+    }
 }
 
 fn fair_policy(
@@ -303,6 +360,9 @@ pub fn write_fair_xml(config: &GroupConfig, ctx: &FairContext) -> String {
         let _ = writeln!(out, "  <queue name=\"{}\">", escape(&q.name));
         for (k, v) in fair_values(q, ctx) {
             let _ = writeln!(out, "    <{k}>{}</{k}>", escape(&v));
+        }
+        if let Some(a) = q.am_share {
+            let _ = writeln!(out, "    <maxAMShare>{a}</maxAMShare>");
         }
         out.push_str("  </queue>\n");
     }

@@ -27,6 +27,10 @@ pub mod fair;
 mod tests;
 mod xml;
 
-pub use capacity::{read_capacity_xml, update_capacity_xml, write_capacity_xml};
-pub use fair::{read_fair_xml, update_fair_xml, write_fair_xml, FairContext};
+pub use capacity::{
+    read_capacity_xml, read_capacity_xml_with_warnings, update_capacity_xml, write_capacity_xml,
+};
+pub use fair::{
+    read_fair_xml, read_fair_xml_with_warnings, update_fair_xml, write_fair_xml, FairContext,
+};
 pub use xml::XmlError;

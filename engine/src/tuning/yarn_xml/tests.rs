@@ -218,13 +218,14 @@ fn capacity_errors_are_located() {
         line_of(&bad, "default,etl"),
         "sum to 90, not 100",
     );
-    // Unknown property, at its name.
+    // Unknown property: YARN ignores it; we warn, at its name.
     let bad = CAPACITY.replace(
         "yarn.scheduler.capacity.root.default.low.user-limit-factor",
         "yarn.scheduler.capacity.root.default.low.user-limit-fctor",
     );
+    let (_, w) = read_capacity_xml_with_warnings(&bad, "root").unwrap();
     located(
-        read_capacity_xml(&bad, "root").unwrap_err(),
+        w[0].clone(),
         line_of(&bad, "user-limit-fctor"),
         "unknown property",
     );
@@ -232,8 +233,9 @@ fn capacity_errors_are_located() {
         "yarn.scheduler.capacity.node-locality-delay",
         "yarn.resourcemanager.scheduler.class",
     );
+    let (_, w) = read_capacity_xml_with_warnings(&bad, "root").unwrap();
     located(
-        read_capacity_xml(&bad, "root").unwrap_err(),
+        w[0].clone(),
         line_of(&bad, "scheduler.class"),
         "unknown property",
     );
@@ -341,8 +343,9 @@ fn fair_errors_are_located() {
         "<maxAMShare>0.1</maxAMShare>",
         "<maxAMShares>0.1</maxAMShares>",
     );
+    let (_, w) = read_fair_xml_with_warnings(&bad, "root", &ctx).unwrap();
     located(
-        read_fair_xml(&bad, "root", &ctx).unwrap_err(),
+        w[0].clone(),
         line_of(&bad, "maxAMShares"),
         "unknown element <maxAMShares>",
     );
@@ -364,4 +367,99 @@ fn fair_errors_are_located() {
         .message
         .contains("malformed"));
     assert!(read_fair_xml(FAIR, "root.nowhere", &ctx).is_err());
+}
+
+/// A capacity-scheduler.xml as clusters write them: a licence comment,
+/// odd whitespace, a property set twice (the later wins), a final one
+/// redefined (the final wins), a non-property element, three queues.
+const CAPACITY_AS_WRITTEN: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>
+<!--
+  Licensed under the Apache License, Version 2.0
+-->
+<configuration>
+  <property>
+    <name>yarn.scheduler.capacity.root.queues</name>
+    <value>
+       a ,b,  c
+    </value>
+    <description>three queues</description>
+  </property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>40</value></property>
+  <property>
+    <name>yarn.scheduler.capacity.root.b.capacity</name>
+    <value>30</value>
+    <final>true</final>
+  </property>
+  <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>35</value></property>
+  <property><name>yarn.scheduler.capacity.root.c.capacity</name><value>30</value></property>
+  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.2</value></property>
+  <include xmlns="http://www.w3.org/2001/XInclude" href="extra.xml"/>
+</configuration>
+"#;
+
+#[test]
+fn capacity_files_are_read_as_leniently_as_yarn() {
+    let (g, w) = read_capacity_xml_with_warnings(CAPACITY_AS_WRITTEN, "root").unwrap();
+    let names: Vec<&str> = g.queues.iter().map(|q| q.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    // The later a (40), the final b (30).
+    assert_eq!(g.queues[0].share, 0.4);
+    assert_eq!(g.queues[1].share, 0.3);
+    assert!(g.queues.iter().all(|q| q.am_share == Some(0.2)));
+    g.validate().unwrap();
+    let msgs: Vec<&str> = w.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(w.len(), 3, "{msgs:?}");
+    assert!(msgs[0].contains("root.a.capacity is set twice; the later value is used"));
+    assert!(msgs[1].contains("the first is final"));
+    assert!(msgs[2].contains("unexpected <include>"));
+    assert_eq!(w[0].line, line_of(CAPACITY_AS_WRITTEN, "<value>40<"));
+    // What YARN refuses is still refused, located: capacities that do not
+    // sum to 100 once the later value is taken.
+    let bad = CAPACITY_AS_WRITTEN.replace("<value>40</value>", "<value>45</value>");
+    assert!(read_capacity_xml(&bad, "root")
+        .unwrap_err()
+        .message
+        .contains("sum to 105"));
+}
+
+/// A Fair allocation file with a `<queuePlacementPolicy>` nested inside
+/// the root queue, legacy `<pool>` elements, comments and seven queues.
+const FAIR_AS_WRITTEN: &str = r#"<?xml version="1.0"?>
+<allocations>
+  <!-- seven teams -->
+  <queue name="root">
+    <queue name="a"><weight>1</weight></queue>
+    <queue name="b"><weight> 2 </weight><maxAMShare>0.3</maxAMShare></queue>
+    <pool name="c"/>
+    <queue name="d"><schedulingPolicy>FIFO</schedulingPolicy></queue>
+    <queue name="e"/>
+    <queue name="f"/>
+    <queue name="g"><minResources>1024 mb, 1 vcores</minResources></queue>
+    <queuePlacementPolicy>
+      <rule name="specified"/>
+      <rule name="default"/>
+    </queuePlacementPolicy>
+  </queue>
+  <queueMaxAMShareDefault>0.4</queueMaxAMShareDefault>
+</allocations>
+"#;
+
+#[test]
+fn fair_files_are_read_as_leniently_as_yarn() {
+    let ctx = FairContext::paper(16);
+    let (g, w) = read_fair_xml_with_warnings(FAIR_AS_WRITTEN, "root", &ctx).unwrap();
+    assert_eq!(g.queues.len(), 7);
+    assert_eq!(g.queues[1].share, 2.0);
+    assert_eq!(g.queues[1].am_share, Some(0.3));
+    assert_eq!(g.queues[0].am_share, Some(0.4));
+    assert_eq!(g.queues[3].policy, Policy::Fifo);
+    g.validate().unwrap();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].message.contains("<queuePlacementPolicy> in <queue>"));
+    assert_eq!(
+        w[0].line,
+        line_of(FAIR_AS_WRITTEN, "<queuePlacementPolicy>")
+    );
 }

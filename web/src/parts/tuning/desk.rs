@@ -86,6 +86,8 @@ pub fn equal_queues(scheduler: SchedulerKind, n: usize) -> GroupConfig {
                 min_share: if n > 1 { 0.1 } else { 0.0 },
                 max_share: if n > 1 { 0.9 } else { 1.0 },
                 policy: Policy::Fifo,
+                am_share: None,
+                user_limit_factor: None,
             })
             .collect(),
     }

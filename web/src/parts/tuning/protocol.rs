@@ -239,6 +239,15 @@ pub struct GroupView {
     pub simulated_best_secs: f64,
     /// The same of the current configuration.
     pub simulated_current_secs: f64,
+    /// Candidates whose estimate ties with the lowest (within 1 %).
+    #[serde(default)]
+    pub tied: usize,
+    /// Every candidate ties: no contention in this window.
+    #[serde(default)]
+    pub no_contention: bool,
+    /// The recommendation is the current configuration (it wins ties).
+    #[serde(default)]
+    pub kept_current: bool,
     /// Best latency at `curve_lower`, `curve_lower + 1`, … containers (the
     /// curve Algorithm 3 splits by; empty with one group).
     pub curve: Vec<f64>,

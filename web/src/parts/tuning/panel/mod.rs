@@ -13,7 +13,8 @@
 //! `tuning-capacity-sum`, `tuning-xml-input`, `tuning-source`,
 //! `tuning-run`, `tuning-status` (`data-running`), `tuning-progress`,
 //! `tuning-error`, `tuning-best` (`data-latency`), `tuning-current`
-//! (`data-latency`), `tuning-simulated`, `tuning-candidates` and
+//! (`data-latency`), `tuning-simulated`, `tuning-estimate-error`
+//! (`data-error`), `tuning-tie`, `tuning-candidates` and
 //! `tuning-schedule` and `tuning-curves` (canvases with `data-drawn`),
 //! `tuning-candidate-row` (`data-index`, `data-best`, `data-latency`),
 //! `tuning-mix-row`, `tuning-split-row`, `tuning-group`, `tuning-adopt`,

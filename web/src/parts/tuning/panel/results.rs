@@ -75,6 +75,28 @@ pub fn ResultsCard() -> impl IntoView {
             } else {
                 0.0
             };
+            // The estimate's error against the simulation of the same
+            // configuration: how far to trust the figures above.
+            let error = if g.simulated_best_secs > 0.0 {
+                (best.latency_secs / g.simulated_best_secs - 1.0) * 100.0
+            } else {
+                0.0
+            };
+            let tie = if g.no_contention {
+                Some(if g.kept_current {
+                    "Tie: no contention in this window — every configuration gives the same latency; keep the current one.".to_owned()
+                } else {
+                    "Tie: no contention in this window — every configuration gives the same latency; the most even split is shown.".to_owned()
+                })
+            } else if g.tied > 1 {
+                Some(format!(
+                    "Tie: {} configurations within 1 % of the lowest estimate; {}",
+                    g.tied,
+                    if g.kept_current { "the current one is among them — keep it." } else { "the most even split is recommended." }
+                ))
+            } else {
+                None
+            };
             view! {
                 <div class="agenda-figures tuning-figures">
                     <div class="figure" data-testid="tuning-best" data-latency=best.latency_secs.to_string()>
@@ -100,6 +122,12 @@ pub fn ResultsCard() -> impl IntoView {
                             {format!("best vs current: {} % lower", trimmed(sim_gain, 1))}
                         </span>
                     </div>
+                    <div class="figure" data-testid="tuning-estimate-error" data-error=error.to_string()>
+                        <span class="figure-label">"Estimate vs simulation"</span>
+                        <span class="figure-value">{format!("{} %", trimmed(error, 1))}</span>
+                        <span class="figure-note">"the recommendation's estimate against its simulated latency"</span>
+                    </div>
+                    {tie.map(|t| view! { <p class="hint" data-testid="tuning-tie">{t}</p> })}
                 </div>
             }
         })
@@ -124,7 +152,10 @@ pub fn ResultsCard() -> impl IntoView {
                         on:click=move |_| desk.pick(k)
                     >
                         <td class="num">{(rank + 1).to_string()}</td>
-                        <td>{c.label.clone()}{if k == g.best { " ★" } else { "" }}</td>
+                        <td>
+                            {c.label.clone()}
+                            {if k == g.best { " ★" } else { "" }}
+                        </td>
                         <td class="num">{trimmed(c.latency_secs, 1)}</td>
                     </tr>
                 }

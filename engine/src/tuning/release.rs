@@ -1,0 +1,321 @@
+//! Algorithm 1 with per-task container release: the reading that ranks
+//! configurations as YARN does (see [`super::latency`] for both readings).
+//!
+//! Allocation moments `t_M` are every task end and every submission. At
+//! each, the free containers go to queues by the scheduler's rule (group 1,
+//! within the constraint rule's bounds), then to jobs by each queue's
+//! policy (group 2), then to machines by placement (group 3) — the same
+//! rules as the literal reading. What differs is what a job asks for and
+//! when containers come back:
+//!
+//! - **Per-task release.** A granted container starts the job's next task
+//!   of its current stage and returns to the pool when that task ends
+//!   (Figure 5's "container release time", Algorithm 2's per-container
+//!   available moment `A[i]`); it is then allocated again, so a queue's
+//!   share binds whenever two queues have work, not only at job ends.
+//! - **Stage barrier.** A job's next stage (reduces after maps) is asked
+//!   for only when every task of the current one has ended.
+//! - **AM containers.** With [`RuleSet::application_master`] each job's
+//!   first container is its application master, held to its end; a
+//!   queue runs at most [`am_limit`] AMs, admitted by submission.
+//! - **User limit.** Under Capacity a job holds at most [`job_limit`].
+//!
+//! A job's waiting time is its first grant minus its submission (line 6);
+//! its execution time runs from there to its last task's end (line 7, as
+//! Algorithm 2 measures it); its allocations `R_v^job` are what it was
+//! granted at each moment.
+
+use super::exec_time::Allocation;
+use super::latency_report::{report, JobLatency, LatencyReport};
+use super::limits::{am_limit, job_limit};
+use super::model::{Cluster, GroupConfig, TuneJob};
+use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, RuleSet};
+use super::TuneError;
+
+/// A job's state while the estimate runs.
+#[derive(Clone, Debug, Default)]
+struct Run {
+    /// Stages still to ask for, the next last.
+    stages: Vec<Vec<f64>>,
+    /// Tasks of the current stage not started.
+    pending: Vec<f64>,
+    /// Task containers it holds.
+    running: u32,
+    /// Its AM container's machine, while it holds one.
+    am: Option<usize>,
+    /// First grant.
+    first: Option<f64>,
+    /// Last task's end.
+    finish: Option<f64>,
+    /// `R_v^job`: task containers granted per moment.
+    allocations: Vec<Allocation>,
+}
+
+impl Run {
+    fn held(&self) -> u32 {
+        self.running + u32::from(self.am.is_some())
+    }
+    fn remaining_secs(&self) -> f64 {
+        self.pending.iter().sum::<f64>() + self.stages.iter().flatten().sum::<f64>()
+    }
+}
+
+/// A running task: when its container comes back, whose, on which machine.
+#[derive(Clone, Copy, Debug)]
+struct Release {
+    at: f64,
+    job: usize,
+    machine: usize,
+}
+
+/// Algorithm 1, per-task reading (see the module documentation). Inputs
+/// are validated by the caller.
+pub(crate) fn per_task(
+    jobs: &[TuneJob],
+    cluster: &Cluster,
+    config: &GroupConfig,
+    rules: RuleSet,
+) -> Result<LatencyReport, TuneError> {
+    let total = cluster.containers();
+    let allocation = rules.allocation.rule();
+    let constraint = rules.constraint.rule();
+    let nq = config.queues.len();
+    let bounds: Vec<QueueBounds> = config
+        .queues
+        .iter()
+        .map(|q| constraint.queue_bounds(q, total))
+        .collect();
+    let with_am = rules.application_master;
+    let am = u32::from(with_am);
+    let am_limits: Vec<u32> = (0..nq)
+        .map(|q| am_limit(config.scheduler, &config.queues, q, total, None))
+        .collect();
+    let job_limits: Vec<u32> = (0..nq)
+        .map(|q| job_limit(config.scheduler, &config.queues, q, total, am))
+        .collect();
+    let mut runs: Vec<Run> = jobs
+        .iter()
+        .map(|j| {
+            let mut stages: Vec<Vec<f64>> = Vec::new();
+            let mut last = None;
+            for t in j.ranked_tasks() {
+                if last != Some(t.stage) {
+                    stages.push(Vec::new());
+                    last = Some(t.stage);
+                }
+                if let Some(s) = stages.last_mut() {
+                    s.push(t.secs);
+                }
+            }
+            stages.reverse();
+            let pending = if with_am {
+                Vec::new()
+            } else {
+                stages.pop().unwrap_or_default()
+            };
+            Run {
+                stages,
+                pending,
+                ..Run::default()
+            }
+        })
+        .collect();
+    let mut free = cluster.machines.clone();
+    let mut releases: Vec<Release> = Vec::new();
+    let mut unfinished = jobs.len();
+    let mut t_m = 0.0f64;
+    while unfinished > 0 {
+        // Containers whose task has ended by t_M come back.
+        let mut k = 0;
+        while k < releases.len() {
+            if releases[k].at > t_m {
+                k += 1;
+                continue;
+            }
+            let r = releases.swap_remove(k);
+            free[r.machine] += 1;
+            let run = &mut runs[r.job];
+            run.running -= 1;
+            if run.running == 0 && run.pending.is_empty() {
+                match run.stages.pop() {
+                    Some(next) => run.pending = next,
+                    None => {
+                        run.finish = Some(r.at);
+                        if let Some(m) = run.am.take() {
+                            free[m] += 1;
+                        }
+                        unfinished -= 1;
+                    }
+                }
+            }
+        }
+        // Allocate until nothing more is granted at t_M (an AM granted
+        // asks for its tasks at once).
+        while allocate(
+            jobs,
+            config,
+            &rules,
+            total,
+            &bounds,
+            &am_limits,
+            &job_limits,
+            allocation,
+            constraint,
+            &mut runs,
+            &mut free,
+            &mut releases,
+            t_m,
+        ) {}
+        if unfinished == 0 {
+            break;
+        }
+        let next_release = releases.iter().map(|r| r.at).fold(f64::INFINITY, f64::min);
+        let next_arrival = jobs
+            .iter()
+            .filter(|j| j.submit > t_m)
+            .map(|j| j.submit)
+            .fold(f64::INFINITY, f64::min);
+        let next = next_release.min(next_arrival);
+        if !next.is_finite() {
+            let v = runs.iter().position(|r| r.finish.is_none()).unwrap_or(0);
+            return Err(TuneError::BadJob {
+                index: v,
+                name: jobs[v].name.clone(),
+                why: "can never be given a container (placement or queue maximum)".into(),
+            });
+        }
+        t_m = next;
+    }
+    Ok(report(jobs.iter().zip(runs).map(|(j, r)| {
+        let first = r.first.unwrap_or(j.submit);
+        let finish = r.finish.unwrap_or(first);
+        JobLatency {
+            name: j.name.clone(),
+            queue: j.queue,
+            wait_secs: (first - j.submit).max(0.0),
+            exec_secs: finish - first,
+            latency_secs: finish - j.submit,
+            allocations: r.allocations,
+        }
+    })))
+}
+
+/// One allocation round at `t_M`; whether anything was granted.
+#[allow(clippy::too_many_arguments)]
+fn allocate(
+    jobs: &[TuneJob],
+    config: &GroupConfig,
+    rules: &RuleSet,
+    total: u32,
+    bounds: &[QueueBounds],
+    am_limits: &[u32],
+    job_limits: &[u32],
+    allocation: &dyn super::rules::QueueAllocation,
+    constraint: &dyn super::rules::ConstraintCheck,
+    runs: &mut [Run],
+    free: &mut [u32],
+    releases: &mut Vec<Release>,
+    t_m: f64,
+) -> bool {
+    let nq = config.queues.len();
+    let with_am = rules.application_master;
+    let free_total: u32 = free.iter().sum();
+    if free_total == 0 {
+        return false;
+    }
+    // AMs running per queue, and the jobs waiting for one in submission
+    // order (YARN activates applications in that order).
+    let mut ams = vec![0u32; nq];
+    for (j, r) in jobs.iter().zip(runs.iter()) {
+        ams[j.queue] += u32::from(r.am.is_some());
+    }
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| jobs[a].submit.total_cmp(&jobs[b].submit).then(a.cmp(&b)));
+    let mut wanted = vec![0u32; jobs.len()];
+    let mut demand = vec![QueueDemand::default(); nq];
+    let mut admitted = ams.clone();
+    for &v in &order {
+        let (j, r) = (&jobs[v], &runs[v]);
+        if j.submit > t_m || r.finish.is_some() {
+            continue;
+        }
+        demand[j.queue].used += r.held();
+        if with_am && r.am.is_none() {
+            if admitted[j.queue] < am_limits[j.queue] {
+                admitted[j.queue] += 1;
+                wanted[v] = 1;
+            }
+        } else {
+            let room = job_limits[j.queue].saturating_sub(r.held());
+            wanted[v] = (r.pending.len() as u32)
+                .min(j.demand.saturating_sub(r.running))
+                .min(room);
+        }
+        demand[j.queue].wanted += wanted[v];
+    }
+    let per_queue = allocation.split(free_total, total, &config.queues, &demand, bounds);
+    let mut granted = false;
+    for (q, &n) in per_queue.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let members: Vec<usize> = (0..jobs.len())
+            .filter(|&v| jobs[v].queue == q && wanted[v] > 0)
+            .collect();
+        let facts: Vec<JobDemand> = members
+            .iter()
+            .map(|&v| JobDemand {
+                submit: jobs[v].submit,
+                held: runs[v].held(),
+                wanted: wanted[v],
+                dominance: jobs[v].dominance(),
+                deadline: jobs[v].deadline.unwrap_or(f64::INFINITY),
+                remaining_secs: runs[v].remaining_secs(),
+            })
+            .collect();
+        let mut placements: Vec<(usize, usize, u32)> = Vec::new();
+        place_in_queue(
+            config.queues[q].policy,
+            n,
+            facts,
+            free,
+            &mut |k, m| constraint.may_use(&jobs[members[k]], m),
+            &mut |k, m, take| placements.push((members[k], m, take)),
+        );
+        for (v, m, take) in placements {
+            granted = true;
+            let r = &mut runs[v];
+            r.first.get_or_insert(t_m);
+            let mut tasks = take;
+            if with_am && r.am.is_none() {
+                r.am = Some(m);
+                r.pending = r.stages.pop().unwrap_or_default();
+                tasks -= 1;
+            }
+            for _ in 0..tasks {
+                let Some(secs) = r.pending.pop() else {
+                    // Nothing to run (cannot happen: grants ≤ wanted);
+                    // give the container back.
+                    free[m] += 1;
+                    continue;
+                };
+                r.running += 1;
+                releases.push(Release {
+                    at: t_m + secs,
+                    job: v,
+                    machine: m,
+                });
+            }
+            if tasks > 0 {
+                match r.allocations.last_mut() {
+                    Some(a) if a.at == t_m => a.containers += tasks,
+                    _ => r.allocations.push(Allocation {
+                        at: t_m,
+                        containers: tasks,
+                    }),
+                }
+            }
+        }
+    }
+    granted
+}
