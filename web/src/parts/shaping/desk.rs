@@ -140,12 +140,15 @@ pub struct ShapingDesk {
     pub compare: Job<(u32, PolicyComparison, f64)>,
     /// The K1 × K2 grid.
     pub grid: Job<GridView>,
+    /// The last files sent to the worker, kept to send again to a worker
+    /// restarted by Cancel (the workload lives only in the worker).
+    sent_files: StoredValue<Option<ShapingRequest>>,
 }
 
 impl ShapingDesk {
     /// The panel's defaults; nothing run.
     pub fn new(page: Page) -> ShapingDesk {
-        ShapingDesk {
+        let desk = ShapingDesk {
             page,
             form: RwSignal::new(ShapingForm::default()),
             loaded: RwSignal::new(None),
@@ -158,6 +161,19 @@ impl ShapingDesk {
             shown: RwSignal::new(Shown::Mem),
             compare: Job::new(page),
             grid: Job::new(page),
+            sent_files: StoredValue::new(None),
+        };
+        page.on_restart(move || desk.restarted());
+        desk
+    }
+
+    /// A fresh worker is starting: it holds no workload read from files,
+    /// so the files read are sent again. The last run, its timelines and
+    /// the grid are not redone: their follow-ups are answered with a line
+    /// asking for a new run.
+    fn restarted(self) {
+        if let Some(request) = self.sent_files.get_value() {
+            self.send(request);
         }
     }
 
@@ -174,13 +190,17 @@ impl ShapingDesk {
             .unwrap_or_default();
         self.read_error.set(None);
         read_texts(files, move |read| match read {
-            Ok(read) => self.send(ShapingRequest::ReadWorkload {
-                files: read
-                    .into_iter()
-                    .map(|(name, text)| WorkloadFile { name, text })
-                    .collect(),
-                params,
-            }),
+            Ok(read) => {
+                let request = ShapingRequest::ReadWorkload {
+                    files: read
+                        .into_iter()
+                        .map(|(name, text)| WorkloadFile { name, text })
+                        .collect(),
+                    params,
+                };
+                self.sent_files.set_value(Some(request.clone()));
+                self.send(request);
+            }
             Err(message) => self.read_error.set(Some(message)),
         });
     }
@@ -188,6 +208,7 @@ impl ShapingDesk {
     /// Back to the generator; the files are forgotten.
     pub fn forget_files(self) {
         self.form.update(|f| f.source = WorkloadSource::Generated);
+        self.sent_files.set_value(None);
         self.send(ShapingRequest::ForgetWorkload);
     }
 

@@ -24,6 +24,16 @@ pub struct ShapingHost {
     grid: Option<(u32, String, GridReport)>,
 }
 
+/// The answer to a follow-up (timelines, Figure 2, a new failure target,
+/// an export) of a run this worker does not hold: the engine restarted
+/// (Cancel) since, or a later run replaced it.
+const RUN_AGAIN: &str =
+    "This run is no longer in the engine (it restarted, or a later run replaced it): run it again.";
+
+/// The notice for an export with no run in the engine.
+const NOTHING_TO_EXPORT: &str =
+    "Nothing to export: the engine holds no run (it restarted since) — run it again.";
+
 /// The progress report of `stage`.
 fn progress(stage: Stage) -> impl Fn(Progress) -> ShapingResponse {
     move |progress| ShapingResponse::Progress { stage, progress }
@@ -80,7 +90,7 @@ impl PartHost for ShapingHost {
             }
             ShapingRequest::Timelines { ticket, app, host } => {
                 let Some(last) = self.last.as_ref().filter(|l| l.ticket == ticket) else {
-                    return;
+                    return failed(ticket, RUN_AGAIN.into());
                 };
                 match timelines(&last.workload, &last.params, &last.forecasts, app, host) {
                     Ok(timelines) => send(ShapingResponse::Timelines(Box::new(TimelinesView {
@@ -92,7 +102,7 @@ impl PartHost for ShapingHost {
             }
             ShapingRequest::Compare { ticket, run } => {
                 let Some(last) = self.last.as_ref().filter(|l| l.ticket == run) else {
-                    return;
+                    return failed(ticket, RUN_AGAIN.into());
                 };
                 let mut progress = ctx.progress(ticket, progress(Stage::Compare));
                 let (answer, millis) = timed(|| {
@@ -143,7 +153,7 @@ impl PartHost for ShapingHost {
                 target_failed_pct,
             } => {
                 let Some((_, source, report)) = self.grid.as_mut().filter(|g| g.0 == ticket) else {
-                    return;
+                    return failed(ticket, RUN_AGAIN.into());
                 };
                 match retarget(report, target_failed_pct) {
                     Ok(()) => send(ShapingResponse::GridReady(Box::new(GridView {
@@ -155,22 +165,20 @@ impl PartHost for ShapingHost {
                     Err(message) => failed(ticket, message),
                 }
             }
-            ShapingRequest::ExportRun => {
-                if let Some(last) = &self.last {
-                    send(ShapingResponse::Csv {
-                        name: "skyplan-shaping-apps.csv".into(),
-                        text: outcomes_csv(last),
-                    });
-                }
-            }
-            ShapingRequest::ExportGrid => {
-                if let Some((_, _, report)) = &self.grid {
-                    send(ShapingResponse::Csv {
-                        name: "skyplan-shaping-grid.csv".into(),
-                        text: grid_csv(report),
-                    });
-                }
-            }
+            ShapingRequest::ExportRun => match &self.last {
+                Some(last) => send(ShapingResponse::Csv {
+                    name: "skyplan-shaping-apps.csv".into(),
+                    text: outcomes_csv(last),
+                }),
+                None => ctx.notice(NOTHING_TO_EXPORT),
+            },
+            ShapingRequest::ExportGrid => match &self.grid {
+                Some((_, _, report)) => send(ShapingResponse::Csv {
+                    name: "skyplan-shaping-grid.csv".into(),
+                    text: grid_csv(report),
+                }),
+                None => ctx.notice(NOTHING_TO_EXPORT),
+            },
         }
     }
 

@@ -120,12 +120,15 @@ pub struct TuningDesk {
     pub group: RwSignal<usize>,
     /// The schedule shown (the best's, or a chosen candidate's).
     pub schedule: RwSignal<Option<ScheduleView>>,
+    /// The last YARN file sent to the worker, kept to send again to a
+    /// worker restarted by Cancel (the file lives only in the worker).
+    sent_xml: StoredValue<Option<TuningRequest>>,
 }
 
 impl TuningDesk {
     /// Two Capacity queues of equal share; nothing run.
     pub fn new(page: Page) -> TuningDesk {
-        TuningDesk {
+        let desk = TuningDesk {
             page,
             form: RwSignal::new(TuningForm::default()),
             current: RwSignal::new(equal_queues(SchedulerKind::Capacity, 2)),
@@ -133,6 +136,19 @@ impl TuningDesk {
             run: Job::new(page),
             group: RwSignal::new(0),
             schedule: RwSignal::new(None),
+            sent_xml: StoredValue::new(None),
+        };
+        page.on_restart(move || desk.restarted());
+        desk
+    }
+
+    /// A fresh worker is starting: it holds no YARN file, so the one read
+    /// is sent again (the export updates it in place). The last run is not
+    /// redone: a candidate's schedule is answered with a line asking for a
+    /// new run.
+    fn restarted(self) {
+        if let Some(request) = self.sent_xml.get_value() {
+            self.send(request);
         }
     }
 
@@ -207,12 +223,16 @@ impl TuningDesk {
             .with_untracked(|f| (f.parent.clone(), f.containers.trim().parse().unwrap_or(8)));
         self.run.error.set(None);
         read_text(file, move |read| match read {
-            Ok((name, text)) => self.send(TuningRequest::ReadXml {
-                name,
-                text,
-                parent,
-                containers,
-            }),
+            Ok((name, text)) => {
+                let request = TuningRequest::ReadXml {
+                    name,
+                    text,
+                    parent,
+                    containers,
+                };
+                self.sent_xml.set_value(Some(request.clone()));
+                self.send(request);
+            }
             Err(message) => self.run.error.set(Some(message)),
         });
     }
@@ -220,6 +240,7 @@ impl TuningDesk {
     /// Back to queues of our own: the export writes a fresh file.
     pub fn forget_xml(self) {
         self.source.set(None);
+        self.sent_xml.set_value(None);
         self.send(TuningRequest::ForgetXml);
     }
 
