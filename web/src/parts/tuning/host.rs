@@ -68,9 +68,11 @@ impl PartHost for TuningHost {
                     Some(last) if last.ticket == ticket => {
                         candidate_schedule(last, group, candidate)
                     }
-                    _ => Err("This run is no longer in the engine (it restarted, or a later run \
+                    _ => Err(
+                        "This run is no longer in the engine (it restarted, or a later run \
                               replaced it): run it again."
-                        .to_owned()),
+                            .to_owned(),
+                    ),
                 };
                 match schedule {
                     Ok(view) => send(TuningResponse::Schedule(Box::new(view))),
