@@ -567,6 +567,18 @@ impl RuleSet {
         }
     }
 
+    /// Each queue of `config`'s bounds on a cluster of `total` containers
+    /// under the constraint rule: both readings of Algorithm 1 start from
+    /// them, so they are computed in one place.
+    pub(crate) fn queue_bounds(&self, config: &GroupConfig, total: u32) -> Vec<QueueBounds> {
+        let constraint = self.constraint.rule();
+        config
+            .queues
+            .iter()
+            .map(|q| constraint.queue_bounds(q, total))
+            .collect()
+    }
+
     /// The rules for `config` read literally: whole-job release, no AM
     /// container (Algorithm 1 as printed).
     pub fn literal(config: &GroupConfig, constraint: ConstraintRule, exec: ExecRule) -> Self {
