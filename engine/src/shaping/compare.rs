@@ -72,15 +72,7 @@ fn compare_scenario(
     let mut policies = Vec::new();
     for (k, policy) in Policy::ALL.into_iter().enumerate() {
         let r = run(
-            &RunSetup {
-                scenario,
-                policy,
-                predictor: params.predictor,
-                k1: params.k1,
-                k2: params.k2,
-                timeline_app,
-                verify: false,
-            },
+            &RunSetup::from_params(scenario, policy, timeline_app, false),
             &mut |_| {},
         );
         policies.push(PolicyBox {

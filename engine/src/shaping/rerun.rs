@@ -60,15 +60,7 @@ pub fn timelines(
     let scenario = scenario.with_forecasts(forecasts)?;
     let one = |policy: Policy| {
         let r = run(
-            &RunSetup {
-                scenario: &scenario,
-                policy,
-                predictor: params.predictor,
-                k1: params.k1,
-                k2: params.k2,
-                timeline_app: Some(app),
-                verify: false,
-            },
+            &RunSetup::from_params(&scenario, policy, Some(app), false),
             &mut |_| {},
         );
         (r.app_timeline.unwrap_or_default(), r.host_timeline)

@@ -78,6 +78,30 @@ pub(crate) struct RunSetup<'a> {
     pub verify: bool,
 }
 
+impl<'a> RunSetup<'a> {
+    /// A run of `policy` with the forecaster, K1 and K2 of the scenario's
+    /// own settings: what the simulation, the comparison and the timeline
+    /// re-runs all ask (only the grid varies those three), built in one
+    /// place so they cannot drift apart.
+    pub(crate) fn from_params(
+        scenario: &'a Scenario<'a>,
+        policy: Policy,
+        timeline_app: Option<usize>,
+        verify: bool,
+    ) -> Self {
+        let params = scenario.params();
+        RunSetup {
+            scenario,
+            policy,
+            predictor: params.predictor,
+            k1: params.k1,
+            k2: params.k2,
+            timeline_app,
+            verify,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Future,
@@ -380,6 +404,15 @@ impl<'a> Sim<'a> {
         self.note(i, t, EventKind::Finish, 0);
     }
 
+    /// First fit of `count` components of (`cpu`, `mem`) into the free
+    /// capacity, which is charged; the hosts chosen are left in
+    /// `placed_hosts` (cleared first). Shared by the gang start and the
+    /// elastic placement so both place the same way. Returns how many fit.
+    fn fit(&mut self, cpu: f64, mem: f64, count: u32) -> u32 {
+        self.placed_hosts.clear();
+        first_fit(&mut self.free, cpu, mem, count, &mut self.placed_hosts)
+    }
+
     /// Places what fits of the application's waiting elastic components.
     fn place_elastic(&mut self, i: usize, t: f64) -> u32 {
         let setup = self.setup;
@@ -390,14 +423,7 @@ impl<'a> Sim<'a> {
             if want == 0 || group.kind != Kind::Elastic {
                 continue;
             }
-            self.placed_hosts.clear();
-            let got = first_fit(
-                &mut self.free,
-                group.cpu,
-                group.mem,
-                want,
-                &mut self.placed_hosts,
-            );
+            let got = self.fit(group.cpu, group.mem, want);
             let a = &mut self.apps[i];
             for &h in &self.placed_hosts {
                 a.components.push(RunningComponent {
@@ -458,21 +484,15 @@ impl<'a> Sim<'a> {
     /// then what fits of its elastic ones. False when the gang does not fit.
     fn start(&mut self, key: FifoKey, t: f64) -> bool {
         let i = key.app;
-        let app = &self.setup.scenario.workload().applications[i];
+        let setup = self.setup;
+        let app = &setup.scenario.workload().applications[i];
         let saved: Vec<Host> = self.free.clone();
         let mut core = Vec::new();
         for (g, group) in app.components.iter().enumerate() {
             if group.kind != Kind::Core {
                 continue;
             }
-            self.placed_hosts.clear();
-            let got = first_fit(
-                &mut self.free,
-                group.cpu,
-                group.mem,
-                group.count,
-                &mut self.placed_hosts,
-            );
+            let got = self.fit(group.cpu, group.mem, group.count);
             if got < group.count {
                 self.free = saved;
                 return false;

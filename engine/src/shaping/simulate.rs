@@ -182,15 +182,7 @@ fn baseline_and_shaped(
     let n = w.applications.len();
     let total = 2 * n;
     let timeline_app = pick_timeline_app(w, params)?;
-    let setup = |policy: Policy| RunSetup {
-        scenario,
-        policy,
-        predictor: params.predictor,
-        k1: params.k1,
-        k2: params.k2,
-        timeline_app,
-        verify: false,
-    };
+    let setup = |policy: Policy| RunSetup::from_params(scenario, policy, timeline_app, false);
     let baseline = run(&setup(Policy::Reservation), &mut |d| progress(d, total));
     let shaped = run(&setup(params.policy), &mut |d| progress(n + d, total));
     let speedup = speedup(&baseline.summary, &shaped.summary);
@@ -229,16 +221,9 @@ pub fn simulate_verified(
     policy: Policy,
 ) -> Result<RunReport, ShapingError> {
     let scenario = Scenario::new(w, params)?.forecast(&mut |_| {});
+    let timeline_app = pick_timeline_app(w, params)?;
     Ok(run(
-        &RunSetup {
-            scenario: &scenario,
-            policy,
-            predictor: params.predictor,
-            k1: params.k1,
-            k2: params.k2,
-            timeline_app: pick_timeline_app(w, params)?,
-            verify: true,
-        },
+        &RunSetup::from_params(&scenario, policy, timeline_app, true),
         &mut |_| {},
     ))
 }

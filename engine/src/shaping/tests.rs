@@ -10,6 +10,17 @@ fn host(cpu: f64, mem: f64) -> Host {
     Host { cpu, mem }
 }
 
+/// An application of `len` components from `first` in the shaper's slice,
+/// arriving at `arrival`.
+fn shaper_app(arrival: f64, id: usize, first: usize, len: usize) -> ShaperApp {
+    ShaperApp {
+        arrival,
+        id,
+        first,
+        len,
+    }
+}
+
 fn comp(host: usize, kind: Kind, started: f64, cpu: f64, mem: f64) -> ShaperComponent {
     ShaperComponent {
         host,
@@ -97,20 +108,7 @@ fn algorithm1_core_first_and_whole_preemption() {
         comp(1, Kind::Elastic, 5.0, 2.0, 2.0),
     ];
     // B listed first: the sort by arrival must still serve A first.
-    let apps = [
-        ShaperApp {
-            arrival: 1.0,
-            id: 1,
-            first: 1,
-            len: 2,
-        },
-        ShaperApp {
-            arrival: 0.0,
-            id: 0,
-            first: 0,
-            len: 1,
-        },
-    ];
+    let apps = [shaper_app(1.0, 1, 1, 2), shaper_app(0.0, 0, 0, 1)];
     let d = pessimistic(&hosts, &apps, &comps, false);
     assert_eq!(d.preempted_apps, vec![0]);
     assert_eq!(d.kept, vec![1]);
@@ -131,12 +129,7 @@ fn algorithm1_elastic_by_age_and_memory_counts() {
         comp(1, Kind::Elastic, 10.0, 1.0, 4.0),
         comp(1, Kind::Elastic, 20.0, 1.0, 4.0),
     ];
-    let apps = [ShaperApp {
-        arrival: 0.0,
-        id: 0,
-        first: 0,
-        len: 4,
-    }];
+    let apps = [shaper_app(0.0, 0, 0, 4)];
     let d = pessimistic(&hosts, &apps, &comps, false);
     // The youngest (started at 30) goes.
     assert_eq!(d.preempted_components, vec![1]);
@@ -159,12 +152,7 @@ fn algorithm1_resizes_survivors_to_forecast_plus_beta() {
         comp(0, Kind::Core, 0.0, t_cpu, t_mem),
         comp(0, Kind::Elastic, 0.0, t_cpu, t_mem),
     ];
-    let apps = [ShaperApp {
-        arrival: 0.0,
-        id: 0,
-        first: 0,
-        len: 2,
-    }];
+    let apps = [shaper_app(0.0, 0, 0, 2)];
     let d = pessimistic(&hosts, &apps, &comps, false);
     assert!(d.preempted_apps.is_empty() && d.preempted_components.is_empty());
     assert!((d.free[0].cpu - (5.0 - 2.0 * t_cpu)).abs() < 1e-12);
@@ -178,12 +166,7 @@ fn algorithm1_line_29_as_printed_preempts_an_exact_fill() {
         comp(0, Kind::Core, 0.0, 2.0, 2.0),
         comp(0, Kind::Elastic, 0.0, 2.0, 2.0),
     ];
-    let apps = [ShaperApp {
-        arrival: 0.0,
-        id: 0,
-        first: 0,
-        len: 2,
-    }];
+    let apps = [shaper_app(0.0, 0, 0, 2)];
     assert!(pessimistic(&hosts, &apps, &comps, false)
         .preempted_components
         .is_empty());
@@ -250,20 +233,7 @@ fn optimistic_kills_the_largest_memory_user_and_shares_cpu() {
         comp(0, Kind::Core, 0.0, 3.0, 6.0),
         comp(0, Kind::Core, 0.0, 3.0, 5.0),
     ];
-    let apps = [
-        ShaperApp {
-            arrival: 0.0,
-            id: 0,
-            first: 0,
-            len: 1,
-        },
-        ShaperApp {
-            arrival: 1.0,
-            id: 1,
-            first: 1,
-            len: 1,
-        },
-    ];
+    let apps = [shaper_app(0.0, 0, 0, 1), shaper_app(1.0, 1, 1, 1)];
     // Memory 11 > 10: the largest *user* (app 1 uses 5.5 GB, app 0 4 GB) dies.
     let d = optimistic(&hosts, &apps, &comps, &[4.0, 5.5]);
     assert_eq!(d.killed_apps, vec![1]);
@@ -835,20 +805,7 @@ fn memory_only_preemption_shares_cpu_instead_of_preempting() {
     // Two single-core applications on one 4-core, 100 GB host, each
     // targeting 3 cores and 10 GB: CPU short by 2, memory plenty.
     let hosts = [host(4.0, 100.0)];
-    let apps = [
-        ShaperApp {
-            arrival: 0.0,
-            id: 0,
-            first: 0,
-            len: 1,
-        },
-        ShaperApp {
-            arrival: 1.0,
-            id: 1,
-            first: 1,
-            len: 1,
-        },
-    ];
+    let apps = [shaper_app(0.0, 0, 0, 1), shaper_app(1.0, 1, 1, 1)];
     let comps = [
         comp(0, Kind::Core, 0.0, 3.0, 10.0),
         comp(0, Kind::Core, 1.0, 3.0, 10.0),

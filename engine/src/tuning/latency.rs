@@ -50,7 +50,7 @@ use super::exec_time::Allocation;
 use super::latency_report::report;
 pub use super::latency_report::{JobLatency, LatencyReport};
 use super::model::{validate_jobs, Cluster, GroupConfig, Task, TuneJob};
-use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, Reading, RuleSet};
+use super::rules::{place_in_queue, JobDemand, QueueDemand, Reading, RuleSet};
 use super::TuneError;
 
 /// A job's state during the rounds.
@@ -108,11 +108,7 @@ fn literal(
     let allocation = rules.allocation.rule();
     let constraint = rules.constraint.rule();
     let exec = rules.exec.rule();
-    let bounds: Vec<QueueBounds> = config
-        .queues
-        .iter()
-        .map(|q| constraint.queue_bounds(q, total))
-        .collect();
+    let bounds = rules.queue_bounds(config, total);
     let nq = config.queues.len();
     let mut state: Vec<State> = jobs
         .iter()

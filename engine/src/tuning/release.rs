@@ -80,11 +80,7 @@ pub(crate) fn per_task(
     let allocation = rules.allocation.rule();
     let constraint = rules.constraint.rule();
     let nq = config.queues.len();
-    let bounds: Vec<QueueBounds> = config
-        .queues
-        .iter()
-        .map(|q| constraint.queue_bounds(q, total))
-        .collect();
+    let bounds = rules.queue_bounds(config, total);
     let with_am = rules.application_master;
     let am = u32::from(with_am);
     let am_limits: Vec<u32> = (0..nq)

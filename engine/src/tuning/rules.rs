@@ -214,6 +214,22 @@ impl QueueAllocation for FairRule {
     }
 }
 
+/// The `rule()` that maps a naming enum to its rule's implementation, the
+/// same for every activation group: one definition, so the groups cannot
+/// drift apart in how they dispatch.
+macro_rules! rule_of {
+    ($(#[$doc:meta])* $name:ident => $rule:ident { $($variant:ident => $imp:expr,)+ }) => {
+        impl $name {
+            $(#[$doc])*
+            pub fn rule(self) -> &'static dyn $rule {
+                match self {
+                    $($name::$variant => &$imp,)+
+                }
+            }
+        }
+    };
+}
+
 /// Names the active rule of group 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -224,13 +240,11 @@ pub enum AllocationRule {
     Fair,
 }
 
-impl AllocationRule {
+rule_of! {
     /// The rule's implementation.
-    pub fn rule(self) -> &'static dyn QueueAllocation {
-        match self {
-            AllocationRule::Capacity => &CapacityRule,
-            AllocationRule::Fair => &FairRule,
-        }
+    AllocationRule => QueueAllocation {
+        Capacity => CapacityRule,
+        Fair => FairRule,
     }
 }
 
@@ -321,16 +335,14 @@ impl JobPolicy for LrtfRule {
     }
 }
 
-impl Policy {
+rule_of! {
     /// The rule of activation group 2 this policy fires.
-    pub fn rule(self) -> &'static dyn JobPolicy {
-        match self {
-            Policy::Fifo => &FifoRule,
-            Policy::Fair => &FairPolicyRule,
-            Policy::Drf => &DrfRule,
-            Policy::Edf => &EdfRule,
-            Policy::Lrtf => &LrtfRule,
-        }
+    Policy => JobPolicy {
+        Fifo => FifoRule,
+        Fair => FairPolicyRule,
+        Drf => DrfRule,
+        Edf => EdfRule,
+        Lrtf => LrtfRule,
     }
 }
 
@@ -454,14 +466,12 @@ pub enum ConstraintRule {
     LimitsAndPlacement,
 }
 
-impl ConstraintRule {
+rule_of! {
     /// The rule's implementation.
-    pub fn rule(self) -> &'static dyn ConstraintCheck {
-        match self {
-            ConstraintRule::None => &Unconstrained,
-            ConstraintRule::QueueLimits => &QueueLimits,
-            ConstraintRule::LimitsAndPlacement => &LimitsAndPlacement,
-        }
+    ConstraintRule => ConstraintCheck {
+        None => Unconstrained,
+        QueueLimits => QueueLimits,
+        LimitsAndPlacement => LimitsAndPlacement,
     }
 }
 
@@ -504,13 +514,11 @@ pub enum ExecRule {
     Aggregate,
 }
 
-impl ExecRule {
+rule_of! {
     /// The rule's implementation.
-    pub fn rule(self) -> &'static dyn ExecTimeEstimate {
-        match self {
-            ExecRule::Algorithm2 => &Algorithm2Rule,
-            ExecRule::Aggregate => &AggregateRule,
-        }
+    ExecRule => ExecTimeEstimate {
+        Algorithm2 => Algorithm2Rule,
+        Aggregate => AggregateRule,
     }
 }
 
@@ -565,6 +573,18 @@ impl RuleSet {
             application_master: true,
             reading: Reading::PerTask,
         }
+    }
+
+    /// Each queue of `config`'s bounds on a cluster of `total` containers
+    /// under the constraint rule: both readings of Algorithm 1 start from
+    /// them, so they are computed in one place.
+    pub(crate) fn queue_bounds(&self, config: &GroupConfig, total: u32) -> Vec<QueueBounds> {
+        let constraint = self.constraint.rule();
+        config
+            .queues
+            .iter()
+            .map(|q| constraint.queue_bounds(q, total))
+            .collect()
     }
 
     /// The rules for `config` read literally: whole-job release, no AM

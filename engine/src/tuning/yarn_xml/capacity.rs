@@ -2,7 +2,7 @@
 //! `yarn.scheduler.capacity.<queue path>.…` (CapacityScheduler.md), read
 //! into a group's configuration, written fresh, or updated in place.
 
-use super::xml::{apply, at, escape, parse, XmlError};
+use super::xml::{apply, at, escape, parse, same_queues, XmlError};
 use crate::tuning::model::{GroupConfig, Policy, QueueConf, SchedulerKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -506,18 +506,7 @@ pub fn update_capacity_xml(
     config: &GroupConfig,
 ) -> Result<String, XmlError> {
     let current = read_capacity_xml(text, parent)?;
-    let names = |c: &GroupConfig| c.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>();
-    if names(&current) != names(config) {
-        return Err(XmlError {
-            line: 1,
-            column: 1,
-            message: format!(
-                "{parent} has queues {:?}, the tuned configuration {:?}",
-                names(&current),
-                names(config)
-            ),
-        });
-    }
+    same_queues(parent, &current, config)?;
     let doc = parse(text)?;
     let props = capacity_properties(&doc, &mut Vec::new())?;
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();

@@ -2,7 +2,7 @@
 //! `<queue name="…">` elements (FairScheduler.md), read into a group's
 //! configuration, written fresh, or updated in place.
 
-use super::xml::{apply, at, escape, parse, XmlError};
+use super::xml::{apply, at, escape, parse, same_queues, XmlError};
 use crate::tuning::model::{GroupConfig, Policy, QueueConf, SchedulerKind};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -380,18 +380,7 @@ pub fn update_fair_xml(
     ctx: &FairContext,
 ) -> Result<String, XmlError> {
     let current = read_fair_xml(text, parent, ctx)?;
-    let names = |c: &GroupConfig| c.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>();
-    if names(&current) != names(config) {
-        return Err(XmlError {
-            line: 1,
-            column: 1,
-            message: format!(
-                "{parent} has queues {:?}, the tuned configuration {:?}",
-                names(&current),
-                names(config)
-            ),
-        });
-    }
+    same_queues(parent, &current, config)?;
     let doc = parse(text)?;
     // The queue elements of the parent, found as read_fair_xml does.
     let mut level: Vec<roxmltree::Node<'_, '_>> = doc

@@ -1,6 +1,7 @@
 //! What both scheduler files share: reading XML with located errors, and
 //! writing values back into the user's own text.
 
+use crate::tuning::model::GroupConfig;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -57,4 +58,28 @@ pub(super) fn apply(text: &str, mut edits: Vec<(std::ops::Range<usize>, String)>
         out.replace_range(r, &v);
     }
     out
+}
+
+/// An error unless `current` (what the file's `parent` holds) has the same
+/// queues, in the same order, as the tuned `config`: an update writes the
+/// tuned values queue by queue, so both schedulers refuse a file whose
+/// queues differ rather than write values to the wrong ones.
+pub(super) fn same_queues(
+    parent: &str,
+    current: &GroupConfig,
+    config: &GroupConfig,
+) -> Result<(), XmlError> {
+    let names = |c: &GroupConfig| c.queues.iter().map(|q| q.name.clone()).collect::<Vec<_>>();
+    if names(current) != names(config) {
+        return Err(XmlError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "{parent} has queues {:?}, the tuned configuration {:?}",
+                names(current),
+                names(config)
+            ),
+        });
+    }
+    Ok(())
 }
