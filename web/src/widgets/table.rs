@@ -1,18 +1,20 @@
 //! A data table: its scroll frame, its header row and its body.
 
 use leptos::prelude::*;
+use std::borrow::Cow;
 
-/// A column: its header, and whether it holds numbers (right-aligned).
-pub type Col = (&'static str, bool);
+/// A column: its header, and whether it holds numbers (right-aligned). A
+/// header is mostly a fixed word, but may say a setting (`95% PI (s)`).
+pub type Col = (Cow<'static, str>, bool);
 
 /// A column of text.
-pub const fn col(header: &'static str) -> Col {
-    (header, false)
+pub fn col(header: impl Into<Cow<'static, str>>) -> Col {
+    (header.into(), false)
 }
 
 /// A column of numbers.
-pub const fn num(header: &'static str) -> Col {
-    (header, true)
+pub fn num(header: impl Into<Cow<'static, str>>) -> Col {
+    (header.into(), true)
 }
 
 /// A `<table class="data">` of `cols` in a scroll frame; the body rows are

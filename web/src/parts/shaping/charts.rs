@@ -15,8 +15,10 @@ use super::desk::Shown;
 use crate::widgets::chart::{
     frame, legend, tick, Area, Ctx, DrawError, Plot, Px, FONT, INK, MUTED,
 };
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
 use skyplan_engine::shaping::{
     AppTimeline, BoxStats, EventKind, GridReport, HostTimeline, PolicyComparison,
 };
@@ -106,6 +108,29 @@ impl AppAxes {
     }
 }
 
+/// A timeline's frame: hours since the first arrival (`hours`) across,
+/// `unit` from 0 to `y_max` up. An application's and a host's charts share
+/// it, so the two read alike side by side.
+fn hours_frame<'a>(
+    root: &'a Area,
+    caption: &str,
+    hours: std::ops::Range<f64>,
+    (unit, y_max): (&str, f64),
+    px: Px,
+) -> Result<Ctx<'a>, DrawError> {
+    let x1 = hours.end;
+    frame(
+        root,
+        caption,
+        (hours, 0.0..y_max),
+        ("Hours since the first arrival", unit),
+        8,
+        &|x| tick(*x, x1),
+        &|y| tick(*y, y_max),
+        px,
+    )
+}
+
 /// Runs of consecutive minutes (a gap longer than two minutes starts a new
 /// one: the application was stopped and started again).
 fn runs<T>(points: &[T], t: impl Fn(&T) -> f64) -> Vec<&[T]> {
@@ -128,6 +153,22 @@ fn key_line(ctx: &mut Ctx<'_>, colour: RGBColor, label: String) -> Result<(), Dr
     ctx.draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
         .label(label)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(3)));
+    Ok(())
+}
+
+/// An event's rule: a vertical line at `x` from the x axis up to `height`
+/// (the whole chart for a preemption or a failure, a tick for a resize).
+fn rule(ctx: &mut Ctx<'_>, x: f64, height: f64, style: ShapeStyle) -> Result<(), DrawError> {
+    mark(ctx, PathElement::new(vec![(x, 0.0), (x, height)], style))
+}
+
+/// One element drawn on its own (an event's rule or marker), unlabelled.
+fn mark<E>(ctx: &mut Ctx<'_>, element: E) -> Result<(), DrawError>
+where
+    for<'b> &'b E: PointCollection<'b, (f64, f64)>,
+    E: Drawable<CanvasBackend>,
+{
+    ctx.draw_series(std::iter::once(element))?;
     Ok(())
 }
 
@@ -176,16 +217,7 @@ impl Plot for AppPlot {
             Shown::Mem => "Memory (GB)",
             Shown::Cpu => "CPU (cores)",
         };
-        let mut ctx = frame(
-            root,
-            &caption,
-            (x0..x1, 0.0..y_max),
-            ("Hours since the first arrival", unit),
-            8,
-            &|x| tick(*x, x1),
-            &|y| tick(*y, y_max),
-            px,
-        )?;
+        let mut ctx = hours_frame(root, &caption, x0..x1, (unit, y_max), px)?;
         let x = |t: f64| t / HOUR;
         for run in runs(&tl.points, |p| p.t) {
             // The forecast's band, then the lines over it.
@@ -235,54 +267,32 @@ impl Plot for AppPlot {
         let size = px.u(6.0) as i32;
         for e in &tl.events {
             let at = (x(e.t), top);
+            let t = x(e.t);
             match e.kind {
                 EventKind::Resize => {
-                    ctx.draw_series(std::iter::once(PathElement::new(
-                        vec![(x(e.t), 0.0), (x(e.t), y_max * 0.04)],
-                        ALLOC.stroke_width(px.u(1.0)),
-                    )))?;
+                    rule(&mut ctx, t, y_max * 0.04, ALLOC.stroke_width(px.u(1.0)))?
                 }
                 EventKind::PreemptComponents => {
-                    ctx.draw_series(std::iter::once(TriangleMarker::new(
-                        at,
-                        size,
-                        FORECAST.filled(),
-                    )))?;
+                    mark(&mut ctx, TriangleMarker::new(at, size, FORECAST.filled()))?;
                 }
                 EventKind::Preempt => {
-                    ctx.draw_series(std::iter::once(PathElement::new(
-                        vec![(x(e.t), 0.0), (x(e.t), y_max)],
-                        PREEMPT.stroke_width(px.u(1.0)),
-                    )))?;
-                    ctx.draw_series(std::iter::once(TriangleMarker::new(
-                        at,
-                        size,
-                        PREEMPT.filled(),
-                    )))?;
+                    rule(&mut ctx, t, y_max, PREEMPT.stroke_width(px.u(1.0)))?;
+                    mark(&mut ctx, TriangleMarker::new(at, size, PREEMPT.filled()))?;
                 }
                 EventKind::Fail => {
-                    ctx.draw_series(std::iter::once(PathElement::new(
-                        vec![(x(e.t), 0.0), (x(e.t), y_max)],
-                        FAIL.stroke_width(px.u(1.0)),
-                    )))?;
-                    ctx.draw_series(std::iter::once(Cross::new(
-                        at,
-                        size,
-                        FAIL.stroke_width(px.u(2.5)),
-                    )))?;
+                    rule(&mut ctx, t, y_max, FAIL.stroke_width(px.u(1.0)))?;
+                    mark(&mut ctx, Cross::new(at, size, FAIL.stroke_width(px.u(2.5))))?;
                 }
                 EventKind::Resubmit => {
                     // Back in the queue: a ring under the failure's or
                     // preemption's marker.
-                    ctx.draw_series(std::iter::once(Circle::new(
-                        (x(e.t), y_max * 0.88),
-                        size / 2,
-                        INK.stroke_width(px.u(1.2)),
-                    )))?;
+                    let ring =
+                        Circle::new((t, y_max * 0.88), size / 2, INK.stroke_width(px.u(1.2)));
+                    mark(&mut ctx, ring)?;
                 }
                 EventKind::ShapingOff => {
                     ctx.draw_series(DashedLineSeries::new(
-                        vec![(x(e.t), 0.0), (x(e.t), y_max)],
+                        vec![(t, 0.0), (t, y_max)],
                         px.u(3.0),
                         px.u(3.0),
                         SHAPING_OFF.stroke_width(px.u(1.6)),
@@ -381,16 +391,7 @@ impl Plot for HostPlot {
             tl.host,
             (slack * 10.0).round() / 10.0
         );
-        let mut ctx = frame(
-            root,
-            &caption,
-            (0.0..x1, 0.0..y_max),
-            ("Hours since the first arrival", unit),
-            8,
-            &|x| tick(*x, x1),
-            &|y| tick(*y, y_max),
-            px,
-        )?;
+        let mut ctx = hours_frame(root, &caption, 0.0..x1, (unit, y_max), px)?;
         let x = |t: f64| t / HOUR;
         ctx.draw_series(AreaSeries::new(
             tl.points.iter().map(|p| (x(p.t), pick(p).0)),

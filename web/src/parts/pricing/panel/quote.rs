@@ -11,6 +11,7 @@ use crate::widgets::card::Card;
 use crate::widgets::chart::plot_x_span;
 use crate::widgets::field::hinted_field;
 use crate::widgets::format::trimmed;
+use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -239,21 +240,12 @@ fn EstimateTable(quote: QuoteView) -> impl IntoView {
         .collect_view();
     let w = quote.work;
     view! {
-        <div class="table-scroll">
-            <table class="data estimate-table">
-                <thead>
-                    <tr>
-                        <th>"Phase"</th>
-                        <th>"Method"</th>
-                        <th class="num">"Mean (s)"</th>
-                        <th class="num">"σ (s)"</th>
-                        <th class="num">{format!("{}% PI (s)", trimmed(level, 2))}</th>
-                        <th></th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        <DataTable
+            cols=vec![col("Phase"), col("Method"), num("Mean (s)"), num("σ (s)"), num(format!("{}% PI (s)", trimmed(level, 2))), col("")]
+            class="estimate-table"
+        >
+            {rows}
+        </DataTable>
         <p class="hint" data-testid="work-note">
             {format!(
                 "Planned with {} at the PI upper bound: map {} s → {} slot-s, reduce {} s → {} slot-s. Slack is counted in mean job times γ = {} (the history's mean processing time).",

@@ -4,9 +4,8 @@ use crate::fields;
 use crate::parts::shaping::charts::{HeatPlot, Metric};
 use crate::parts::shaping::desk::ShapingForm;
 use crate::state::Studio;
-use crate::toolkit::run::{JobStatus, RunControls};
+use crate::toolkit::run::{JobCard, RunControls};
 use crate::widgets::button::button;
-use crate::widgets::card::Card;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::trimmed;
 use crate::widgets::table::{col, num, DataTable};
@@ -108,10 +107,12 @@ pub fn GridCard() -> impl IntoView {
         })
     };
     view! {
-        <Card
+        <JobCard
             title="K1 × K2 heat maps"
             text="Figure 3 for the chosen forecaster and policy: K1 ∈ {0, 5, 10, 25, 50, 100} % × K2 ∈ {0, 1, 2, 3}, each shaped run against the reservation baseline. To answer in about half a minute in the browser it runs one seed of a smaller workload (the paper averages 10 runs of 150,000 applications; `skyplan shape grid` runs three seeds). The recommendation — beyond the paper — is the best turnaround whose failures stay under the target."
-            head=move || view! { <JobStatus job=desk.grid testid="shaping-grid-status" text=status/> }
+            job=desk.grid
+            status_testid="shaping-grid-status"
+            status=status
         >
             <div class="form-grid two">
                 {GRID_FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
@@ -144,6 +145,6 @@ pub fn GridCard() -> impl IntoView {
                     {cells}
                 </DataTable>
             </Show>
-        </Card>
+        </JobCard>
     }
 }

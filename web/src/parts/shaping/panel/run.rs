@@ -5,8 +5,7 @@ use crate::parts::shaping::desk::ShapingForm;
 use crate::parts::shaping::protocol::Stage;
 use crate::state::Studio;
 use crate::toolkit::job::busy_text;
-use crate::toolkit::run::{JobStatus, RunControls};
-use crate::widgets::card::Card;
+use crate::toolkit::run::{JobCard, RunControls};
 use crate::widgets::field::{choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -57,10 +56,12 @@ pub fn RunCard() -> impl IntoView {
     let predictor = move || desk.form.with(|f| f.predictor);
     let policy = move || desk.form.with(|f| f.policy);
     view! {
-        <Card
+        <JobCard
             title="Shape"
             text="The reservation baseline (full requests, never changed) against the shaped run: every minute after the grace period each component gets its forecast + β = K1·R + K2·σ; the pessimistic policy preempts by Algorithm 1, the optimistic one lets the OS kill on shortage."
-            head=move || view! { <JobStatus job=desk.run testid="shaping-status" text=status/> }
+            job=desk.run
+            status_testid="shaping-status"
+            status=status
         >
             <div class="form-grid two">
                 {choice(
@@ -99,6 +100,6 @@ pub fn RunCard() -> impl IntoView {
                 stage=stage
                 on_run=move || desk.shape()
             />
-        </Card>
+        </JobCard>
     }
 }

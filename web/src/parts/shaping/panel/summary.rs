@@ -5,9 +5,9 @@ use crate::state::Studio;
 use crate::toolkit::run::JobStatus;
 use crate::widgets::button::button;
 use crate::widgets::card::Card;
+use crate::widgets::figure::HintedChart;
 use crate::widgets::format::{count, hours, trimmed};
 use crate::widgets::table::{col, num, DataTable};
-use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::shaping::RunSummary;
 
@@ -200,10 +200,12 @@ pub fn SummaryCard() -> impl IntoView {
                 {button("button", "shaping-compare", "Compare policies", no_compare, move || desk.compare())}
                 <JobStatus job=desk.compare testid="shaping-compare-status" text=compare_status/>
             </div>
-            <PlotCanvas data=boxes placeholder=boxes_placeholder testid="shaping-boxes"/>
-            <p class="hint">
-                "Figure 2's picture: turnaround and memory slack per application under each policy with the run's forecaster, K1 and K2 (boxes: quartiles; whiskers: 1.5 IQR; bar: median; triangle: mean)."
-            </p>
+            <HintedChart
+                data=boxes
+                placeholder=boxes_placeholder
+                testid="shaping-boxes"
+                hint="Figure 2's picture: turnaround and memory slack per application under each policy with the run's forecaster, K1 and K2 (boxes: quartiles; whiskers: 1.5 IQR; bar: median; triangle: mean)."
+            />
         </Card>
     }
 }

@@ -3,8 +3,7 @@
 use crate::fields;
 use crate::parts::tuning::desk::TuningForm;
 use crate::state::Studio;
-use crate::toolkit::run::{JobStatus, RunControls};
-use crate::widgets::card::Card;
+use crate::toolkit::run::{JobCard, RunControls};
 use crate::widgets::field::{checkbox, choice, text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -33,10 +32,12 @@ pub fn RunCard() -> impl IntoView {
         )
     });
     view! {
-        <Card
+        <JobCard
             title="Tune"
             text="A window of the loaded job history (SWIM traces, job histories): its jobs' tasks from their bytes, priorities mapped to queues as §4.3, all waiting at once unless arrivals are kept. Several groups are consecutive windows sharing R containers."
-            head=move || view! { <JobStatus job=desk.run testid="tuning-status" text=status/> }
+            job=desk.run
+            status_testid="tuning-status"
+            status=status
         >
             <div class="form-grid two">
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
@@ -76,6 +77,6 @@ pub fn RunCard() -> impl IntoView {
                 busy="searching"
                 on_run=move || desk.tune()
             />
-        </Card>
+        </JobCard>
     }
 }

@@ -4,7 +4,7 @@ use crate::parts::tuning::charts::SchedulePlot;
 use crate::state::Studio;
 use crate::widgets::button::button;
 use crate::widgets::card::Card;
-use crate::widgets::PlotCanvas;
+use crate::widgets::figure::HintedChart;
 use leptos::prelude::*;
 
 /// The chosen configuration's schedule; adopt it or export it as XML.
@@ -27,10 +27,12 @@ pub fn ScheduleCard() -> impl IntoView {
                 }
             }
         >
-            <PlotCanvas data=plot placeholder=placeholder testid="tuning-schedule"/>
-            <p class="hint">
-                "Each job waits (light) until its queue's share and policy give it containers, then runs (solid) on up to ×n containers, tasks on the earliest free container (Algorithm 2). The download updates the file read in Queues in place (other properties kept), or writes a fresh one."
-            </p>
+            <HintedChart
+                data=plot
+                placeholder=placeholder
+                testid="tuning-schedule"
+                hint="Each job waits (light) until its queue's share and policy give it containers, then runs (solid) on up to ×n containers, tasks on the earliest free container (Algorithm 2). The download updates the file read in Queues in place (other properties kept), or writes a fresh one."
+            />
         </Card>
     }
 }
