@@ -3,7 +3,9 @@
 // Cancel ends the worker and a fresh one restores the saved workspace. A
 // long §6.3 simulation is cancelled: its panel says so, a file uploaded while
 // it ran is imported by the new worker, the files loaded before are still
-// listed, a second run completes, and nothing throws.
+// listed, a second run completes, and nothing throws. Then the Shaping
+// panel, whose run only the old worker held, says to run again when asked
+// for other timelines, and a new run completes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,5 +75,53 @@ test('Cancel: a long simulation is cancelled, the engine restarts from the saved
   await error.waitFor({ state: 'detached' });
   assert.match(await status.textContent(), /^20.?000 jobs at 2 loads/);
   await screenshot('second-run');
+  assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors');
+});
+
+test('Cancel: after a restart, the Shaping panel asks for its run again instead of waiting for an answer', { timeout: 300_000 }, async () => {
+  const errorsBefore = pageErrors.length;
+  // The Shaping panel opens at work: its default run completes first.
+  await page.click('[data-testid=nav-shaping]');
+  await page.locator('[data-testid=shaping-panel]').waitFor();
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=shaping-status]')?.dataset.running === 'false' &&
+      document.querySelector('[data-testid=shaping-speedup]'),
+    null,
+    { timeout: 240_000 },
+  );
+
+  // A long pricing simulation, cancelled: the worker restarts and no longer
+  // holds the Shaping run.
+  await page.click('[data-testid=nav-pricing]');
+  await typeInto('sim-jobs', '1000000');
+  await page.click('[data-testid=sim-run]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=sim-status]')?.dataset.running === 'true',
+  );
+  await page.locator('[data-testid=sim-cancel]').click();
+  await page.locator('[data-testid=sim-error]').waitFor();
+  await page.waitForFunction(() => /Engine ready/.test(document.querySelector('.status')?.textContent ?? ''));
+
+  // Another application's timelines: the run is gone from the engine, and
+  // the panel says so rather than waiting.
+  await page.click('[data-testid=nav-shaping]');
+  const current = await page.locator('[data-testid=shaping-app]').inputValue();
+  const other = await page.$$eval('[data-testid=shaping-app] option', (os, cur) =>
+    os.map((o) => o.value).find((v) => v !== cur), current);
+  assert.ok(other !== undefined, 'the run has a second application to pick');
+  await page.selectOption('[data-testid=shaping-app]', other);
+  const error = page.locator('[data-testid=shaping-error]');
+  await error.waitFor({ timeout: WAIT_MS });
+  assert.match(await error.textContent(), /no longer in the engine/);
+
+  // Running again works on the new worker, and the line goes.
+  await page.click('[data-testid=shaping-run]');
+  await error.waitFor({ state: 'detached', timeout: 240_000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=shaping-status]')?.dataset.running === 'false',
+    null,
+    { timeout: 240_000 },
+  );
+  await screenshot('shaping-after-restart');
   assert.deepEqual(pageErrors.slice(errorsBefore), [], 'no uncaught errors');
 });
