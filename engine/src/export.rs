@@ -290,3 +290,39 @@ mod plan_csv_tests {
         );
     }
 }
+
+/// Writes a resource-shaping workload as skyplan's two shaping CSVs (the
+/// files [`crate::shaping::read_applications_csv`] reads): the applications
+/// (one row per component group) and the usage (one row per application
+/// minute). Usage fractions are written in `f32`'s shortest exact form, so
+/// a workload written and read back is equal.
+pub fn shaping_workload_csv(w: &crate::shaping::Workload) -> (String, String) {
+    use crate::import::{SHAPING_APP_COLUMNS, SHAPING_USAGE_COLUMNS};
+    use crate::shaping::Kind;
+    let mut apps = SHAPING_APP_COLUMNS.join(",");
+    apps.push('\n');
+    let mut usage = SHAPING_USAGE_COLUMNS.join(",");
+    usage.push('\n');
+    for a in &w.applications {
+        let name = field(&a.name);
+        for g in &a.components {
+            let kind = match g.kind {
+                Kind::Core => "core",
+                Kind::Elastic => "elastic",
+            };
+            let _ = writeln!(
+                apps,
+                "{name},{},{},{kind},{},{},{}",
+                num(a.arrival),
+                num(a.runtime),
+                g.count,
+                num(g.cpu),
+                num(g.mem)
+            );
+        }
+        for (m, (c, mem)) in a.usage.cpu.iter().zip(&a.usage.mem).enumerate() {
+            let _ = writeln!(usage, "{name},{m},{c},{mem}");
+        }
+    }
+    (apps, usage)
+}

@@ -34,7 +34,7 @@ use super::features::{check_matrix, check_row, Standardizer};
 use super::optimize::{self, Options};
 use super::{check_level, EstimateError, Prediction};
 use crate::numerics::linalg::{factor, forward_block, lower_inverse, INVERSE_BLOCK};
-use crate::numerics::quantile::normal_quantile;
+use crate::numerics::quantile::two_sided_z;
 use crate::numerics::Rng;
 use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 use serde::{Deserialize, Serialize};
@@ -350,7 +350,7 @@ impl GpPrediction {
     /// `mean ± z·σ` with `z` the normal quantile of `(1 + level) / 2`.
     pub fn interval(&self, level: f64) -> Result<Prediction, EstimateError> {
         check_level(level)?;
-        let z = normal_quantile(0.5 + 0.5 * level);
+        let z = two_sided_z(level);
         Ok(Prediction::symmetric(self.mean, self.variance.sqrt(), z))
     }
 }

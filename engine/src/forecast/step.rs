@@ -1,7 +1,7 @@
 //! The forecasting methods, and one step of a forecast with its prediction
 //! interval: what every method gives back.
 
-use crate::numerics::quantile::normal_quantile;
+use crate::numerics::quantile::two_sided_z;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -63,7 +63,7 @@ pub struct StepForecast {
 impl StepForecast {
     /// `mean ± z·√variance`, `z` the normal quantile of `(1 + level) / 2`.
     pub fn gaussian(step: usize, mean: f64, variance: f64, level: f64) -> Self {
-        let z = normal_quantile(0.5 + 0.5 * level);
+        let z = two_sided_z(level);
         let sd = variance.max(0.0).sqrt();
         StepForecast {
             step,

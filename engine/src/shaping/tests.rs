@@ -818,3 +818,16 @@ fn memory_only_preemption_shares_cpu_instead_of_preempting() {
     assert_eq!(d.kept, vec![0, 1]);
     assert!((d.free[0].cpu + 2.0).abs() < 1e-12 && (d.free[0].mem - 80.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_generated_workload_written_as_csv_reads_back_equal() {
+    // The files `skyplan shape generate --out` writes are what the
+    // benchmarks "from files" read: they must be the same workload.
+    let mut p = small_params();
+    p.workload.apps = 40;
+    let w = generate_for(&p).expect("workload");
+    let (apps, usage) = crate::export::shaping_workload_csv(&w);
+    let back = read_applications_csv("apps.csv", &apps, "usage.csv", &usage).expect("reads");
+    assert_eq!(back.applications.len(), w.applications.len());
+    assert_eq!(back, w);
+}

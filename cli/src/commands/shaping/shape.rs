@@ -21,6 +21,8 @@ USAGE:
                   [--k2 X] [--seed N] [--compare] [--json] [INPUT OPTIONS]
     skyplan shape grid [--apps N] [--hosts N] [--seeds N] [--target X]
                   [--predictors arima,gp] [--json] [INPUT OPTIONS]
+    skyplan shape generate [--apps N] [--hosts N] [--seed N] [--usage M]
+                  --out DIR
 
 `simulate` runs the reservation baseline (full requests, never changed)
 and the shaped run (allocations follow the forecast + β = K1·R + K2·σR,
@@ -31,6 +33,8 @@ With --compare, the three policies side by side (Figure 2's box plots).
 --seeds generated workloads, and prints the turnaround ratio (baseline /
 shaped), memory slack and failed applications as tables, with the best
 cell whose failures stay under --target.
+`generate` writes the generated workload as DIR/apps.csv and
+DIR/usage.csv, the files --apps-csv and --usage-csv read back.
 
 OPTIONS:
     --apps N            generated applications (default 1000); the paper's:
@@ -58,6 +62,9 @@ OPTIONS:
     --grace N           minutes before the first resize (default 10)
     --history N         observations the forecasters see (default 10)
     --refit-every N     minutes between model refits (default 30)
+    --gp-window N       the GP's pattern length, lags per pattern (default
+                        3; the reference simulator's is 20 on 50
+                        observations, refitted every 10)
     --preempt-on R      what Algorithm 1 preempts on (default cpu-and-memory,
                         as printed): cpu-and-memory or memory (the
                         reference simulator's: CPU beyond a host is shared)
@@ -72,6 +79,8 @@ OPTIONS:
     --predictors LIST   grid: comma-separated (default arima,gp)
     --target X          grid: the failure rate the recommendation must meet,
                         % of applications (default 1)
+    --out DIR           generate: the folder to write apps.csv and usage.csv
+                        into (created if missing)
     --json              the whole report as JSON (timelines included)
     -h, --help          print this help
 
@@ -89,6 +98,8 @@ INPUT OPTIONS (instead of a generated workload):
 
 struct Args {
     grid: bool,
+    generate: bool,
+    out: Option<String>,
     compare: bool,
     json: bool,
     params: Params,
@@ -115,6 +126,8 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
         grid: false,
+        generate: false,
+        out: None,
         compare: false,
         json: false,
         params: Params::default(),
@@ -131,6 +144,8 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
         match arg {
             Value(v) if first && v == "simulate" => {}
             Value(v) if first && v == "grid" => a.grid = true,
+            Value(v) if first && v == "generate" => a.generate = true,
+            Long("out") => a.out = Some(parser.value()?.string()?),
             Long("apps") => p.workload.apps = parser.value()?.parse()?,
             Long("hosts") => p.hosts = parser.value()?.parse()?,
             Long("host-cpu") => p.host_cpu = parser.value()?.parse()?,
@@ -189,6 +204,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("grace") => p.grace_minutes = parser.value()?.parse()?,
             Long("history") => p.history = parser.value()?.parse()?,
             Long("refit-every") => p.refit_every = parser.value()?.parse()?,
+            Long("gp-window") => p.gp_window = parser.value()?.parse()?,
             Long("max-crashes") => p.max_crashes = parser.value()?.parse()?,
             Long("timeline-app") => p.timeline_app = Some(parser.value()?.string()?),
             Long("compare") => a.compare = true,
@@ -408,11 +424,47 @@ fn text_grid(r: &GridReport) -> String {
     out
 }
 
-/// Runs `skyplan shape simulate` or `skyplan shape grid`.
+/// `skyplan shape generate --out DIR`: the generated workload as the two
+/// shaping CSVs.
+fn write_generated(a: &Args) -> Result<(), Failure> {
+    let Some(dir) = &a.out else {
+        return Err(Failure::usage("shape generate needs --out DIR"));
+    };
+    if a.apps_csv.is_some() || a.workload_json.is_some() || a.alibaba_meta.is_some() {
+        return Err(Failure::usage(
+            "shape generate writes a generated workload: no input files",
+        ));
+    }
+    let w = generate_for(&a.params).map_err(|e| Failure::input(e.to_string()))?;
+    let (apps, usage) = skyplan_engine::export::shaping_workload_csv(&w);
+    let dir = std::path::Path::new(dir);
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| Failure::input(format!("{}: could not write ({e})", path.display())))
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::input(format!("{}: could not create ({e})", dir.display())))?;
+    write("apps.csv", &apps)?;
+    write("usage.csv", &usage)?;
+    emit(&format!(
+        "{} applications written to {} (apps.csv {} bytes, usage.csv {} bytes)\n",
+        w.applications.len(),
+        dir.display(),
+        apps.len(),
+        usage.len()
+    ));
+    Ok(())
+}
+
+/// Runs `skyplan shape simulate`, `grid` or `generate`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let a = parse(parser)?;
     let engine = |e: skyplan_engine::shaping::ShapingError| Failure::input(e.to_string());
     let given = given(&a)?;
+    if a.generate {
+        return write_generated(&a);
+    }
     if a.grid {
         let workloads = match given {
             Some(w) => vec![w],
