@@ -63,6 +63,11 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
   await page.locator('[data-testid=tuning-panel]').waitFor();
   // Our own two equal Capacity queues to start with.
   await waitForCount(page.locator('[data-testid=tuning-queue-row]'), 2, 'queue rows');
+  // It opens at work: the default tuning of the loaded history is shown
+  // without pressing anything, with the simulated confirmation beside it.
+  let key = await tuned(null, 'on open: capacity, 2 queues, 20 jobs, 8 containers');
+  assert.ok((await page.locator('[data-testid=tuning-candidate-row]').count()) > 0, 'candidates on open');
+  assert.match(await page.locator('[data-testid=tuning-simulated]').textContent(), /\d s vs [\d.]+ s/);
   assert.match(await page.locator('[data-testid=tuning-capacity-sum]').textContent(), /sum to 100 %/);
 
   // A file whose capacities do not sum to 100 is refused with its place;
@@ -88,7 +93,7 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
 
   // Tune the first 20 jobs of the history on 8 containers.
   await page.click('[data-testid=tuning-run]');
-  let key = await tuned(null, 'capacity, 2 queues, 20 jobs, 8 containers');
+  key = await tuned(key, 'capacity, 2 queues, 20 jobs, 8 containers');
   const rows = page.locator('[data-testid=tuning-candidate-row]');
   const latencies = await rows.evaluateAll((rs) => rs.map((r) => Number(r.dataset.latency)));
   const best = Number(await page.locator('[data-testid=tuning-candidate-row][data-best="true"]').getAttribute('data-latency'));

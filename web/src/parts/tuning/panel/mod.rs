@@ -33,9 +33,25 @@ use self::schedule::ScheduleCard;
 use self::split::SplitCard;
 use leptos::prelude::*;
 
-/// The Tuning panel.
+/// The Tuning panel. It opens at work: while no run is shown or out, the
+/// default tuning of the loaded history starts by itself as soon as the
+/// workspace holds workload jobs (the demo's at first visit), so the
+/// candidates, the recommendation and its simulated confirmation appear
+/// without pressing anything. An empty workspace starts nothing (there is
+/// no history to tune on); loading one starts the run.
 #[component]
 pub fn TuningPanel() -> impl IntoView {
+    let studio = expect_context::<crate::state::Studio>();
+    let (desk, workspace) = (studio.tuning, studio.traces.workspace);
+    Effect::new(move |_| {
+        let has_jobs = workspace.with(|w| w.summary.workload_jobs > 0);
+        let idle = desk.run.view.with_untracked(Option::is_none)
+            && !desk.run.running.get_untracked()
+            && desk.run.error.with_untracked(Option::is_none);
+        if has_jobs && idle {
+            desk.tune();
+        }
+    });
     view! {
         <div class="pricing-page tuning-page" data-testid="tuning-panel">
             <div class="agenda">
