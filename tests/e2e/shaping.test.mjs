@@ -17,6 +17,7 @@ import {
   screenshot,
   openTraces,
   waitForCount,
+  waitForCounts,
   ink,
   drawnKey,
   typeInto,
@@ -448,6 +449,16 @@ studioTest('Shaping: a reload keeps the settings, the files read, the last resul
     'no notice about the Shaping panel',
   );
   assert.equal((await savedRecord())?.version, 1, 'rewritten by this version');
+
+  // "Clear" deletes the record.
+  await openTraces();
+  await page.click('[data-testid=clear]');
+  await waitForCounts((c) => c.files === 0, 'an empty workspace');
+  // The parts follow "Clear" after the files: poll until they have.
+  for (const deadline = Date.now() + 30_000; (await savedRecord()) !== null && Date.now() < deadline;) {
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await savedRecord(), null, 'no Shaping record after Clear');
 });
 
 test('no uncaught errors in the page', () => {

@@ -5,17 +5,19 @@
 //! the application and host shown, the worker times).
 //!
 //! The results are saved, not only the settings, so a reload shows them at
-//! once instead of forecasting again: the default run's record is 1.78 MB
-//! as JSON (measured by the test below: 1.53 MB of it the timelines shown —
+//! once instead of forecasting again. The default run's record is 1.78 MB
+//! as JSON in the native test below (1.53 MB of it the timelines shown —
 //! the application's and the host's, minute by minute over the whole run,
 //! in both runs — 0.2 MB the per-application outcomes, 45 kB the
-//! application list). That is the message the worker posts to the page
-//! after every run anyway, so saving it costs about what showing it does,
-//! against seconds of GP forecasting to redo it. What the worker needs for the follow-ups
-//! (the workload and the forecasts, for another application's timelines,
-//! Figure 2 and the export) is not saved: it is rebuilt from the saved
-//! settings on the first follow-up — the runs are seeded, so it is the same
-//! run, and the host checks that it is.
+//! application list) and 2.3 MB as `JSON.stringify` of the stored record
+//! in Chrome (tests/e2e/shaping.test.mjs logs it; its timelines are
+//! longer). That is about the message the worker posts to the page after
+//! every run anyway, so saving it costs about what showing it does, against
+//! seconds of GP forecasting to redo it. What the worker needs for the
+//! follow-ups (the workload and the forecasts, for another application's
+//! timelines, Figure 2 and the export) is not saved: it is rebuilt from the
+//! saved settings on the first follow-up — the runs are seeded, so it is
+//! the same run, and the host checks that it is.
 
 use super::protocol::{ShapingSettings, ShapingView, WorkloadFile};
 use crate::store::MetaRecord;
