@@ -161,8 +161,9 @@ pub struct ShapingDesk {
     pub compare: Job<(u32, PolicyComparison, f64)>,
     /// The K1 × K2 grid.
     pub grid: Job<GridView>,
-    /// The last files sent to the worker, kept to send again to a worker
-    /// restarted by Cancel (the workload lives only in the worker).
+    /// The last files sent to the worker on this page, kept to send again
+    /// to a worker restarted by Cancel (in case the worker could not save
+    /// them).
     sent_files: StoredValue<Option<ShapingRequest>>,
 }
 
@@ -188,9 +189,10 @@ impl ShapingDesk {
         desk
     }
 
-    /// A fresh worker is starting: it holds no workload read from files,
-    /// so the files read are sent again. The last run, its timelines and
-    /// the grid are not redone: their follow-ups are answered with a line
+    /// A fresh worker is starting: it reads the files saved back, but the
+    /// files read on this page are sent again too (saving them may have
+    /// failed: quota, no IndexedDB). The last run, its timelines and the
+    /// grid are not redone: their follow-ups are answered with a line
     /// asking for a new run.
     fn restarted(self) {
         if let Some(request) = self.sent_files.get_value() {
