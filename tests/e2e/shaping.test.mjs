@@ -1,7 +1,11 @@
 // End-to-end test of the Shaping panel: baseline and shaped timelines of the
 // generated workload, another application and host, the summary, Figure 2,
 // exports, bad settings and files refused, applications read from CSV and run
-// with the oracle, the K1 × K2 grid's heat maps and recommendation.
+// with the oracle, the K1 × K2 grid's heat maps and recommendation. Then the
+// panel's state across reloads: the settings, the files read, the last
+// results and the application followed come back (crash marks drawn); a
+// corrupt saved record is reported and one of another version ignored, the
+// panel opening on its default run either way.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +17,7 @@ import {
   screenshot,
   openTraces,
   waitForCount,
+  waitForCounts,
   ink,
   drawnKey,
   typeInto,
@@ -42,6 +47,76 @@ async function summaryRow(metric) {
     baseline: Number(await row.getAttribute('data-baseline')),
     shaped: Number(await row.getAttribute('data-shaped')),
   };
+}
+
+/** Every summary row: metric, baseline and shaped numbers as shown. */
+async function summaryRows() {
+  return page.$$eval('[data-testid=shaping-summary-row]', (rows) =>
+    rows.map((r) => [r.dataset.metric, r.dataset.baseline, r.dataset.shaped]),
+  );
+}
+
+/** The settings form as shown. */
+async function formValues() {
+  const out = {};
+  for (const id of ['source', 'apps', 'seed', 'load', 'hosts', 'predictor', 'policy', 'k1', 'k2', 'grace']) {
+    out[id] = await page.locator(`[data-testid=shaping-${id}]`).inputValue();
+  }
+  return out;
+}
+
+/**
+ * The Shaping panel's saved record (the worker's IndexedDB, same origin):
+ * its size as JSON, version and the application count of its run; null when
+ * there is none.
+ */
+async function savedRecord() {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open('skyplan');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const get = db.transaction('meta').objectStore('meta').get('shaping');
+      get.onerror = () => { db.close(); reject(get.error); };
+      get.onsuccess = () => {
+        db.close();
+        const r = get.result;
+        resolve(r === undefined ? null : {
+          bytes: JSON.stringify(r).length,
+          version: r.version,
+          apps: r.run?.settings?.params?.workload?.apps,
+        });
+      };
+    };
+  }));
+}
+
+/** Replaces the Shaping panel's saved record by `value`. */
+async function putRecord(value) {
+  await page.evaluate((value) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('skyplan');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction('meta', 'readwrite');
+      tx.objectStore('meta').put(value, 'shaping');
+      tx.oncomplete = () => { db.close(); resolve(); };
+      tx.onerror = () => { db.close(); reject(tx.error); };
+    };
+  }), value);
+}
+
+/** Reloads the page and opens the Shaping panel again. */
+async function reloadToShaping() {
+  await page.reload();
+  await openTraces();
+  await page.click('[data-testid=nav-shaping]');
+  await page.locator('[data-testid=shaping-panel]').waitFor();
+}
+
+/** The parts of a timeline canvas' key after the run's ticket (a new page numbers its runs afresh). */
+function afterTicket(key) {
+  return key.split(':').slice(1).join(':');
 }
 
 /** Three small applications (one elastic) and their usage, as CSV. */
@@ -101,6 +176,11 @@ studioTest('Shaping: baseline vs shaped timelines side by side, another applicat
     assert.ok(Number.isFinite(r.baseline) && Number.isFinite(r.shaped), `summary row ${m}`);
   }
   assert.match(await page.locator('[data-testid=shaping-workload]').textContent(), /400 applications .* 50 hosts/);
+  // The run is saved as it is shown (settings and results), before it is.
+  const record = await savedRecord();
+  console.log(`# BENCH-SHAPING-PANEL saved record of the default run: ${record?.bytes} bytes as JSON`);
+  assert.equal(record?.version, 1, 'the Shaping panel\'s record, version 1');
+  assert.equal(record.apps, 400, 'the default run saved');
   await screenshot('shaping-default');
 
   // Another application: both of its charts change (same axes, its name).
@@ -244,6 +324,141 @@ studioTest('Shaping: baseline vs shaped timelines side by side, another applicat
   assert.equal(gridLines.length, 25, 'a row per cell');
   assert.equal(gridLines.filter((l) => l.endsWith(',true')).length, 1, 'one recommended row');
   await screenshot('shaping-grid');
+});
+
+studioTest('Shaping: a reload keeps the settings, the files read, the last results and the application followed, crash marks drawn; a corrupt record is reported, another version ignored', { timeout: 420_000 }, 'no uncaught errors across the reloads', async () => {
+  await page.click('[data-testid=nav-shaping]');
+  await page.locator('[data-testid=shaping-panel]').waitFor();
+  // The files read in the first test stay read; a generated workload of
+  // 150 applications with K1 = 7 % is run.
+  const loaded = await page.locator('[data-testid=shaping-loaded]').textContent();
+  assert.match(loaded, /^apps\.csv \+ usage\.csv: 3 applications/);
+  await page.selectOption('[data-testid=shaping-source]', 'generated');
+  await page.selectOption('[data-testid=shaping-predictor]', 'gp');
+  // Memory, as a new page shows (the resource shown is not saved).
+  await page.selectOption('[data-testid=shaping-resource]', 'mem');
+  await typeInto('shaping-apps', '150');
+  await typeInto('shaping-k1', '7');
+  let key = await page.locator('canvas[data-testid=shaping-app-shaped]').getAttribute('data-key');
+  await page.click('[data-testid=shaping-run]');
+  key = await shaped(key, 'before the reload (150 applications, K1 = 7 %)');
+  assert.match(await page.locator('[data-testid=shaping-workload]').textContent(), /150 applications/);
+  const followed = await page.locator('[data-testid=shaping-app]').inputValue();
+
+  // Follow another application that crashed in the shaped run (the export
+  // lists the outcomes in the picker's order).
+  const outcomes = (await download('shaping-export-run')).bytes.toString().trim().split('\n')
+    .map((l) => l.split(',')).filter((f) => f[0] === 'shaped');
+  assert.equal(outcomes.length, 150, 'a shaped outcome per application');
+  const crashed = outcomes
+    .map((f, i) => ({ i: String(i), failures: Number(f[8]) }))
+    .filter((o) => o.failures >= 1 && o.i !== followed)
+    .sort((a, b) => b.failures - a.failures);
+  assert.ok(crashed.length > 0, 'another application crashed');
+  const pick = crashed[0].i;
+  await page.selectOption('[data-testid=shaping-app]', pick);
+  key = await drawnKey('shaping-app-shaped', key);
+  assert.equal(key.split(':')[1], pick, `the picked application is drawn (${key})`);
+  const marks = /crashes=(\d+):resubmits=(\d+)/.exec(key);
+  assert.ok(marks && Number(marks[1]) >= 1 && Number(marks[2]) >= 1, `crash and resubmission marks (${key})`);
+  const baselineKey = await drawnKey('shaping-app-baseline');
+  await page.waitForFunction(
+    (v) => document.querySelector('canvas[data-testid=shaping-app-baseline][data-drawn="true"]')?.dataset.key.split(':')[1] === v,
+    pick,
+  );
+  const before = {
+    form: await formValues(),
+    summary: await summaryRows(),
+    speedup: await page.locator('[data-testid=shaping-speedup]').getAttribute('data-value'),
+    status: await page.locator('[data-testid=shaping-status]').textContent(),
+    workload: await page.locator('[data-testid=shaping-workload]').textContent(),
+    app: await page.locator('[data-testid=shaping-app]').inputValue(),
+    shaped: afterTicket(key),
+    baseline: afterTicket(await page.locator('canvas[data-testid=shaping-app-baseline]').getAttribute('data-key')),
+  };
+  assert.ok(baselineKey, 'the baseline chart drawn');
+  assert.equal(before.form.apps, '150');
+  assert.equal(before.form.k1, '7');
+  assert.equal(before.summary.length, 15, 'every summary row');
+  assert.equal(before.app, pick);
+  await screenshot('shaping-before-reload');
+
+  // Reload: the panel shows the same run at once — the same numbers, and
+  // the same worker times (it was not run again) — with its settings in the
+  // form, the files read, and the application followed with its marks.
+  const reloaded = Date.now();
+  await reloadToShaping();
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=shaping-status]')?.dataset.running === 'false' &&
+      document.querySelector('[data-testid=shaping-speedup]'),
+    null,
+    { timeout: 120_000 },
+  );
+  key = await drawnKey('shaping-app-shaped');
+  console.log(`# BENCH-SHAPING-PANEL reload to the saved run shown: ${Date.now() - reloaded} ms`);
+  assert.deepEqual(await formValues(), before.form, 'the form shows the saved settings');
+  assert.deepEqual(await summaryRows(), before.summary, 'the same summary');
+  assert.equal(await page.locator('[data-testid=shaping-speedup]').getAttribute('data-value'), before.speedup);
+  assert.equal(await page.locator('[data-testid=shaping-status]').textContent(), before.status, 'the saved run, not a new one');
+  assert.equal(await page.locator('[data-testid=shaping-workload]').textContent(), before.workload);
+  assert.equal(await page.locator('[data-testid=shaping-loaded]').textContent(), loaded, 'the files read');
+  assert.equal(await page.locator('[data-testid=shaping-app]').inputValue(), before.app, 'the application followed');
+  assert.equal(afterTicket(key), before.shaped, `the same shaped timeline, its marks (${key})`);
+  await page.waitForFunction(
+    (v) => document.querySelector('canvas[data-testid=shaping-app-baseline][data-drawn="true"]')?.dataset.key.split(':')[1] === v,
+    pick,
+  );
+  assert.equal(afterTicket(await page.locator('canvas[data-testid=shaping-app-baseline]').getAttribute('data-key')), before.baseline);
+  for (const id of ['shaping-app-baseline', 'shaping-app-shaped', 'shaping-host-baseline', 'shaping-host-shaped']) {
+    await drawnKey(id);
+    const inked = await ink(page.locator(`canvas[data-testid=${id}]`));
+    assert.ok(inked > 3_000, `${id} has ink after the reload (${inked} pixels)`);
+  }
+  await screenshot('shaping-after-reload');
+
+  // Its follow-ups work: the worker runs the saved settings again (seeded,
+  // the same run) for the application followed first.
+  const followUp = Date.now();
+  await page.selectOption('[data-testid=shaping-app]', followed);
+  key = await drawnKey('shaping-app-shaped', key);
+  console.log(`# BENCH-SHAPING-PANEL first follow-up after the reload (the run rebuilt): ${Date.now() - followUp} ms`);
+  assert.equal(key.split(':')[1], followed, `the first application again (${key})`);
+  assert.equal(await page.locator('[data-testid=shaping-error]').count(), 0, 'no run-again line');
+
+  // A corrupt record: said in words, and the panel opens on its default run
+  // (the files went with the record).
+  await putRecord({ version: 1, files: 'not files', run: 42 });
+  await reloadToShaping();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid=notice]')].some((n) => /saved Shaping panel could not be read/.test(n.textContent)),
+  );
+  await shaped(null, 'default, after a corrupt record');
+  assert.equal((await formValues()).apps, '400');
+  assert.match(await page.locator('[data-testid=shaping-workload]').textContent(), /400 applications/);
+  assert.equal(await page.locator('[data-testid=shaping-loaded]').textContent(), 'no file read');
+  assert.equal((await savedRecord())?.apps, 400, 'the default run replaced the corrupt record');
+
+  // A record of another version: ignored without a word, the default run.
+  await putRecord({ version: 999, run: { settings: 'of another shape' } });
+  await reloadToShaping();
+  await shaped(null, 'default, after a record of another version');
+  assert.equal((await formValues()).apps, '400');
+  assert.equal(
+    await page.locator('[data-testid=notice]', { hasText: /Shaping/ }).count(),
+    0,
+    'no notice about the Shaping panel',
+  );
+  assert.equal((await savedRecord())?.version, 1, 'rewritten by this version');
+
+  // "Clear" deletes the record.
+  await openTraces();
+  await page.click('[data-testid=clear]');
+  await waitForCounts((c) => c.files === 0, 'an empty workspace');
+  // The parts follow "Clear" after the files: poll until they have.
+  for (const deadline = Date.now() + 30_000; (await savedRecord()) !== null && Date.now() < deadline;) {
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await savedRecord(), null, 'no Shaping record after Clear');
 });
 
 test('no uncaught errors in the page', () => {

@@ -10,8 +10,10 @@
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
 //!   first visit, so clearing it is not undone by a reload; the key `agenda`
 //!   holds the Agenda panel's plan ([`crate::parts::agenda::host`]), the key
-//!   `pricing` the Pricing panel's queue ([`crate::parts::pricing::host`]), both
-//!   [`MetaRecord`]s.
+//!   `pricing` the Pricing panel's queue ([`crate::parts::pricing::host`]), the
+//!   key `harvest` the Harvest panel's files ([`crate::parts::harvest::files`]),
+//!   the key `shaping` the Shaping panel's files read and latest run
+//!   ([`crate::parts::shaping::saved`]), all [`MetaRecord`]s.
 //! - `decisions` (key path `job`, since version 2): the user's SLO decisions,
 //!   one [`SloDecision`] per recurring job as a plain object (serde), kept
 //!   whether or not the job's runs are still loaded.
@@ -43,7 +45,9 @@ const DB_NAME: &str = "skyplan";
 
 /// A panel's state saved as one versioned `meta` record (the Agenda
 /// panel's plan, the Pricing panel's queue): read back only by a build that
-/// writes the same version.
+/// writes the same version. It is serialized with its version in a field
+/// `version`, which is read before the rest, so a record of another version
+/// is recognised even when its shape changed.
 pub trait MetaRecord: serde::Serialize + serde::de::DeserializeOwned {
     /// Its key in the `meta` store.
     const KEY: &'static str;
@@ -51,6 +55,11 @@ pub trait MetaRecord: serde::Serialize + serde::de::DeserializeOwned {
     const WHAT: &'static str;
     /// The version this build writes and reads.
     const VERSION: u32;
+    /// Whether a record of another version is worth a notice: yes for
+    /// what the user built by hand (a plan, a queue), which is lost; no
+    /// for what the panel redoes by itself (the Shaping panel's default
+    /// run), which is then ignored silently.
+    const TELL_OTHER_VERSION: bool = true;
     /// The version of a record read back.
     fn version(&self) -> u32;
 }
@@ -270,7 +279,8 @@ impl Store {
         finish(&tx).await
     }
 
-    /// Reads the panel record `R`: `Ok(None)` when there is none, `Err`
+    /// Reads the panel record `R`: `Ok(None)` when there is none (or it is
+    /// from another version and `R` says that is not worth telling), `Err`
     /// with what to tell the user when it cannot be read or is from another
     /// version (it is then not restored).
     pub async fn read_record<R: MetaRecord>(&self) -> Result<Option<R>, String> {
@@ -279,15 +289,44 @@ impl Store {
             Ok(v) => v,
             Err(e) => return Err(format!("Could not read the saved {}: {e}", R::WHAT)),
         };
+        let other_version = |version: f64| {
+            if R::TELL_OTHER_VERSION {
+                Err(format!(
+                    "The saved {} is from another version ({version}) and was not restored.",
+                    R::WHAT
+                ))
+            } else {
+                Ok(None)
+            }
+        };
+        // The version first: another version's shape may not parse as `R`.
+        if let Some(version) = get(&value, "version").as_f64() {
+            if version != f64::from(R::VERSION) {
+                return other_version(version);
+            }
+        }
         match serde_wasm_bindgen::from_value::<R>(value) {
             Ok(r) if r.version() == R::VERSION => Ok(Some(r)),
-            Ok(r) => Err(format!(
-                "The saved {} is from another version ({}) and was not restored.",
-                R::WHAT,
-                r.version()
-            )),
+            Ok(r) => other_version(f64::from(r.version())),
             Err(e) => Err(format!("The saved {} could not be read: {e}", R::WHAT)),
         }
+    }
+
+    /// Deletes the panel record `R`; `Err` with what to tell the user.
+    pub async fn delete_record<R: MetaRecord>(&self) -> Result<(), String> {
+        self.delete_meta(R::KEY)
+            .await
+            .map_err(|e| format!("The saved {} could not be deleted: {e}", R::WHAT))
+    }
+
+    /// Deletes the `meta` record `key` (nothing happens when there is none).
+    ///
+    /// # Errors
+    /// When the write fails.
+    pub async fn delete_meta(&self, key: &str) -> Result<(), StoreError> {
+        let tx = self.writer(META)?;
+        tx.object_store(META)?.delete(&key.into())?;
+        finish(&tx).await
     }
 
     /// Saves the panel record `record`; `Err` with what to tell the user.

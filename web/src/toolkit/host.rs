@@ -81,6 +81,16 @@ impl<'a> Ctx<'a> {
             }
         }
     }
+
+    /// Deletes the part's record ("Clear"); failure is reported as a
+    /// notice.
+    pub async fn delete_record<R: MetaRecord>(&self) {
+        if let Some(store) = self.store {
+            if let Err(message) = store.delete_record::<R>().await {
+                self.notice(message);
+            }
+        }
+    }
 }
 
 /// A part's worker side: answers its panel's requests one at a time, and

@@ -2,6 +2,9 @@
 //! files, the last run with the timelines shown, Figure 2's comparison and
 //! the last grid — three [`Job`]s: answers to anything but the latest run
 //! of each are dropped, and a refused one leaves the last results in place.
+//! The worker saves the files and the latest run; the panel's first
+//! request of a page ([`ShapingDesk::open`]) gets them back, settings
+//! included.
 
 use super::protocol::{
     GridView, ShapingRequest, ShapingResponse, ShapingSettings, ShapingView, Stage, TimelinesView,
@@ -50,7 +53,17 @@ pub struct ShapingForm {
 
 impl Default for ShapingForm {
     fn default() -> Self {
-        let s = ShapingSettings::default();
+        ShapingForm::of(
+            &ShapingSettings::default(),
+            DEFAULT_GRID_APPS.to_string(),
+            "1".into(),
+        )
+    }
+}
+
+impl ShapingForm {
+    /// The form showing a run's `settings`, with the grid's fields.
+    fn of(s: &ShapingSettings, grid_apps: String, target: String) -> ShapingForm {
         let p = &s.params;
         ShapingForm {
             source: s.source,
@@ -62,16 +75,24 @@ impl Default for ShapingForm {
             host_mem: p.host_mem.to_string(),
             predictor: p.predictor,
             policy: p.policy,
-            k1: (p.k1 * 100.0).to_string(),
+            // K1 as typed: 0.07 × 100 is 7.000000000000001 in binary.
+            k1: ((p.k1 * 100.0 * 1e9).round() / 1e9).to_string(),
             k2: p.k2.to_string(),
             grace: p.grace_minutes.to_string(),
-            grid_apps: DEFAULT_GRID_APPS.to_string(),
-            target: "1".into(),
+            grid_apps,
+            target,
         }
     }
-}
 
-impl ShapingForm {
+    /// Shows a run's `settings` (a restored run's); the grid's fields stay.
+    pub fn take_settings(&mut self, settings: &ShapingSettings) {
+        let grid = (
+            std::mem::take(&mut self.grid_apps),
+            std::mem::take(&mut self.target),
+        );
+        *self = ShapingForm::of(settings, grid.0, grid.1);
+    }
+
     /// The run's settings, or what is wrong with the form (the engine
     /// checks the remaining ranges and says which setting it refuses).
     pub fn settings(&self) -> Result<ShapingSettings, String> {
@@ -140,8 +161,9 @@ pub struct ShapingDesk {
     pub compare: Job<(u32, PolicyComparison, f64)>,
     /// The K1 × K2 grid.
     pub grid: Job<GridView>,
-    /// The last files sent to the worker, kept to send again to a worker
-    /// restarted by Cancel (the workload lives only in the worker).
+    /// The last files sent to the worker on this page, kept to send again
+    /// to a worker restarted by Cancel (in case the worker could not save
+    /// them).
     sent_files: StoredValue<Option<ShapingRequest>>,
 }
 
@@ -167,9 +189,10 @@ impl ShapingDesk {
         desk
     }
 
-    /// A fresh worker is starting: it holds no workload read from files,
-    /// so the files read are sent again. The last run, its timelines and
-    /// the grid are not redone: their follow-ups are answered with a line
+    /// A fresh worker is starting: it reads the files saved back, but the
+    /// files read on this page are sent again too (saving them may have
+    /// failed: quota, no IndexedDB). The last run, its timelines and the
+    /// grid are not redone: their follow-ups are answered with a line
     /// asking for a new run.
     fn restarted(self) {
         if let Some(request) = self.sent_files.get_value() {
@@ -210,6 +233,17 @@ impl ShapingDesk {
         self.form.update(|f| f.source = WorkloadSource::Generated);
         self.sent_files.set_value(None);
         self.send(ShapingRequest::ForgetWorkload);
+    }
+
+    /// The panel opened with nothing shown: the worker shows the latest
+    /// run saved (with its settings, back in the form), or runs the form's
+    /// settings (the defaults) when none is.
+    pub fn open(self) {
+        let asked = self.form.with_untracked(ShapingForm::settings);
+        if let Some((ticket, settings)) = self.run.start_with(asked) {
+            self.stage.set(Stage::Forecast);
+            self.send(ShapingRequest::Open { ticket, settings });
+        }
     }
 
     /// Runs the baseline and the shaped run with the form's settings.
@@ -300,6 +334,19 @@ impl ShapingDesk {
         self.send(ShapingRequest::ExportGrid);
     }
 
+    /// Takes in a run's results (unless a later run superseded it), with
+    /// the application and host its timelines show.
+    fn take_run(self, view: ShapingView) {
+        let timelines = view.timelines.clone();
+        if self.run.done(view.ticket, view) {
+            self.compare.forget();
+            self.app.set(timelines.as_ref().map(|t| t.timelines.app));
+            self.host
+                .set(timelines.as_ref().map(|t| t.timelines.host).unwrap_or(0));
+            self.timelines.set(timelines);
+        }
+    }
+
     /// Takes in one answer of the worker.
     pub fn apply(self, response: ShapingResponse) {
         match response {
@@ -323,14 +370,11 @@ impl ShapingDesk {
                     self.grid.progressed(&progress);
                 }
             }
-            ShapingResponse::Ready(view) => {
-                let timelines = view.timelines.clone();
-                if self.run.done(view.ticket, *view) {
-                    self.compare.forget();
-                    self.app.set(timelines.as_ref().map(|t| t.timelines.app));
-                    self.host
-                        .set(timelines.as_ref().map(|t| t.timelines.host).unwrap_or(0));
-                    self.timelines.set(timelines);
+            ShapingResponse::Ready(view) => self.take_run(*view),
+            ShapingResponse::Restored { settings, view } => {
+                if self.run.is_current(view.ticket) {
+                    self.form.update(|f| f.take_settings(&settings));
+                    self.take_run(*view);
                 }
             }
             ShapingResponse::Timelines(t) => {
@@ -362,5 +406,36 @@ impl ShapingDesk {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restored_runs_settings_show_as_typed() {
+        let typed = ShapingForm {
+            apps: "150".into(),
+            k1: "7".into(),
+            k2: "2.5".into(),
+            load: "1.1".into(),
+            policy: Policy::Optimistic,
+            ..ShapingForm::default()
+        };
+        let settings = typed.settings().expect("a valid form");
+        let mut shown = ShapingForm {
+            grid_apps: "120".into(),
+            ..ShapingForm::default()
+        };
+        shown.take_settings(&settings);
+        assert_eq!(
+            shown,
+            ShapingForm {
+                grid_apps: "120".into(),
+                ..typed
+            },
+            "the form shows the settings as typed; the grid's fields stay"
+        );
     }
 }

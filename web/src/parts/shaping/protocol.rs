@@ -89,6 +89,16 @@ pub enum ShapingRequest {
     },
     /// Forget the workload read from files.
     ForgetWorkload,
+    /// The panel opened with nothing shown: the latest run saved (answered
+    /// by [`ShapingResponse::Loaded`] when files were read, then
+    /// [`ShapingResponse::Restored`], nothing recomputed), or, when none is
+    /// saved, a run of `settings` (answered as [`ShapingRequest::Run`]).
+    Open {
+        /// The panel's ticket for the run shown, echoed.
+        ticket: u32,
+        /// Settings to run when nothing is saved (the panel's defaults).
+        settings: ShapingSettings,
+    },
     /// The baseline and the shaped run (answered by
     /// [`ShapingResponse::Progress`], then [`ShapingResponse::Ready`] or
     /// [`ShapingResponse::Failed`]).
@@ -150,7 +160,9 @@ impl ShapingRequest {
     /// A later run, grid or timelines supersede one still queued.
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
-            ShapingRequest::Run { .. } => Supersedes::any("shaping run"),
+            ShapingRequest::Run { .. } | ShapingRequest::Open { .. } => {
+                Supersedes::any("shaping run")
+            }
             ShapingRequest::Grid { .. } => Supersedes::any("shaping grid"),
             ShapingRequest::Timelines { .. } => Supersedes::any("shaping timelines"),
             _ => None,
@@ -253,6 +265,14 @@ pub enum ShapingResponse {
     },
     /// A run's results.
     Ready(Box<ShapingView>),
+    /// The latest run saved, shown again after a reload under the ticket
+    /// of the [`ShapingRequest::Open`] that asked.
+    Restored {
+        /// Its settings, for the form.
+        settings: ShapingSettings,
+        /// Its results, with the timelines shown when it was saved.
+        view: Box<ShapingView>,
+    },
     /// Another application's or host's timelines.
     Timelines(Box<TimelinesView>),
     /// The three policies.

@@ -7,7 +7,6 @@
 use super::protocol::{
     AppChoice, GridView, ShapingSettings, ShapingView, TimelinesView, WorkloadFile, WorkloadSource,
 };
-use crate::protocol::now_ms;
 use skyplan_engine::import::{CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS};
 use skyplan_engine::shaping::{
     generate_for, grid, pick_timeline_app, prepare_forecasts, read_applications_csv,
@@ -201,15 +200,18 @@ fn choices(w: &Workload) -> Vec<AppChoice> {
 }
 
 /// Forecasts every application (progress per application), then runs the
-/// baseline and the shaped run on them.
+/// baseline and the shaped run on them. `now` is the clock the forecasts
+/// are timed by (milliseconds; [`crate::protocol::now_ms`] in the worker,
+/// a stand-in in native tests, which have no `performance`).
 pub fn run(
     ticket: u32,
     settings: &ShapingSettings,
     loaded: Option<&(String, Workload)>,
     forecast_progress: &mut dyn FnMut(usize, usize),
     run_progress: &mut dyn FnMut(usize, usize),
+    now: &dyn Fn() -> f64,
 ) -> Result<(ShapingView, LastRun), String> {
-    let t0 = now_ms();
+    let t0 = now();
     let params = &settings.params;
     params.validate().map_err(|e| error_text(&e))?;
     let (source, workload) = workload_for(settings, loaded)?;
@@ -223,7 +225,7 @@ pub fn run(
     } else {
         prepare_forecasts(&workload, params, &mut |d| forecast_progress(d, n))
     };
-    let forecast_millis = now_ms() - t0;
+    let forecast_millis = now() - t0;
     let mut report =
         simulate_with(&workload, params, &forecasts, run_progress).map_err(|e| error_text(&e))?;
     let timelines = take_timelines(&workload, &mut report, params.timeline_host);

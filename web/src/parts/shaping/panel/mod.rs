@@ -43,14 +43,16 @@ use self::workload::WorkloadCard;
 use leptos::prelude::*;
 
 /// The Shaping panel. It opens at work: the first time it is shown, with
-/// no run yet, the default run starts by itself (the worker holds the
-/// request until it is ready), so the timelines and the summary appear
-/// without pressing anything.
+/// no run yet, it asks the worker for the latest run saved (shown again
+/// with its settings and timelines, as before the reload) or, when none
+/// is, the default run starts by itself (the worker holds the request
+/// until it is ready), so the timelines and the summary appear without
+/// pressing anything.
 #[component]
 pub fn ShapingPanel() -> impl IntoView {
     let desk = expect_context::<crate::state::Studio>().shaping;
     if desk.run.view.with_untracked(Option::is_none) && !desk.run.running.get_untracked() {
-        desk.shape();
+        desk.open();
     }
     view! {
         <div class="pricing-page tuning-page shaping-page" data-testid="shaping-panel">
