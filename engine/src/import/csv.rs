@@ -4,6 +4,7 @@
 //! names may contain commas; the unquoted fast path is what 100 MB files hit.
 
 use super::located::{column_of, FieldError, ParseError};
+use crate::export::cell::unguard;
 use std::borrow::Cow;
 
 /// One field of a line and where it starts.
@@ -13,7 +14,9 @@ pub(crate) struct Field<'a> {
     pub offset: usize,
 }
 
-/// Splits `line` on `sep` into `out` (cleared first).
+/// Splits `line` on `sep` into `out` (cleared first). A text cell guarded
+/// against spreadsheet formulas by our writers (a leading `'`, see
+/// [`crate::export::cell`]) is read back without its guard.
 pub(crate) fn split<'a>(
     line: &'a str,
     sep: u8,
@@ -25,13 +28,13 @@ pub(crate) fn split<'a>(
         let mut start = 0;
         for i in memchr::memchr_iter(sep, b) {
             out.push(Field {
-                text: Cow::Borrowed(&line[start..i]),
+                text: Cow::Borrowed(unguard(&line[start..i])),
                 offset: start,
             });
             start = i + 1;
         }
         out.push(Field {
-            text: Cow::Borrowed(&line[start..]),
+            text: Cow::Borrowed(unguard(&line[start..])),
             offset: start,
         });
         return Ok(());
@@ -63,7 +66,10 @@ pub(crate) fn split<'a>(
                 }
             }
             out.push(Field {
-                text: Cow::Owned(s),
+                text: match unguard(&s) {
+                    u if u.len() == s.len() => Cow::Owned(s),
+                    u => Cow::Owned(u.to_owned()),
+                },
                 offset: start,
             });
             if i == b.len() {
@@ -86,7 +92,7 @@ pub(crate) fn split<'a>(
                 ));
             }
             out.push(Field {
-                text: Cow::Borrowed(&line[i..stop]),
+                text: Cow::Borrowed(unguard(&line[i..stop])),
                 offset: start,
             });
             match end {

@@ -277,6 +277,7 @@ pub fn read_reimages_csv(
 /// Writes a history as a reimages CSV: `timestamp,server` when every
 /// server is named, else all four columns.
 pub fn write_reimages_csv(h: &ReimageHistory) -> String {
+    use crate::export::cell::text;
     use std::fmt::Write as _;
     let named = h.events.iter().all(|e| e.unnamed == 0);
     let mut out = String::from(if named {
@@ -288,16 +289,17 @@ pub fn write_reimages_csv(h: &ReimageHistory) -> String {
         let ts = crate::time::format_timestamp(e.time);
         for &s in &e.servers {
             if named {
-                let _ = writeln!(out, "{ts},{}", h.layout.name(s));
+                let _ = writeln!(out, "{ts},{}", text(&h.layout.name(s)));
             } else {
-                let _ = writeln!(out, "{ts},{},,", h.layout.name(s));
+                let _ = writeln!(out, "{ts},{},,", text(&h.layout.name(s)));
             }
         }
         if e.unnamed > 0 {
             let _ = writeln!(
                 out,
                 "{ts},,{},{}",
-                h.layout.tenants[e.tenant as usize], e.unnamed
+                text(&h.layout.tenants[e.tenant as usize]),
+                e.unnamed
             );
         }
     }

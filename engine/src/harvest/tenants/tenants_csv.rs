@@ -202,6 +202,7 @@ pub fn read_mapping_csv(
 /// Writes tenants as a tenants CSV (the columns [`read_tenants_csv`]
 /// reads; `server_names` joined by `;`).
 pub fn write_tenants_csv(tenants: &[TenantInfo]) -> String {
+    use crate::export::cell::text;
     use std::fmt::Write as _;
     let mut out = TENANT_COLUMNS.join(",");
     out.push('\n');
@@ -209,12 +210,12 @@ pub fn write_tenants_csv(tenants: &[TenantInfo]) -> String {
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{}",
-            t.name,
-            t.environment,
-            t.machine_function,
+            text(&t.name),
+            text(&t.environment),
+            text(&t.machine_function),
             t.servers,
             t.cores_per_server,
-            t.server_names.join(";"),
+            text(&t.server_names.join(";")),
             t.storage_gb_per_server
         );
     }

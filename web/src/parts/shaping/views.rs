@@ -322,10 +322,11 @@ pub fn retarget(report: &mut GridReport, target_failed_pct: f64) -> Result<(), S
     Ok(())
 }
 
-/// A CSV number: empty when not finite.
+/// A CSV number ([`skyplan_engine::export::cell::number`]): empty when not
+/// finite.
 fn num(v: f64) -> String {
     if v.is_finite() {
-        format!("{v}")
+        skyplan_engine::export::cell::number(v)
     } else {
         String::new()
     }
@@ -351,7 +352,7 @@ pub fn outcomes_csv(last: &LastRun) -> String {
                 out,
                 "{run},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 policies[k].name(),
-                csv_field(&o.name),
+                skyplan_engine::export::cell::text(&o.name),
                 num(o.arrival),
                 num(a.runtime),
                 o.finish.map(num).unwrap_or_default(),
@@ -399,13 +400,4 @@ pub fn grid_csv(report: &GridReport) -> String {
         );
     }
     out
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
 }

@@ -1,26 +1,14 @@
 //! Writers for skyplan's own text formats (the inverse of [`crate::import`]).
+//! Every text cell goes through [`cell::text`], numbers through
+//! [`cell::number`]: one CSV writer for the whole product.
 
 use crate::model::{JobRun, UtilizationSeries, WorkloadJob};
 use crate::slo::{DecisionKind, SloDecision};
 use std::fmt::Write;
 
-/// Quotes a CSV field when it needs it.
-fn field(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\"")).into()
-    } else {
-        s.into()
-    }
-}
+pub mod cell;
 
-/// Formats a number without a trailing `.0` for whole values.
-fn num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
-}
+use cell::{number as num, text as field};
 
 /// Writes runs as skyplan's job-runs CSV (header included).
 pub fn runs_csv(runs: &[JobRun]) -> String {
@@ -326,3 +314,6 @@ pub fn shaping_workload_csv(w: &crate::shaping::Workload) -> (String, String) {
     }
     (apps, usage)
 }
+
+#[cfg(test)]
+mod tests;
