@@ -17,12 +17,15 @@
 //! the requested CPU exceeds the cluster. Runtimes are drawn from a
 //! log-normal and then scaled by one factor so that the requested
 //! core-seconds are `load` × the cluster's core-seconds over the arrival
-//! period (default 1.3), while the used share of a request averages about
-//! a half — as in the Google and Alibaba traces the paper samples.
+//! period (default 1.3). How much of a request is used: under the
+//! reference model ([`UsageModel::Reference`], the default) as Google's
+//! batch tasks use theirs ([`super::usage_means`]: median ≈ 5 % of the CPU,
+//! ≈ 20 % of the memory); under the plateau model about a half.
 
 use super::error::{positive, ShapingError};
 use super::model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 use super::random_walk::{per_minute_max, per_second};
+use super::usage_means;
 use crate::numerics::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -240,13 +243,12 @@ pub fn generate(
 
 /// The reference's trace for `runtime` seconds: CPU and memory each a
 /// smoothed random walk at a mean drawn per application, seen as each
-/// minute's maximum. The reference draws the means from the trace's
-/// CPU and memory usage per task, which it does not publish; here uniform
-/// over the ranges of the plateau model (CPU 0.15–0.7, memory 0.3–0.85).
+/// minute's maximum. The means are drawn as the reference draws them, from
+/// Google's batch tasks' use of their requests ([`super::usage_means`]).
 pub fn reference_trace(rng: &mut Rng, runtime: f64) -> UsageTrace {
     let seconds = runtime.ceil().max(1.0) as usize;
-    let cpu_mean = rng.uniform(0.15, 0.7);
-    let mem_mean = rng.uniform(0.3, 0.85);
+    let cpu_mean = usage_means::draw(rng, &usage_means::CPU_KNOTS);
+    let mem_mean = usage_means::draw(rng, &usage_means::MEM_KNOTS);
     let cpu = per_minute_max(&per_second(rng, seconds, cpu_mean));
     let mem = per_minute_max(&per_second(rng, seconds, mem_mean));
     // Floors as the plateau model's: no component uses nothing.

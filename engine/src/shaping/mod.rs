@@ -58,6 +58,7 @@ pub mod simulate;
 #[cfg(test)]
 mod tests;
 pub mod timeline;
+pub mod usage_means;
 
 pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
