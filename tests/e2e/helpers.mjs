@@ -108,7 +108,7 @@ export async function openStudio(part) {
   const mine = new RegExp(`^${part.replace(/[^\w]/g, '\\$&')}-\\d+-.*\\.png$`);
   for (const f of fs.readdirSync(SHOTS)) if (mine.test(f)) fs.rmSync(path.join(SHOTS, f));
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), `skyplan-e2e-${part}-`));
-  const app = { part, tmpDir, pageErrors: [], consoleErrors: [], shot: 0 };
+  const app = { part, tmpDir, pageErrors: [], consoleErrors: [], offOrigin: [], shot: 0 };
   studio = app;
   app.server = await serve(DIST);
   app.baseUrl = `http://127.0.0.1:${app.server.address().port}/`;
@@ -117,6 +117,12 @@ export async function openStudio(part) {
     headless: true,
     args: CHROME_ARGS,
     viewport: { width: 1400, height: 1000 },
+  });
+  // The studio promises that data stays in the browser: every request the
+  // page or its worker makes is recorded, and anything not to the page's
+  // own origin (or a data:/blob: URL it made itself) fails the test.
+  app.context.on('request', (r) => {
+    if (!sameOrigin(r.url(), app.baseUrl)) app.offOrigin.push(r.url());
   });
   const page = app.context.pages()[0] ?? (await app.context.newPage());
   app.page = page;
@@ -143,7 +149,11 @@ export function studioSession(part, bind, { demo = true, setup = null } = {}) {
     bind(session);
     if (setup) await setup(session);
   });
-  after(() => closeStudio(app));
+  after(async () => {
+    const offOrigin = [...(app?.offOrigin ?? [])];
+    await closeStudio(app);
+    assert.deepEqual(offOrigin, [], `every request of the ${part} session went to the page's own origin`);
+  });
 }
 
 /**
@@ -155,10 +165,35 @@ export function studioTest(title, options, noErrors, body) {
   test(title, options, async () => {
     const app = current();
     const errorsBefore = app.pageErrors.length;
+    const requestsBefore = app.offOrigin.length;
     if (!app.page.url().startsWith(app.baseUrl)) await app.page.goto(app.baseUrl);
     await body();
     assert.deepEqual(app.pageErrors.slice(errorsBefore), [], noErrors);
+    assert.deepEqual(
+      app.offOrigin.slice(requestsBefore),
+      [],
+      'every request went to the page\'s own origin',
+    );
   });
+}
+
+/** Whether `url` is the studio's own: its origin, or data:, blob:, about:. */
+export function sameOrigin(url, baseUrl) {
+  if (/^(data|blob|about):/.test(url)) return true;
+  try {
+    return new URL(url).origin === new URL(baseUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The requests recorded so far that left the page's origin, taken out of
+ * the record (for the test that checks the recorder itself).
+ */
+export function takeOffOriginRequests() {
+  const app = current();
+  return app.offOrigin.splice(0, app.offOrigin.length);
 }
 
 /** Closes what openStudio opened; logs the console errors seen. */

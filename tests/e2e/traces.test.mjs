@@ -27,6 +27,7 @@ import {
   ink,
   drawnKey,
   typeInto,
+  takeOffOriginRequests,
 } from './helpers.mjs';
 
 const NAB_NAME = 'ec2_cpu_utilization_24ae8d.csv';
@@ -295,4 +296,14 @@ test('reloading the page keeps the workspace', { timeout: 120_000 }, async () =>
 
 test('no uncaught errors in the page', () => {
   assert.deepEqual(pageErrors, []);
+});
+
+test('the request recorder catches a request that leaves the page\'s origin', { timeout: 60_000 }, async () => {
+  // The suite fails if the studio sends anything anywhere but its own
+  // origin; this checks that the recorder would see it.
+  takeOffOriginRequests();
+  const probe = 'http://example.invalid/skyplan-probe';
+  await page.evaluate((url) => fetch(url).catch(() => null), probe);
+  const seen = takeOffOriginRequests();
+  assert.ok(seen.includes(probe), `the probe was recorded (${seen})`);
 });
