@@ -942,20 +942,41 @@ fn estimate_and_simulation_agree_in_rank_on_contended_mixes() {
 }
 
 #[test]
-fn tmp_diag_spread() {
-    for seed in 1..=6 {
-        let jobs = seeded_mix(seed, 14, 4);
-        let space = SearchSpace::paper(SchedulerKind::Capacity, 4).unwrap();
-        let rules = RuleSet::for_config(
-            &space.config(&space.grid()[0]),
-            ConstraintRule::LimitsAndPlacement,
-            ExecRule::Algorithm2,
-        );
-        let r = exhaustive(&jobs, &Cluster::of(8, 4), &space, rules, &mut |_, _| {}).unwrap();
-        let e: Vec<f64> = r.candidates.iter().map(|c| c.latency_secs).collect();
-        let sim = SimParams { noise: 0.0, ..SimParams::default() };
-        let a: Vec<f64> = r.candidates.iter().map(|c| simulate(&jobs, &Cluster::of(8, 4), &c.config, &sim).unwrap().mean_latency_secs).collect();
-        let mm = |v: &[f64]| (v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(0.0, f64::max));
-        eprintln!("seed {seed} est {:?} sim {:?} rho {:?}", mm(&e), mm(&a), rank::spearman(&e, &a));
-    }
+fn estimate_beats_a_random_pick_on_the_evaluations_mixes() {
+    // The evaluation's own construction (default settings) on a subset:
+    // 3 SWIM windows × 2 sizes and 6 Google-like mixes, 4 settings, 48
+    // cases, the real SWIM sample. Measured (release, 2026-11-26): exact
+    // hits 58.3 % against a random pick's 18.8 %, within 2 % 83.3 %
+    // against 33.4 %, median ρ 0.91. A change that made the estimate rank
+    // no better than chance fails here.
+    let bytes = include_bytes!("../../../fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv");
+    let swim = crate::import::import(
+        "FB-2009.tsv",
+        bytes,
+        crate::import::ImportOptions::default(),
+    )
+    .unwrap()
+    .data
+    .workload;
+    let p = EvalParams {
+        facebook_windows: 3,
+        google_mixes: 6,
+        adapt_minutes: Vec::new(),
+        adapt_jobs: 1,
+        ..EvalParams::default()
+    };
+    let r = evaluate(&swim, &p, &mut |_, _| {}).unwrap();
+    assert_eq!(r.cases.len(), 48);
+    eprintln!(
+        "hits {:.3} (random {:.3}), within 2 % {:.3} (random {:.3}), median ρ {:.3}",
+        r.hit_share,
+        r.random_hit_share,
+        r.within_2pct_share,
+        r.random_within_2pct_share,
+        r.median_spearman
+    );
+    assert!(r.hit_share >= r.random_hit_share + 0.25, "{r:?}");
+    assert!(r.within_2pct_share >= r.random_within_2pct_share + 0.3);
+    assert!(r.median_spearman >= 0.8);
+    assert_eq!(r.unfinished_recommendations, 0);
 }
