@@ -121,47 +121,68 @@ pub(crate) fn per_task(
     let mut unfinished = jobs.len();
     let mut t_m = 0.0f64;
     while unfinished > 0 {
-        // Containers whose task has ended by t_M come back.
-        let mut k = 0;
-        while k < releases.len() {
-            if releases[k].at > t_m {
-                k += 1;
-                continue;
+        // Containers whose task has ended by t_M come back one at a time,
+        // each followed by an allocation: releases at one instant are
+        // never simultaneous on a real cluster (task times vary, nodes
+        // heartbeat apart), so a job whose last wave of a stage is ending
+        // has a tail in which other jobs (an AM waiting for its slot, say)
+        // take containers — as in the simulation. Releasing a whole wave
+        // at once would hand every container straight to the job's next
+        // stage.
+        let mut due: Vec<Release> = Vec::new();
+        releases.retain(|r| {
+            if r.at <= t_m {
+                due.push(*r);
+                false
+            } else {
+                true
             }
-            let r = releases.swap_remove(k);
-            free[r.machine] += 1;
-            let run = &mut runs[r.job];
-            run.running -= 1;
-            if run.running == 0 && run.pending.is_empty() {
-                match run.stages.pop() {
-                    Some(next) => run.pending = next,
-                    None => {
-                        run.finish = Some(r.at);
-                        if let Some(m) = run.am.take() {
-                            free[m] += 1;
+        });
+        due.sort_by(|a, b| {
+            a.at.total_cmp(&b.at)
+                .then(a.job.cmp(&b.job))
+                .then(a.machine.cmp(&b.machine))
+        });
+        let mut due = due.into_iter();
+        loop {
+            if let Some(r) = due.next() {
+                free[r.machine] += 1;
+                let run = &mut runs[r.job];
+                run.running -= 1;
+                if run.running == 0 && run.pending.is_empty() {
+                    match run.stages.pop() {
+                        Some(next) => run.pending = next,
+                        None => {
+                            run.finish = Some(r.at);
+                            if let Some(m) = run.am.take() {
+                                free[m] += 1;
+                            }
+                            unfinished -= 1;
                         }
-                        unfinished -= 1;
                     }
                 }
             }
+            // Allocate until nothing more is granted (an AM granted asks
+            // for its tasks in the next round).
+            while allocate(
+                jobs,
+                config,
+                &rules,
+                total,
+                &bounds,
+                &am_limits,
+                &job_limits,
+                allocation,
+                constraint,
+                &mut runs,
+                &mut free,
+                &mut releases,
+                t_m,
+            ) {}
+            if due.len() == 0 {
+                break;
+            }
         }
-        // Allocate until nothing more is granted at t_M (an AM granted
-        // asks for its tasks at once).
-        while allocate(
-            jobs,
-            config,
-            &rules,
-            total,
-            &bounds,
-            &am_limits,
-            &job_limits,
-            allocation,
-            constraint,
-            &mut runs,
-            &mut free,
-            &mut releases,
-            t_m,
-        ) {}
         if unfinished == 0 {
             break;
         }
