@@ -2,11 +2,17 @@
 //! configurations as YARN does (see [`super::latency`] for both readings).
 //!
 //! Allocation moments `t_M` are every task end and every submission. At
-//! each, the free containers go to queues by the scheduler's rule (group 1,
-//! within the constraint rule's bounds), then to jobs by each queue's
-//! policy (group 2), then to machines by placement (group 3) — the same
-//! rules as the literal reading. What differs is what a job asks for and
-//! when containers come back:
+//! each, the free containers are handed out machine by machine, one at a
+//! time, as node heartbeats hand them out in YARN and in the simulation:
+//! each to a queue by the scheduler's rule (group 1, within the
+//! constraint rule's bounds) among the queues with a job that may use
+//! that machine (group 3's placement), then to a job by the queue's policy
+//! (group 2) among those jobs — the same rules as the literal reading,
+//! applied per container so that placement decides before the queue's
+//! grant rather than after it. Containers ended at one instant come back
+//! one at a time, each followed by an allocation (a stage's last wave
+//! has a tail, as on a cluster). What differs from the literal reading is
+//! what a job asks for and when containers come back:
 //!
 //! - **Per-task release.** A granted container starts the job's next task
 //!   of its current stage and returns to the pool when that task ends

@@ -945,10 +945,10 @@ fn estimate_and_simulation_agree_in_rank_on_contended_mixes() {
 fn estimate_beats_a_random_pick_on_the_evaluations_mixes() {
     // The evaluation's own construction (default settings) on a subset:
     // 3 SWIM windows × 2 sizes and 6 Google-like mixes, 4 settings, 48
-    // cases, the real SWIM sample. Measured (release, 2026-11-26): exact
-    // hits 58.3 % against a random pick's 18.8 %, within 2 % 83.3 %
-    // against 33.4 %, median ρ 0.91. A change that made the estimate rank
-    // no better than chance fails here.
+    // cases, the real SWIM sample. Measured (2026-11-26): exact hits
+    // 66.7 % against a random pick's 18.3 %, within 2 % 87.5 % against
+    // 34.0 %, median ρ 0.95. A change that made the estimate rank no
+    // better than chance fails here.
     let bytes = include_bytes!("../../../fixtures/real/swim/FB-2009_samples_24_times_1hr_0.tsv");
     let swim = crate::import::import(
         "FB-2009.tsv",
