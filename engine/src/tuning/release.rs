@@ -292,6 +292,8 @@ fn allocate(
     // then the job by the queue's policy among those jobs.
     let mut used: Vec<u32> = demand.iter().map(|d| d.used).collect();
     let mut granted = false;
+    // Indexed: the body hands `free` on and gives containers back to it.
+    #[allow(clippy::needless_range_loop)]
     for m in 0..free.len() {
         while free[m] > 0 {
             let fits = |v: usize| wanted[v] > 0 && constraint.may_use(&jobs[v], m);
