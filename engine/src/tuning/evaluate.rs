@@ -9,13 +9,33 @@
 //! estimated by Algorithm 1 and simulated ([`simulate`], averaged over
 //! `repeats` noise seeds). A case is a hit when the estimated best's
 //! actual latency equals the actual best's. Facebook mixes are windows of
-//! `jobs_per_mix` consecutive SWIM jobs, their submissions squeezed into
-//! `mix_span_secs` (the paper's mixes are what waits in one tuning
-//! interval; SWIM's sample is a light day, so at its own pace nothing
-//! contends), on 6 and 8 containers; Google-like mixes come from
-//! [`google_like_mix`] on `google_containers` containers over two machines
-//! with placement constraints, 18 of them (3 platforms × 6 periods in the
-//! paper).
+//! `jobs_per_mix` consecutive SWIM jobs on 6 and 8 containers; Google-like
+//! mixes come from [`google_like_mix`] on `google_containers` containers
+//! over two machines with placement constraints, 18 of them (3 platforms ×
+//! 6 periods in the paper).
+//!
+//! How a mix contends is set the way §4.4's stream is (Figure 11's cluster
+//! is overloaded, and a §4.3 mix is what waits in one tuning interval):
+//!
+//! - **Tasks as Hadoop splits them.** A SWIM job gets one map per 128 MiB
+//!   block and one reduce per GiB of shuffle, as SWIM's replay scripts
+//!   and Hadoop do, up to `max_tasks` per stage ([`SwimTasks`]). Capping
+//!   maps at the cluster's 8 (the earlier construction) made a large job
+//!   8 tasks of up to hours, which holds its containers whatever the
+//!   shares say; many short tasks return containers to the scheduler
+//!   every few seconds, so shares bind all the time.
+//! - **Offered load per mix.** Each mix's submissions are scaled (squeezed
+//!   or stretched) so that its task work over its submission span is
+//!   `mix_load` × the containers (default 1.5, §4.4's). A fixed 60 s span
+//!   left windows of under 100 task-seconds idle and windows of one
+//!   18,000-second job saturated; now every mix overloads the cluster by
+//!   the same factor.
+//! - **AM limit.** The evaluation's default `am_share` is 0.5 for every
+//!   queue (Fair's own default `maxAMShare`; for Capacity the usual raise
+//!   of `maximum-am-resource-percent` on a small cluster): YARN's Capacity
+//!   default 0.1 runs one application per queue on 6–8 containers, which
+//!   leaves the paper's in-queue policies nothing to order. The paper
+//!   does not state its AM settings.
 //!
 //! # §4.4: run-time adaptation
 //!
@@ -50,8 +70,13 @@ pub struct EvalParams {
     pub google_containers: u32,
     /// Jobs per mix (default 12).
     pub jobs_per_mix: usize,
-    /// Submissions of a mix squeezed into this span, seconds (default 60).
-    pub mix_span_secs: f64,
+    /// Offered load of a §4.3 mix: its submissions are scaled so that
+    /// its task work over its span is this many times the containers
+    /// (default 1.5, as §4.4's stream; see the module documentation).
+    pub mix_load: f64,
+    /// Most tasks per stage a SWIM job gets, one per 128 MiB block (maps)
+    /// or GiB of shuffle (reduces) up to it (default 4096).
+    pub max_tasks: u32,
     /// Noise seeds averaged for the actual latency (default 3).
     pub repeats: u32,
     /// The simulation (default [`SimParams::default`]).
@@ -86,9 +111,13 @@ impl Default for EvalParams {
             google_mixes: 18,
             google_containers: 8,
             jobs_per_mix: 12,
-            mix_span_secs: 60.0,
+            mix_load: 1.5,
+            max_tasks: 4096,
             repeats: 3,
-            sim: SimParams::default(),
+            sim: SimParams {
+                am_share: Some(0.5),
+                ..SimParams::default()
+            },
             adapt_minutes: vec![1.0, 2.0, 4.0, 8.0],
             adapt_jobs: 120,
             adapt_load: 1.5,
@@ -104,11 +133,11 @@ impl EvalParams {
     /// Checks the ranges.
     pub fn validate(&self) -> Result<(), TuneError> {
         self.sim.validate()?;
-        check_range("mix span", self.mix_span_secs, 0.0, 1e7)?;
+        check_range("mix load", self.mix_load, 1e-3, 1e3)?;
         check_range("adapt load", self.adapt_load, 1e-3, 1e3)?;
-        if self.jobs_per_mix == 0 || self.repeats == 0 {
+        if self.jobs_per_mix == 0 || self.repeats == 0 || self.max_tasks == 0 {
             return Err(TuneError::BadParam {
-                name: "jobs per mix / repeats".into(),
+                name: "jobs per mix / repeats / max tasks".into(),
                 why: "must be ≥ 1".into(),
             });
         }
@@ -286,15 +315,31 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Squeezes submissions into `span` seconds from 0.
-fn squeeze(jobs: &mut [TuneJob], span: f64) {
+/// Scales submissions (from 0) so that the jobs' task work over their
+/// span is `load` × `containers`: squeezed or stretched, so that every
+/// mix overloads the cluster by the same factor. Jobs all submitted at
+/// once stay so.
+fn set_load(jobs: &mut [TuneJob], load: f64, containers: u32) {
     let last = jobs.iter().map(|j| j.submit).fold(0.0, f64::max);
+    let work: f64 = jobs.iter().map(|j| j.work()).sum();
+    if last <= 0.0 || work <= 0.0 {
+        return;
+    }
+    let span = work / (load * f64::from(containers));
     for j in jobs {
-        j.submit = if last > 0.0 {
-            (j.submit / last * span).round()
-        } else {
-            0.0
-        };
+        j.submit = (j.submit / last * span).round();
+    }
+}
+
+/// How the evaluation turns SWIM jobs into tasks (see the module
+/// documentation): one map per block and one reduce per GiB of shuffle,
+/// up to `max_tasks` each.
+fn eval_swim_tasks(p: &EvalParams, seed: u64) -> SwimTasks {
+    SwimTasks {
+        max_maps: p.max_tasks,
+        max_reduces: p.max_tasks,
+        seed,
+        ..SwimTasks::default()
     }
 }
 
@@ -389,16 +434,10 @@ pub fn evaluate(
         for w in 0..fb_windows {
             let stride = (swim.len() - p.jobs_per_mix) / fb_windows.max(1);
             let window = &swim[w * stride..w * stride + p.jobs_per_mix];
-            let mut jobs = jobs_from_swim(
-                window,
-                queues,
-                &SwimTasks {
-                    seed: p.seed + w as u64,
-                    ..SwimTasks::default()
-                },
-            )?;
-            squeeze(&mut jobs, p.mix_span_secs);
+            let base = jobs_from_swim(window, queues, &eval_swim_tasks(p, p.seed + w as u64))?;
             for &c in &p.facebook_containers {
+                let mut jobs = base.clone();
+                set_load(&mut jobs, p.mix_load, c);
                 cases.push(case("facebook", w, &jobs, &Cluster::of(c, 4), &space, p)?);
                 done += 1;
                 progress(done, total);
@@ -415,7 +454,7 @@ pub fn evaluate(
                 60.0,
                 placement,
             );
-            squeeze(&mut jobs, p.mix_span_secs);
+            set_load(&mut jobs, p.mix_load, p.google_containers);
             let cluster = Cluster::of(p.google_containers, p.google_containers.div_ceil(2));
             cases.push(case("google", g, &jobs, &cluster, &space, p)?);
             done += 1;
@@ -482,14 +521,7 @@ fn adapt(
     let cluster = Cluster::of(p.adapt_containers, 4);
     let mut out = Vec::new();
     for &(scheduler, queues) in settings {
-        let mut jobs = jobs_from_swim(
-            take,
-            queues,
-            &SwimTasks {
-                seed: p.seed,
-                ..SwimTasks::default()
-            },
-        )?;
+        let mut jobs = jobs_from_swim(take, queues, &eval_swim_tasks(p, p.seed))?;
         let offered_load = compress(&mut jobs, p.adapt_load, p.adapt_containers);
         let space = space_for(scheduler, queues, p)?;
         let reps = representative(scheduler, queues, &space);

@@ -2,11 +2,17 @@
 //! configurations as YARN does (see [`super::latency`] for both readings).
 //!
 //! Allocation moments `t_M` are every task end and every submission. At
-//! each, the free containers go to queues by the scheduler's rule (group 1,
-//! within the constraint rule's bounds), then to jobs by each queue's
-//! policy (group 2), then to machines by placement (group 3) — the same
-//! rules as the literal reading. What differs is what a job asks for and
-//! when containers come back:
+//! each, the free containers are handed out machine by machine, one at a
+//! time, as node heartbeats hand them out in YARN and in the simulation:
+//! each to a queue by the scheduler's rule (group 1, within the
+//! constraint rule's bounds) among the queues with a job that may use
+//! that machine (group 3's placement), then to a job by the queue's policy
+//! (group 2) among those jobs — the same rules as the literal reading,
+//! applied per container so that placement decides before the queue's
+//! grant rather than after it. Containers ended at one instant come back
+//! one at a time, each followed by an allocation (a stage's last wave
+//! has a tail, as on a cluster). What differs from the literal reading is
+//! what a job asks for and when containers come back:
 //!
 //! - **Per-task release.** A granted container starts the job's next task
 //!   of its current stage and returns to the pool when that task ends
@@ -29,7 +35,7 @@ use super::exec_time::Allocation;
 use super::latency_report::{report, JobLatency, LatencyReport};
 use super::limits::{am_limit, job_limit};
 use super::model::{Cluster, GroupConfig, TuneJob};
-use super::rules::{place_in_queue, JobDemand, QueueBounds, QueueDemand, RuleSet};
+use super::rules::{JobDemand, QueueBounds, QueueDemand, RuleSet};
 use super::TuneError;
 
 /// A job's state while the estimate runs.
@@ -121,47 +127,68 @@ pub(crate) fn per_task(
     let mut unfinished = jobs.len();
     let mut t_m = 0.0f64;
     while unfinished > 0 {
-        // Containers whose task has ended by t_M come back.
-        let mut k = 0;
-        while k < releases.len() {
-            if releases[k].at > t_m {
-                k += 1;
-                continue;
+        // Containers whose task has ended by t_M come back one at a time,
+        // each followed by an allocation: releases at one instant are
+        // never simultaneous on a real cluster (task times vary, nodes
+        // heartbeat apart), so a job whose last wave of a stage is ending
+        // has a tail in which other jobs (an AM waiting for its slot, say)
+        // take containers — as in the simulation. Releasing a whole wave
+        // at once would hand every container straight to the job's next
+        // stage.
+        let mut due: Vec<Release> = Vec::new();
+        releases.retain(|r| {
+            if r.at <= t_m {
+                due.push(*r);
+                false
+            } else {
+                true
             }
-            let r = releases.swap_remove(k);
-            free[r.machine] += 1;
-            let run = &mut runs[r.job];
-            run.running -= 1;
-            if run.running == 0 && run.pending.is_empty() {
-                match run.stages.pop() {
-                    Some(next) => run.pending = next,
-                    None => {
-                        run.finish = Some(r.at);
-                        if let Some(m) = run.am.take() {
-                            free[m] += 1;
+        });
+        due.sort_by(|a, b| {
+            a.at.total_cmp(&b.at)
+                .then(a.job.cmp(&b.job))
+                .then(a.machine.cmp(&b.machine))
+        });
+        let mut due = due.into_iter();
+        loop {
+            if let Some(r) = due.next() {
+                free[r.machine] += 1;
+                let run = &mut runs[r.job];
+                run.running -= 1;
+                if run.running == 0 && run.pending.is_empty() {
+                    match run.stages.pop() {
+                        Some(next) => run.pending = next,
+                        None => {
+                            run.finish = Some(r.at);
+                            if let Some(m) = run.am.take() {
+                                free[m] += 1;
+                            }
+                            unfinished -= 1;
                         }
-                        unfinished -= 1;
                     }
                 }
             }
+            // Allocate until nothing more is granted (an AM granted asks
+            // for its tasks in the next round).
+            while allocate(
+                jobs,
+                config,
+                &rules,
+                total,
+                &bounds,
+                &am_limits,
+                &job_limits,
+                allocation,
+                constraint,
+                &mut runs,
+                &mut free,
+                &mut releases,
+                t_m,
+            ) {}
+            if due.len() == 0 {
+                break;
+            }
         }
-        // Allocate until nothing more is granted at t_M (an AM granted
-        // asks for its tasks at once).
-        while allocate(
-            jobs,
-            config,
-            &rules,
-            total,
-            &bounds,
-            &am_limits,
-            &job_limits,
-            allocation,
-            constraint,
-            &mut runs,
-            &mut free,
-            &mut releases,
-            t_m,
-        ) {}
         if unfinished == 0 {
             break;
         }
@@ -173,6 +200,16 @@ pub(crate) fn per_task(
             .fold(f64::INFINITY, f64::min);
         let next = next_release.min(next_arrival);
         if !next.is_finite() {
+            // Application masters hold the only containers the waiting
+            // tasks may use (placement, queue maximum): the configuration
+            // deadlocks, as it does in YARN and in the simulation. Its
+            // unfinished jobs never finish; the search ranks it last.
+            if runs.iter().any(|r| r.finish.is_none() && r.am.is_some()) {
+                for r in runs.iter_mut().filter(|r| r.finish.is_none()) {
+                    r.finish = Some(f64::INFINITY);
+                }
+                break;
+            }
             let v = runs.iter().position(|r| r.finish.is_none()).unwrap_or(0);
             return Err(TuneError::BadJob {
                 index: v,
@@ -249,67 +286,79 @@ fn allocate(
         }
         demand[j.queue].wanted += wanted[v];
     }
-    let per_queue = allocation.split(free_total, total, &config.queues, &demand, bounds);
+    // Machine by machine, one container at a time, as a node heartbeat
+    // hands out its free containers in the simulation: the queue by the
+    // scheduler's rule among queues with a job that may use this machine,
+    // then the job by the queue's policy among those jobs.
+    let mut used: Vec<u32> = demand.iter().map(|d| d.used).collect();
     let mut granted = false;
-    for (q, &n) in per_queue.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let members: Vec<usize> = (0..jobs.len())
-            .filter(|&v| jobs[v].queue == q && wanted[v] > 0)
-            .collect();
-        let facts: Vec<JobDemand> = members
-            .iter()
-            .map(|&v| JobDemand {
-                submit: jobs[v].submit,
-                held: runs[v].held(),
-                wanted: wanted[v],
-                dominance: jobs[v].dominance(),
-                deadline: jobs[v].deadline.unwrap_or(f64::INFINITY),
-                remaining_secs: runs[v].remaining_secs(),
-            })
-            .collect();
-        let mut placements: Vec<(usize, usize, u32)> = Vec::new();
-        place_in_queue(
-            config.queues[q].policy,
-            n,
-            facts,
-            free,
-            &mut |k, m| constraint.may_use(&jobs[members[k]], m),
-            &mut |k, m, take| placements.push((members[k], m, take)),
-        );
-        for (v, m, take) in placements {
+    // Indexed: the body hands `free` on and gives containers back to it.
+    #[allow(clippy::needless_range_loop)]
+    for m in 0..free.len() {
+        while free[m] > 0 {
+            let fits = |v: usize| wanted[v] > 0 && constraint.may_use(&jobs[v], m);
+            let mut here = vec![QueueDemand::default(); nq];
+            for q in 0..nq {
+                here[q].used = used[q];
+            }
+            for v in (0..jobs.len()).filter(|&v| fits(v)) {
+                here[jobs[v].queue].wanted += wanted[v];
+            }
+            let per_queue = allocation.split(1, total, &config.queues, &here, bounds);
+            let Some(q) = per_queue.iter().position(|&n| n > 0) else {
+                break;
+            };
+            let members: Vec<usize> = (0..jobs.len())
+                .filter(|&v| jobs[v].queue == q && fits(v))
+                .collect();
+            let facts: Vec<JobDemand> = members
+                .iter()
+                .map(|&v| JobDemand {
+                    submit: jobs[v].submit,
+                    held: runs[v].held(),
+                    wanted: wanted[v],
+                    dominance: jobs[v].dominance(),
+                    deadline: jobs[v].deadline.unwrap_or(f64::INFINITY),
+                    remaining_secs: runs[v].remaining_secs(),
+                })
+                .collect();
+            let split = config.queues[q].policy.rule().split(1, &facts);
+            let Some(k) = split.iter().position(|&n| n > 0) else {
+                break;
+            };
+            let v = members[k];
+            free[m] -= 1;
+            wanted[v] -= 1;
+            used[q] += 1;
             granted = true;
             let r = &mut runs[v];
             r.first.get_or_insert(t_m);
-            let mut tasks = take;
             if with_am && r.am.is_none() {
                 r.am = Some(m);
                 r.pending = r.stages.pop().unwrap_or_default();
-                tasks -= 1;
+                // Its tasks are asked for from the next round on.
+                wanted[v] = 0;
+                continue;
             }
-            for _ in 0..tasks {
-                let Some(secs) = r.pending.pop() else {
-                    // Nothing to run (cannot happen: grants ≤ wanted);
-                    // give the container back.
-                    free[m] += 1;
-                    continue;
-                };
-                r.running += 1;
-                releases.push(Release {
-                    at: t_m + secs,
-                    job: v,
-                    machine: m,
-                });
-            }
-            if tasks > 0 {
-                match r.allocations.last_mut() {
-                    Some(a) if a.at == t_m => a.containers += tasks,
-                    _ => r.allocations.push(Allocation {
-                        at: t_m,
-                        containers: tasks,
-                    }),
-                }
+            let Some(secs) = r.pending.pop() else {
+                // Nothing to run (cannot happen: grants ≤ wanted); give the
+                // container back.
+                free[m] += 1;
+                wanted[v] = 0;
+                continue;
+            };
+            r.running += 1;
+            releases.push(Release {
+                at: t_m + secs,
+                job: v,
+                machine: m,
+            });
+            match r.allocations.last_mut() {
+                Some(a) if a.at == t_m => a.containers += 1,
+                _ => r.allocations.push(Allocation {
+                    at: t_m,
+                    containers: 1,
+                }),
             }
         }
     }

@@ -37,12 +37,17 @@ pub struct QueueDemand {
 }
 
 /// A queue's bounds in containers, from the constraint rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueBounds {
     /// Served first, when it has work.
     pub min: u32,
     /// Never exceeded.
     pub max: u32,
+    /// The minimum as YARN compares it, not rounded (`minResources` is
+    /// in memory and cores, so 10 % of 8 containers is 0.8 of one, and a
+    /// queue holding nothing is below it): Fair's needy test uses this,
+    /// as the simulation does.
+    pub min_exact: f64,
 }
 
 /// A job's state in one allocation round, as in-queue policies see it.
@@ -80,10 +85,14 @@ pub trait QueueAllocation {
     ) -> Vec<u32>;
 }
 
-/// The Capacity Scheduler's rule: each queue first up to its bound's
-/// minimum, then up to its guaranteed capacity (the group's containers
-/// apportioned by `capacity`, largest remainder), then idle containers to
-/// the queue least used relative to its guarantee, up to its maximum.
+/// The Capacity Scheduler's rule: one container at a time to the queue
+/// least used relative to its guaranteed capacity (`capacity` × the
+/// group, unrounded: the parent queue's used-capacity order), up to its
+/// maximum. A queue below its guarantee is thereby served before any
+/// queue above it, and among queues below theirs the least served first —
+/// the order the simulation's heartbeats follow (an earlier version filled
+/// guarantees in queue order, which hands a single released container to
+/// the first queue rather than the most starved).
 #[derive(Clone, Copy, Debug)]
 pub struct CapacityRule;
 
@@ -151,34 +160,14 @@ impl QueueAllocation for CapacityRule {
         demand: &[QueueDemand],
         bounds: &[QueueBounds],
     ) -> Vec<u32> {
-        let shares: Vec<f64> = queues.iter().map(|q| q.share).collect();
-        let guaranteed = apportion(total, &shares);
         let mut free = free;
         let mut grant = vec![0u32; queues.len()];
-        // Minimums, then guarantees, in queue order.
-        for stage in 0..2 {
-            for q in 0..queues.len() {
-                let limit = if stage == 0 {
-                    bounds[q].min
-                } else {
-                    guaranteed[q]
-                }
-                .min(bounds[q].max);
-                let room = limit
-                    .saturating_sub(demand[q].used + grant[q])
-                    .min(demand[q].wanted - grant[q])
-                    .min(free);
-                grant[q] += room;
-                free -= room;
-            }
-        }
-        // Elastic: least used relative to the guarantee first.
         one_at_a_time(
             &mut free,
             &mut grant,
             demand,
             |q| bounds[q].max,
-            |q, g| f64::from(demand[q].used + g) / f64::from(guaranteed[q].max(1)),
+            |q, g| f64::from(demand[q].used + g) / (queues[q].share * f64::from(total)).max(1e-9),
         );
         grant
     }
@@ -202,9 +191,10 @@ impl QueueAllocation for FairRule {
             |q| bounds[q].max,
             |q, g| {
                 let held = demand[q].used + g;
-                if held < bounds[q].min {
+                let min = bounds[q].min_exact;
+                if f64::from(held) < min {
                     // Needy queues first, the neediest (lowest held/min) first.
-                    -1.0 + f64::from(held) / f64::from(bounds[q].min)
+                    -1.0 + f64::from(held) / min
                 } else {
                     f64::from(held) / queues[q].share
                 }
@@ -424,7 +414,11 @@ fn share_of(total: u32, share: f64) -> u32 {
 
 impl ConstraintCheck for Unconstrained {
     fn queue_bounds(&self, _: &QueueConf, total: u32) -> QueueBounds {
-        QueueBounds { min: 0, max: total }
+        QueueBounds {
+            min: 0,
+            max: total,
+            min_exact: 0.0,
+        }
     }
     fn may_use(&self, _: &TuneJob, _: usize) -> bool {
         true
@@ -435,6 +429,7 @@ impl ConstraintCheck for QueueLimits {
         QueueBounds {
             min: share_of(total, q.min_share),
             max: share_of(total, q.max_share).max(1),
+            min_exact: f64::from(total) * q.min_share,
         }
     }
     fn may_use(&self, _: &TuneJob, _: usize) -> bool {

@@ -14,7 +14,13 @@
 //!   `maximum-am-resource-percent` (default 0.1) of its capacity, Fair's
 //!   `maxAMShare` (default 0.5) of its weight's fraction, at least one —
 //!   the queue's own value from its configuration, else YARN's default,
-//!   unless `am_share` overrides every queue.
+//!   unless `am_share` overrides every queue. Applications are
+//!   activated in submission order, as the `LeafQueue` activates its
+//!   pending applications: while a queue is below its AM limit, the AM
+//!   slots go to its earliest waiting jobs, on whatever node their AM
+//!   lands — a later job does not take a slot because its placement
+//!   happens to fit the node that heartbeats (the estimator admits the
+//!   same way).
 //! - **User limit.** Under Capacity a job (its own user) holds at most
 //!   `user-limit-factor` × its queue's capacity ([`job_limit`]).
 //! - **Stages.** A stage's tasks are requested only when the previous
@@ -173,6 +179,8 @@ impl App {
 /// A simulation in progress.
 pub struct Simulation<'a> {
     jobs: &'a [TuneJob],
+    /// Job indices by submission (then index): the activation order.
+    order: Vec<usize>,
     config: GroupConfig,
     params: SimParams,
     total: u32,
@@ -231,8 +239,11 @@ impl<'a> Simulation<'a> {
                 }
             })
             .collect();
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by(|&a, &b| jobs[a].submit.total_cmp(&jobs[b].submit).then(a.cmp(&b)));
         let mut sim = Simulation {
             jobs,
+            order,
             config: config.clone(),
             params: *params,
             total: cluster.containers(),
@@ -420,13 +431,25 @@ impl<'a> Simulation<'a> {
         }
         let total = f64::from(self.total);
         let (kind, queues) = (self.config.scheduler, &self.config.queues);
+        // Activation in submission order: the earliest waiting jobs of a
+        // queue take its free AM slots.
+        let mut admitted = ams.clone();
+        let mut active = vec![false; self.jobs.len()];
+        for &v in &self.order {
+            let (j, a) = (&self.jobs[v], &self.apps[v]);
+            if a.submitted && a.finish.is_none() && a.am_node.is_none() {
+                let limit = am_limit(kind, queues, j.queue, self.total, self.params.am_share);
+                if admitted[j.queue] < limit {
+                    admitted[j.queue] += 1;
+                    active[v] = true;
+                }
+            }
+        }
         let eligible = |v: usize| {
             let j = &self.jobs[v];
             let a = &self.apps[v];
             let room = match a.am_node {
-                None => {
-                    ams[j.queue] < am_limit(kind, queues, j.queue, self.total, self.params.am_share)
-                }
+                None => active[v],
                 Some(_) => a.containers() < job_limit(kind, queues, j.queue, self.total, 1),
             };
             a.wants(j.demand)

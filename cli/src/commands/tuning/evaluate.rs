@@ -33,8 +33,14 @@ OPTIONS:
     --heartbeat S       node heartbeat interval, seconds (default 1)
     --am-start S        AM start-up, seconds (default 1)
     --am-share X        share of a queue its AMs may hold, every queue, in
-                        the estimate and the simulation (default: YARN's,
-                        Capacity 0.1, Fair 0.5)
+                        the estimate and the simulation (default 0.5)
+    --yarn-am-limits    each scheduler's YARN default AM share instead
+                        (Capacity 0.1: one job per queue on 6–8 containers;
+                        Fair 0.5)
+    --mix-load X        offered load of a §4.3 mix: submissions scaled so
+                        task work over span is X × containers (default 1.5)
+    --max-tasks N       most maps (one per 128 MiB) and reduces (one per
+                        GiB of shuffle) of a SWIM job (default 4096)
     --load X            offered load of the §4.4 stream (default 1.5)
     --literal           estimate by Algorithm 1 read literally (whole-job
                         release, no AM) instead of per-task release
@@ -59,6 +65,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("heartbeat") => p.sim.heartbeat_secs = parser.value()?.parse()?,
             Long("am-start") => p.sim.am_start_secs = parser.value()?.parse()?,
             Long("am-share") => p.sim.am_share = Some(parser.value()?.parse()?),
+            Long("yarn-am-limits") => p.sim.am_share = None,
+            Long("mix-load") => p.mix_load = parser.value()?.parse()?,
+            Long("max-tasks") => p.max_tasks = parser.value()?.parse()?,
             Long("literal") => p.reading = Reading::Literal,
             Long("load") => p.adapt_load = parser.value()?.parse()?,
             Long("seed") => p.seed = parser.value()?.parse()?,

@@ -65,8 +65,9 @@ EVALUATE (skyplan tune evaluate):
     Its options: --windows N (default 7), --google-mixes N (default 18),
     --jobs N (default 12), --repeats N (default 3), --noise S (default
     0.1), --heartbeat S (default 1), --am-start S (default 1), --am-share X
-    (default: YARN's), --load X (default 1.5), --literal, --seed N
-    (default 7), --json.
+    (default 0.5), --yarn-am-limits, --mix-load X (default 1.5),
+    --max-tasks N (default 4096), --load X (default 1.5), --literal,
+    --seed N (default 7), --json.
 ";
 
 /// What `tune` was asked.
