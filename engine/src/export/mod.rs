@@ -6,7 +6,8 @@ use crate::model::{JobRun, UtilizationSeries, WorkloadJob};
 use crate::slo::{DecisionKind, SloDecision};
 use std::fmt::Write;
 
-pub mod cell;
+/// The one CSV cell rule ([`crate::csv_cell`]), where writers look for it.
+pub use crate::csv_cell as cell;
 
 use cell::{number as num, text as field};
 

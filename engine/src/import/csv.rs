@@ -4,7 +4,7 @@
 //! names may contain commas; the unquoted fast path is what 100 MB files hit.
 
 use super::located::{column_of, FieldError, ParseError};
-use crate::export::cell::unguard;
+use crate::csv_cell::unguard;
 use std::borrow::Cow;
 
 /// One field of a line and where it starts.
@@ -16,7 +16,7 @@ pub(crate) struct Field<'a> {
 
 /// Splits `line` on `sep` into `out` (cleared first). A text cell guarded
 /// against spreadsheet formulas by our writers (a leading `'`, see
-/// [`crate::export::cell`]) is read back without its guard.
+/// [`crate::csv_cell`]) is read back without its guard.
 pub(crate) fn split<'a>(
     line: &'a str,
     sep: u8,
