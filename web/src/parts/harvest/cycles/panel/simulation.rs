@@ -55,7 +55,7 @@ pub fn SimulationCard() -> impl IntoView {
                                     data-level=l.level.to_string()
                                     data-improvement=l.improvement.avg.to_string()
                                 >
-                                    <td class="num">{trimmed(l.level, 0)}</td>
+                                    <td class="num">{trimmed(l.level, 1)}</td>
                                     <td class="num">{l.classes.to_string()}</td>
                                     <td class="num">
                                         {format!("{} / {} / {}", trimmed(l.pt.avg_job_secs.min, 0), trimmed(l.pt.avg_job_secs.avg, 0), trimmed(l.pt.avg_job_secs.max, 0))}
