@@ -265,6 +265,15 @@ studioTest('Harvest: nothing runs without tenants; Alibaba v2018 machine tables 
   await thresholdsShown();
   await screenshot('harvest-machines');
 
+  // Kept across a reload: the same failure domains classified again.
+  await page.reload();
+  await page.click('[data-testid=nav-harvest]');
+  await page.waitForFunction(() =>
+    /10 machines, 3 failure domains/.test(document.querySelector('[data-testid=harvest-machines-file]')?.textContent),
+  );
+  await waitForCount(rows, 3, 'failure domains after a reload');
+  assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.dataset.name).sort()), names);
+
   // A machine_usage table with a bad line is refused with its file, line
   // and reason; the tables in use and their tenants stay.
   const bad = path.join(tmpDir, 'bad_usage.csv');
