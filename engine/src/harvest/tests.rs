@@ -230,6 +230,13 @@ fn alibaba_machines_group_by_failure_domain() {
     )
     .unwrap();
     assert_eq!(set.find("fd1-1").unwrap().utilization, vec![15.0, 30.0]);
+    // The core-weighted mean: two servers at 22.5 %, one at 5 % (its bad
+    // first sample filled from the next), all of 96 cores; scaling to it
+    // leaves the set as it is.
+    assert!((set.mean_utilization() - 50.0 / 3.0).abs() < 1e-9);
+    let (same, a) = scale_to(&set, set.mean_utilization(), Scaling::Linear).unwrap();
+    assert!((a - 1.0).abs() < 1e-6, "{a}");
+    assert_eq!(same.servers(), set.servers());
     let err = read_machine_usage("u.csv", "m_1,0,lots,5,,,,,\n").unwrap_err();
     assert_eq!(
         err.to_string(),

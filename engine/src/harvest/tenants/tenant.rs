@@ -82,6 +82,24 @@ impl TenantSet {
         self.tenants.iter().map(|t| t.info.servers).sum()
     }
 
+    /// The core-weighted mean utilization over every server and slot,
+    /// percent: the "current" level of the §6 simulation, the one at which
+    /// [`crate::harvest::tenants::scaling::scale_to`] leaves the set as it
+    /// is (so a panel can replay the tenants as loaded).
+    pub fn mean_utilization(&self) -> f64 {
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for t in &self.tenants {
+            let w = t.info.servers as f64 * t.info.cores_per_server;
+            sum += w * t.mean();
+            weight += w;
+        }
+        if weight > 0.0 {
+            sum / weight
+        } else {
+            0.0
+        }
+    }
+
     /// The tenant named `name`.
     pub fn find(&self, name: &str) -> Option<&Tenant> {
         self.tenants.iter().find(|t| t.info.name == name)

@@ -1,9 +1,12 @@
 //! The files both halves of the Harvest part work from, as the worker keeps
-//! them: the tenants file (the spare-cycle half's) and the reimages file
-//! (the storage half's, read against the tenants file on every use), saved
-//! together in the `meta` record `harvest`.
+//! them: the tenants file (the spare-cycle half's), the Alibaba machine
+//! tables (which, while in use, are the spare-cycle half's tenants and
+//! series instead) and the reimages file (the storage half's, read against
+//! the tenants file on every use), saved together in the `meta` record
+//! `harvest`.
 
 use super::cycles::protocol::CyclesResponse;
+use super::machines::{read_machines, Machines};
 use super::storage::protocol::StorageResponse;
 use crate::demo::{DEMO_REIMAGES, DEMO_TENANTS};
 use crate::toolkit::host::Ctx;
@@ -23,6 +26,10 @@ struct Saved {
     /// Absent in records saved before the storage view.
     #[serde(default)]
     reimages: Option<(String, String)>,
+    /// The machine tables (meta, usage); absent in records saved before
+    /// the studio read them.
+    #[serde(default)]
+    machines: Option<[(String, String); 2]>,
 }
 
 impl crate::store::MetaRecord for Saved {
@@ -41,6 +48,8 @@ pub struct Files {
     pub tenants: Option<(String, String, Vec<TenantInfo>)>,
     /// The reimages file: name and text.
     pub reimages: Option<(String, String)>,
+    /// The Alibaba machine tables, read.
+    pub machines: Option<Machines>,
     restored: bool,
 }
 
@@ -56,11 +65,20 @@ impl Files {
             return;
         }
         self.restored = true;
-        if let Some(Saved {
+        let Some(mut saved) = ctx.read_record::<Saved>().await else {
+            return;
+        };
+        if let Some([meta, usage]) = saved.machines.take() {
+            match read_machines(&[meta, usage], None) {
+                Ok(m) => self.machines = Some(m),
+                Err(message) => refuse_tenants(ctx, message),
+            }
+        }
+        if let Saved {
             tenants: Some((name, text)),
             reimages,
             ..
-        }) = ctx.read_record::<Saved>().await
+        } = saved
         {
             match read_tenants_csv(&name, &text) {
                 Ok(list) => {
@@ -78,8 +96,32 @@ impl Files {
             version: SAVED_VERSION,
             tenants: self.tenants.as_ref().map(|t| (t.0.clone(), t.1.clone())),
             reimages: self.reimages.clone(),
+            machines: self
+                .machines
+                .as_ref()
+                .map(|m| [m.meta.clone(), m.usage.clone()]),
         })
         .await;
+    }
+
+    /// Uses the machine tables among `files` (both, or one replacing its
+    /// kind), saved; or says why not (the ones in use stay).
+    pub async fn use_machines(&mut self, ctx: &Ctx<'_>, files: Vec<(String, String)>) {
+        match read_machines(&files, self.machines.as_ref()) {
+            Ok(m) => {
+                self.machines = Some(m);
+                self.save(ctx).await;
+                self.post_machines(ctx);
+            }
+            Err(message) => refuse_tenants(ctx, message),
+        }
+    }
+
+    /// Stops using the machine tables (saved so).
+    pub async fn forget_machines(&mut self, ctx: &Ctx<'_>) {
+        self.machines = None;
+        self.save(ctx).await;
+        self.post_machines(ctx);
     }
 
     /// Uses the tenants CSV `text` (saved), or says why not (the one in
@@ -139,6 +181,7 @@ impl Files {
         self.restored = true;
         self.tenants = None;
         self.reimages = None;
+        self.machines = None;
         self.save(ctx).await;
         self.post(ctx);
     }
@@ -146,7 +189,16 @@ impl Files {
     /// Tells both halves which files are in use.
     pub fn post(&self, ctx: &Ctx<'_>) {
         self.post_tenants(ctx);
+        self.post_machines(ctx);
         self.post_reimages(ctx);
+    }
+
+    fn post_machines(&self, ctx: &Ctx<'_>) {
+        ctx.send(CyclesResponse::MachinesFile {
+            name: self.machines.as_ref().map(Machines::name),
+            machines: self.machines.as_ref().map_or(0, Machines::machines),
+            tenants: self.machines.as_ref().map_or(0, |m| m.tenants.len()),
+        });
     }
 
     fn post_tenants(&self, ctx: &Ctx<'_>) {

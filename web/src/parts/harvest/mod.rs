@@ -9,6 +9,8 @@
 //!
 //! What they share is here: the envelope of their messages ([`protocol`]),
 //! the tenants and reimages files the worker keeps for both ([`files`]),
+//! the Alibaba machine tables that may stand in for the tenants
+//! ([`machines`]),
 //! the worker host that hands each request to its half ([`host`]), the
 //! page state holding both halves' desks ([`desk`]) and the panel laying
 //! out both halves' cards ([`panel`]).
@@ -17,6 +19,7 @@ pub mod cycles;
 pub mod desk;
 pub mod files;
 pub mod host;
+pub mod machines;
 pub mod panel;
 pub mod protocol;
 pub mod storage;

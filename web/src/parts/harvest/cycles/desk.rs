@@ -1,5 +1,5 @@
-//! The spare-cycle half's state: the settings as typed, the tenants file in
-//! use, the last classification, the tenant shown with its spectrum, the
+//! The spare-cycle half's state: the settings as typed, the tenants file and
+//! the machine tables in use, the last classification, the tenant shown with its spectrum, the
 //! class-selection explorer and the simulation. The classification and the
 //! simulation are [`Job`]s: answers to anything but the latest run of each
 //! are dropped (spectra and selections follow the classification's).
@@ -9,7 +9,7 @@ use super::protocol::{
     SimSettings, SimView, SpectrumView,
 };
 use crate::page::Page;
-use crate::toolkit::files::read_text;
+use crate::toolkit::files::{read_text, read_texts};
 use crate::toolkit::form::{list, number, numbers, optional, whole};
 use crate::toolkit::job::Job;
 use leptos::prelude::*;
@@ -135,6 +135,23 @@ impl Default for SimForm {
     }
 }
 
+impl From<SimSettings> for SimForm {
+    /// The form showing `s` (what the panel ran by itself).
+    fn from(s: SimSettings) -> SimForm {
+        SimForm {
+            days: s.days.to_string(),
+            levels: list(&s.levels),
+            root: match s.scaling {
+                Scaling::Linear => String::new(),
+                Scaling::Root { n } => n.to_string(),
+            },
+            runs: s.runs.to_string(),
+            seed: s.seed.to_string(),
+            source: s.source,
+        }
+    }
+}
+
 impl SimForm {
     /// The settings (the engine checks the ranges).
     pub fn settings(&self) -> Result<SimSettings, String> {
@@ -177,6 +194,8 @@ pub struct CyclesDesk {
     pub form: RwSignal<ClassifyForm>,
     /// The tenants file in use and its tenant count.
     pub tenants_file: RwSignal<Option<(String, usize)>>,
+    /// The machine tables in use: their names, machines and tenants.
+    pub machines_file: RwSignal<Option<(String, usize, usize)>>,
     /// The classification (its error line also says why a tenants file
     /// was refused).
     pub classify: Job<HarvestView>,
@@ -205,6 +224,9 @@ pub struct CyclesDesk {
     /// The settings of the classification shown: a restarted worker is
     /// asked for it again (the worker keeps it only in memory).
     shown: StoredValue<Option<HarvestSettings>>,
+    /// The machine tables last sent on this page, sent again to a
+    /// restarted worker (in case it could not save them).
+    sent_machines: StoredValue<Option<CyclesRequest>>,
 }
 
 impl CyclesDesk {
@@ -215,6 +237,7 @@ impl CyclesDesk {
             page,
             form: RwSignal::new(ClassifyForm::default()),
             tenants_file: RwSignal::new(None),
+            machines_file: RwSignal::new(None),
             classify: Job::new(page),
             tenant: RwSignal::new(None),
             spectrum: RwSignal::new(None),
@@ -228,6 +251,7 @@ impl CyclesDesk {
             sim: Job::new(page),
             asked: StoredValue::new(None),
             shown: StoredValue::new(None),
+            sent_machines: StoredValue::new(None),
         };
         page.on_restart(move || desk.restarted());
         desk
@@ -238,6 +262,9 @@ impl CyclesDesk {
     /// simulation, the explorer and the storage half need it); the same
     /// settings give the same classes, and a cancelled run's line stays.
     fn restarted(self) {
+        if let Some(request) = self.sent_machines.try_get_value().flatten() {
+            self.send(request);
+        }
         let Some(settings) = self.shown.try_get_value().flatten() else {
             return;
         };
@@ -268,6 +295,28 @@ impl CyclesDesk {
         });
     }
 
+    /// Reads the Alibaba machine tables chosen (both, or one replacing its
+    /// kind) and sends them to the worker; once it takes them, they are
+    /// classified.
+    pub fn import_machines(self, files: Vec<web_sys::File>) {
+        self.classify.error.set(None);
+        read_texts(files, move |read| match read {
+            Ok(files) => {
+                let request = CyclesRequest::ImportMachines { files };
+                self.sent_machines.set_value(Some(request.clone()));
+                self.send(request);
+            }
+            Err(message) => self.classify.error.set(Some(message)),
+        });
+    }
+
+    /// Stops using the machine tables (then classifies the workspace's
+    /// series again).
+    pub fn forget_machines(self) {
+        self.sent_machines.set_value(None);
+        self.send(CyclesRequest::ForgetMachines);
+    }
+
     /// Stops using the tenants file.
     pub fn forget_tenants(self) {
         self.send(CyclesRequest::ForgetTenants);
@@ -296,6 +345,21 @@ impl CyclesDesk {
         }
     }
 
+    /// What the panel does by itself once tenants are classified: YARN-PT
+    /// against YARN-H at their current utilization
+    /// ([`SimSettings::current`], shown in the form), unless a simulation
+    /// is shown, running or refused.
+    pub fn simulate_on_open(self, level: f64) {
+        let idle = self.sim.view.with_untracked(Option::is_none)
+            && !self.sim.running.get_untracked()
+            && self.sim.error.with_untracked(Option::is_none);
+        if idle {
+            self.sim_form
+                .set(SimForm::from(SimSettings::current(level)));
+            self.simulate();
+        }
+    }
+
     /// Runs the simulation with the form's settings.
     pub fn simulate(self) {
         let asked = self.sim_form.with_untracked(SimForm::settings);
@@ -310,6 +374,18 @@ impl CyclesDesk {
         match response {
             CyclesResponse::TenantsFile { name, tenants } => {
                 self.tenants_file.set(name.map(|n| (n, tenants)));
+            }
+            CyclesResponse::MachinesFile {
+                name,
+                machines,
+                tenants,
+            } => {
+                let now = name.map(|n| (n, machines, tenants));
+                let changed = self.machines_file.with_untracked(|m| m != &now);
+                self.machines_file.set(now);
+                if changed {
+                    self.classify();
+                }
             }
             CyclesResponse::Classified(view) => {
                 let keep = self

@@ -1,6 +1,6 @@
 //! The spare-cycle half in the worker: the last classification (for
 //! spectra, selections, the simulation and the storage half) and timing;
-//! the tenants file is the part's [`Files`].
+//! the tenants file and the machine tables are the part's [`Files`].
 
 use super::protocol::{CyclesRequest, CyclesResponse, SimView, SpectrumView};
 use super::views::{classify_view, selection_view, sim_jobs, simulate_view, Classified};
@@ -32,6 +32,10 @@ impl CyclesHost {
             CyclesRequest::ImportTenants { name, text } => {
                 files.use_tenants(ctx, name, text).await;
             }
+            CyclesRequest::ImportMachines { files: read } => {
+                files.use_machines(ctx, read).await;
+            }
+            CyclesRequest::ForgetMachines => files.forget_machines(ctx).await,
             CyclesRequest::ForgetTenants => {
                 files.tenants = None;
                 files.save(ctx).await;
@@ -39,9 +43,9 @@ impl CyclesHost {
             }
             CyclesRequest::Classify { ticket, settings } => {
                 files.post(ctx);
-                let tenants = files.tenant_list();
+                let (tenants, machines) = (files.tenant_list(), files.machines.as_ref());
                 let (answer, millis) =
-                    timed(|| classify_view(ctx.workspace(), tenants, ticket, &settings));
+                    timed(|| classify_view(ctx.workspace(), tenants, machines, ticket, &settings));
                 match answer {
                     Ok((mut view, kept)) => {
                         view.millis = millis;

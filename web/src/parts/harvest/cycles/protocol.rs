@@ -93,6 +93,21 @@ impl Default for SimSettings {
     }
 }
 
+impl SimSettings {
+    /// What the panel runs by itself when it opens: YARN-PT against
+    /// YARN-H at the loaded tenants' current utilization (`level`, the
+    /// core-weighted mean; the replay is then the tenants as loaded), one
+    /// run of each system over two days — about a second of worker time
+    /// on the demo's 1,310 servers, so the panel is not empty for long.
+    pub fn current(level: f64) -> SimSettings {
+        SimSettings {
+            levels: vec![(level * 10.0).round() / 10.0],
+            runs: 1,
+            ..SimSettings::default()
+        }
+    }
+}
+
 /// What the spare-cycle half of the Harvest panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
@@ -115,6 +130,17 @@ pub enum CyclesRequest {
     },
     /// Forget the tenants CSV.
     ForgetTenants,
+    /// Use these Alibaba v2018 machine tables (`machine_meta.csv` and
+    /// `machine_usage.csv`, told apart by their column counts; kept across
+    /// reloads) as the tenants and their series, machines grouped by
+    /// `failure_domain_1`; answered by [`CyclesResponse::MachinesFile`] or
+    /// [`CyclesResponse::FileRefused`] (the ones in use stay).
+    ImportMachines {
+        /// Names and texts, in any order.
+        files: Vec<(String, String)>,
+    },
+    /// Forget the machine tables: back to the workspace's series.
+    ForgetMachines,
     /// A tenant's series and spectrum, from the last classification.
     Spectrum {
         /// The classification's ticket.
@@ -159,6 +185,15 @@ pub enum CyclesResponse {
         /// Its name (`None`: none).
         name: Option<String>,
         /// Tenants it lists.
+        tenants: usize,
+    },
+    /// The Alibaba machine tables in use.
+    MachinesFile {
+        /// Their names, joined (`None`: none).
+        name: Option<String>,
+        /// Machines with a CPU series.
+        machines: usize,
+        /// Tenants (failure domains) they make.
         tenants: usize,
     },
     /// Tenants, classes and capacity.
@@ -225,6 +260,9 @@ pub struct HarvestView {
     pub k: Vec<KChoice>,
     /// Containers per class and hour of day.
     pub capacity: CapacityMatrix,
+    /// The tenants' core-weighted mean utilization, percent: the level the
+    /// panel's own simulation runs at (the tenants as loaded).
+    pub current_level: f64,
     /// Jobs of the loaded history (for the selection explorer).
     pub history_jobs: Vec<String>,
     /// Worker time, milliseconds.

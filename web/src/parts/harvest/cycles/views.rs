@@ -1,11 +1,13 @@
 //! What the Harvest part computes in the worker: the tenants from the
-//! workspace's CPU series (and the tenants file), their classification and
+//! workspace's CPU series (and the tenants file) or from the Alibaba
+//! machine tables, their classification and
 //! harvestable capacity, a tenant's spectrum, a job's class selection and
 //! the §6 simulation.
 
 use super::protocol::{
     ClassView, HarvestSettings, HarvestView, JobSource, JobSpec, SelectionView, SimSettings,
 };
+use crate::parts::harvest::machines::Machines;
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, select, simulate, tpcds_like,
     CapacityParams, ClassState, Classification, ClassifyParams, GroupParams, JobDag, JobRequest,
@@ -72,18 +74,36 @@ fn chosen_series(
     }
 }
 
-/// Classifies the tenants and their harvestable capacity.
+/// Classifies the tenants and their harvestable capacity: the machine
+/// tables' when some are in use (machines grouped by `failure_domain_1`,
+/// as the CLI's `--machine-meta`/`--machine-usage`), else the workspace's
+/// series with the tenants file.
 pub fn classify_view(
     workspace: &Workspace,
     tenants: Option<&[TenantInfo]>,
+    machines: Option<&Machines>,
     ticket: u32,
     settings: &HarvestSettings,
 ) -> Result<(HarvestView, Classified), String> {
-    let (series, source) = chosen_series(workspace, tenants, settings.file.as_deref())?;
+    let (series, source, tenants) = match machines {
+        Some(m) => (
+            m.series.clone(),
+            format!(
+                "Alibaba v2018 {}: {} machines grouped by failure_domain_1",
+                m.name(),
+                m.machines()
+            ),
+            Some(m.tenants.as_slice()),
+        ),
+        None => {
+            let (series, source) = chosen_series(workspace, tenants, settings.file.as_deref())?;
+            (series, source, tenants)
+        }
+    };
     if series.is_empty() {
         return Err(match tenants {
             Some(_) => "No loaded CPU series belongs to a tenant of the tenants file (series named tenant/server, or listed in its server_names).".into(),
-            None => "No CPU utilization series is loaded: add one in Traces (the demo's tenant_utilization.csv, NAB series). Alibaba v2018 machine_usage and machine_meta are read by the CLI (skyplan harvest classify --machine-usage F --machine-meta F), not yet by the studio.".into(),
+            None => "No CPU utilization series is loaded: add one in Traces (the demo's tenant_utilization.csv, NAB series), or read Alibaba v2018 machine_meta.csv with machine_usage.csv here.".into(),
         });
     }
     let (set, missing) =
@@ -124,6 +144,7 @@ pub fn classify_view(
             .collect(),
         k: c.k.clone(),
         capacity: cap,
+        current_level: set.mean_utilization(),
         history_jobs: workspace
             .workload()
             .filter(|j| j.map_secs.is_some())

@@ -45,6 +45,12 @@ impl StorageHost {
             failed("Classify the tenants first.".into());
             return;
         };
+        // The reimages file names the tenants file's servers; the machine
+        // tables' failure domains have none.
+        if files.machines.is_some() {
+            failed("The storage view reads the reimages file against the tenants file, and the Alibaba machine tables (which have no reimages) stand in for it: forget the machine files for the storage view.".into());
+            return;
+        }
         let (name, history) = match files.reimage_history() {
             None => {
                 failed("Load a reimages file.".into());

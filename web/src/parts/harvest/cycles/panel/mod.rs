@@ -6,8 +6,10 @@
 //! peak; each class's average day; the harvestable containers per class and
 //! hour; Algorithm 1's class selection for a job with every class's
 //! probability; and the §6 simulation of YARN-PT against YARN-H, run in the
-//! worker with progress. One file per card; [`super::super::panel`] lays
-//! them out.
+//! worker with progress (by itself at the tenants' current utilization
+//! when they are classified), with each system's branch shares and the
+//! thresholds used. One file per card (the simulation's two tables in their
+//! own); [`super::super::panel`] lays them out.
 //!
 //! Test ids: `harvest-tenants-file`, `harvest-tenants-input`,
 //! `harvest-file`, `harvest-classify`, `harvest-status` (`data-running`),
@@ -21,15 +23,23 @@
 //! `data-outcome`), `harvest-option-row` (`data-id`, `data-probability`),
 //! `harvest-select-error`, `harvest-sim-run`, `harvest-sim-status`
 //! (`data-running`), `harvest-sim-source`, `harvest-sim`, `harvest-sim-row`
-//! (`data-level`, `data-improvement`), `harvest-sim-error`.
+//! (`data-level`, `data-improvement`), `harvest-sim-error`,
+//! `harvest-system-row` (`data-level`, `data-system`, `data-job-secs`,
+//! `data-kills`, `data-one`, `data-several`, `data-none`),
+//! `harvest-thresholds` (`data-short`, `data-long`),
+//! `harvest-threshold-row` (`data-type`, `data-work-share`,
+//! `data-capacity-share`), `harvest-machines-input`,
+//! `harvest-machines-file`.
 
 mod capacity;
 mod classes;
 mod select;
 mod settings;
 mod simulation;
+mod systems;
 mod tenant;
 mod tenants;
+mod thresholds;
 
 pub use self::capacity::CapacityCard;
 pub use self::classes::ClassesCard;

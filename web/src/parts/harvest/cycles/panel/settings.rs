@@ -4,7 +4,9 @@ use crate::fields;
 use crate::parts::harvest::cycles::desk::ClassifyForm;
 use crate::state::Studio;
 use crate::toolkit::run::{ErrorLine, JobCard, RunButton};
+use crate::widgets::button::button;
 use crate::widgets::field::{name_choice, text_field, Field};
+use crate::widgets::file_button::FileButton;
 use crate::widgets::file_source::{FileSource, Forget};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
@@ -66,6 +68,34 @@ pub fn SettingsCard() -> impl IntoView {
                     on_forget: Callback::new(move |()| desk.forget_tenants()),
                 }
             />
+            <p class="hint" data-testid="harvest-machines-file">
+                {move || match desk.machines_file.get() {
+                    Some((name, machines, tenants)) => format!(
+                        "Alibaba v2018 machines: {name} ({} machines, {} failure domains as tenants; they stand in for the series and tenants file)",
+                        count(machines),
+                        count(tenants)
+                    ),
+                    None => "Or Alibaba v2018 machine_meta.csv with machine_usage.csv (headerless, as published): machines grouped by failure_domain_1.".to_owned(),
+                }}
+            </p>
+            <div class="actions">
+                <FileButton
+                    label="Read Alibaba machine files…"
+                    testid="harvest-machines-input"
+                    accept=".csv,text/csv"
+                    multiple=true
+                    on_files=move |files| desk.import_machines(files)
+                />
+                <Show when=move || desk.machines_file.with(Option::is_some)>
+                    {button(
+                        "button small",
+                        "harvest-machines-forget",
+                        "Forget machine files",
+                        || false,
+                        move || desk.forget_machines(),
+                    )}
+                </Show>
+            </div>
             {name_choice(
                 desk.form,
                 fields![ClassifyForm: ("Series from", "harvest-file", file)][0],

@@ -1,5 +1,11 @@
-//! The §6 simulation of YARN-PT against YARN-H.
+//! The §6 simulation of YARN-PT against YARN-H: run by the panel itself
+//! at the tenants' current utilization, again with the form's settings on
+//! Run; the levels' rows and chart, each system's job time, kills and
+//! branch shares ([`super::systems`]) and the thresholds used
+//! ([`super::thresholds`]).
 
+use super::systems::SystemsTable;
+use super::thresholds::ThresholdsTable;
 use crate::fields;
 use crate::parts::harvest::cycles::charts::SimPlot;
 use crate::parts::harvest::cycles::desk::SimForm;
@@ -49,7 +55,7 @@ pub fn SimulationCard() -> impl IntoView {
                                     data-level=l.level.to_string()
                                     data-improvement=l.improvement.avg.to_string()
                                 >
-                                    <td class="num">{trimmed(l.level, 0)}</td>
+                                    <td class="num">{trimmed(l.level, 1)}</td>
                                     <td class="num">{l.classes.to_string()}</td>
                                     <td class="num">
                                         {format!("{} / {} / {}", trimmed(l.pt.avg_job_secs.min, 0), trimmed(l.pt.avg_job_secs.avg, 0), trimmed(l.pt.avg_job_secs.max, 0))}
@@ -112,12 +118,14 @@ pub fn SimulationCard() -> impl IntoView {
             <ErrorLine testid="harvest-sim-error" error=desk.sim.error/>
             <ChartTable
                 data=plot
-                placeholder="Press Run: the levels, a few seeded runs each, in the worker."
+                placeholder="Once the tenants are classified, YARN-PT against YARN-H at their current utilization, in the worker; Run again with the settings above."
                 testid="harvest-sim"
                 cols=vec![num("Avg util. %"), num("Classes"), num("YARN-PT job s min / avg / max"), num("YARN-H job s min / avg / max"), num("Kills PT / H"), num("Cluster util. % PT / H"), num("Improvement")]
             >
                 {rows}
             </ChartTable>
+            <SystemsTable/>
+            <ThresholdsTable/>
             <p class="hint">{paper}</p>
         </Card>
     }
