@@ -170,6 +170,24 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
     assert.ok(labels.some((l) => l.includes(` ${p}`)), `a ${p} candidate`);
   }
 
+  // The estimate's error against the simulation of the same configuration,
+  // over the demo history's windows of 20 jobs (Fair, 4 queues, 8
+  // containers): logged for BENCHMARKS.md (goal: within 15 %).
+  const errors = [];
+  for (let first = 1; first + 19 <= 300; first += 20) {
+    await typeInto('tuning-first-job', String(first));
+    await page.click('[data-testid=tuning-run]');
+    key = await tuned(key, `fair, 4 queues, window from job ${first}`);
+    errors.push(Number(await page.locator('[data-testid=tuning-estimate-error]').getAttribute('data-error')));
+  }
+  assert.ok(errors.every(Number.isFinite), `an error shown for every window (${errors})`);
+  const sorted = [...errors].map(Math.abs).sort((a, b) => a - b);
+  console.log(
+    `# BENCH-TUNING-PANEL estimate vs simulation over ${errors.length} demo windows, |error| %: ` +
+      `median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)}, max ${sorted[sorted.length - 1].toFixed(1)}, ` +
+      `within 15 %: ${sorted.filter((e) => e <= 15).length}; each: ${errors.map((e) => e.toFixed(1)).join(' ')}`,
+  );
+
   // Bad settings are refused inline and the last results stay.
   await typeInto('tuning-first-job', '999999');
   await page.click('[data-testid=tuning-run]');
