@@ -49,7 +49,7 @@
 
 use super::model::{Cluster, GroupConfig, Policy, SchedulerKind, TuneJob};
 use super::rank::spearman;
-use super::rules::{ConstraintRule, ExecRule, Reading, RuleSet};
+use super::rules::{ConstraintRule, Delays, ExecRule, Reading, RuleSet};
 use super::search::{exhaustive, same_config, SearchSpace};
 use super::simulate::{simulate, SimParams, Simulation};
 use super::workload::{google_like_mix, jobs_from_swim, SwimTasks};
@@ -101,6 +101,11 @@ pub struct EvalParams {
     /// The reading of Algorithm 1 that estimates (default per task).
     #[serde(default)]
     pub reading: Reading,
+    /// Whether the per-task estimate waits for heartbeats and AM
+    /// start-up as the simulation does (default true; false gives the
+    /// estimator without them, for comparison).
+    #[serde(default = "yes")]
+    pub delays: bool,
 }
 
 impl Default for EvalParams {
@@ -125,6 +130,7 @@ impl Default for EvalParams {
             seed: 7,
             application_master: true,
             reading: Reading::PerTask,
+            delays: true,
         }
     }
 }
@@ -269,6 +275,12 @@ fn rules(p: &EvalParams) -> RuleSet {
         exec: ExecRule::Algorithm2,
         application_master: p.application_master && p.reading == Reading::PerTask,
         reading: p.reading,
+        delays: match p.reading {
+            Reading::PerTask if p.delays => {
+                Delays::of_simulation(p.sim.heartbeat_secs, p.sim.am_start_secs)
+            }
+            _ => Delays::NONE,
+        },
     }
 }
 

@@ -64,7 +64,7 @@ pub use latency::{compare, JobLatency, LatencyReport};
 pub use model::{
     queue_for_priority, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob,
 };
-pub use rules::{AllocationRule, ConstraintRule, ExecRule, Reading, RuleSet};
+pub use rules::{AllocationRule, ConstraintRule, Delays, ExecRule, Reading, RuleSet};
 pub use search::{
     exhaustive, imbalance, latency_curve, rrs, rrs_plan, same_config, Candidate, Point, RrsParams,
     SearchReport, SearchSpace, ShareDim, ShareLayout, TIE_TOLERANCE,

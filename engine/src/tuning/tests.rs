@@ -127,12 +127,13 @@ fn figure7(scheduler: SchedulerKind, policy: Policy) -> LatencyReport {
     compare(&figure7_jobs(), &Cluster::of(5, 5), &config, rules).unwrap()
 }
 
-/// Figure 7 under the per-task reading without AM containers (the figure
-/// has none).
+/// Figure 7 under the per-task reading without AM containers or
+/// heartbeats (the figure has neither).
 fn figure7_per_task(scheduler: SchedulerKind, policy: Policy) -> LatencyReport {
     let config = figure7_config(scheduler, policy);
     let rules = RuleSet {
         application_master: false,
+        delays: Delays::NONE,
         ..RuleSet::for_config(&config, ConstraintRule::QueueLimits, ExecRule::Algorithm2)
     };
     compare(&figure7_jobs(), &Cluster::of(5, 5), &config, rules).unwrap()

@@ -44,6 +44,8 @@ OPTIONS:
     --load X            offered load of the §4.4 stream (default 1.5)
     --literal           estimate by Algorithm 1 read literally (whole-job
                         release, no AM) instead of per-task release
+    --no-delays         estimate per task without heartbeat waits and AM
+                        start-up (the simulation keeps them)
     --seed N            seed of mixes and priorities (default 7)
     --json              print the whole report as JSON
     -h, --help          print this help
@@ -69,6 +71,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("mix-load") => p.mix_load = parser.value()?.parse()?,
             Long("max-tasks") => p.max_tasks = parser.value()?.parse()?,
             Long("literal") => p.reading = Reading::Literal,
+            Long("no-delays") => p.delays = false,
             Long("load") => p.adapt_load = parser.value()?.parse()?,
             Long("seed") => p.seed = parser.value()?.parse()?,
             Long("json") => json = true,

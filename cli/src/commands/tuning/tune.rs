@@ -67,7 +67,7 @@ EVALUATE (skyplan tune evaluate):
     0.1), --heartbeat S (default 1), --am-start S (default 1), --am-share X
     (default 0.5), --yarn-am-limits, --mix-load X (default 1.5),
     --max-tasks N (default 4096), --load X (default 1.5), --literal,
-    --seed N (default 7), --json.
+    --no-delays, --seed N (default 7), --json.
 ";
 
 /// What `tune` was asked.
