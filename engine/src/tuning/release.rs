@@ -25,12 +25,13 @@
 //!   first container is its application master, held to its end; a
 //!   queue runs at most [`am_limit`] AMs, admitted by submission.
 //! - **User limit.** Under Capacity a job holds at most [`job_limit`].
-//! - **Heartbeats and AM start-up** ([`RuleSet::delays`]). A container
-//!   decided at `t_M` on machine `m` is granted at `m`'s next heartbeat
-//!   (machines staggered evenly over the interval, as the simulation's
-//!   nodes), so a task starts, and its container comes back, that much
-//!   later; an AM asks for its tasks `am_start` after its grant. Without
-//!   them the estimate of short-task jobs sat a sixth below the
+//! - **Heartbeats and AM start-up** ([`RuleSet::delays`]). A machine
+//!   hands out containers only when it heartbeats (machines staggered
+//!   evenly over the interval, as the simulation's nodes): after a
+//!   release, a submission or an AM ready, each machine's next heartbeat
+//!   is an allocation moment for it; an AM asks for its tasks `am_start`
+//!   after its grant (with none, from its machine's next heartbeat).
+//!   Without them the estimate of short-task jobs sat a sixth below the
 //!   simulation.
 //!
 //! A job's waiting time is its first grant minus its submission (line 6);
@@ -132,10 +133,29 @@ pub(crate) fn per_task(
         })
         .collect();
     let mut free = cluster.machines.clone();
+    let machines = free.len();
+    let delays = rules.delays;
+    // Each machine's next heartbeat that may hand out containers: armed
+    // when something changes (a release, a submission, an AM ready), spent
+    // when it has beaten. With no heartbeat every machine beats at every
+    // moment.
+    let mut beat = vec![f64::INFINITY; machines];
+    let arm = |beat: &mut [f64], t: f64| {
+        for (m, b) in beat.iter_mut().enumerate() {
+            *b = b.min(delays.next_heartbeat(m, machines, t));
+        }
+    };
     let mut releases: Vec<Release> = Vec::new();
     let mut unfinished = jobs.len();
     let mut t_m = 0.0f64;
     while unfinished > 0 {
+        if jobs.iter().any(|j| j.submit == t_m)
+            || runs
+                .iter()
+                .any(|r| r.finish.is_none() && r.am.is_some() && r.ready == t_m)
+        {
+            arm(&mut beat, t_m);
+        }
         // Containers whose task has ended by t_M come back one at a time,
         // each followed by an allocation: releases at one instant are
         // never simultaneous on a real cluster (task times vary, nodes
@@ -161,6 +181,7 @@ pub(crate) fn per_task(
         let mut due = due.into_iter();
         loop {
             if let Some(r) = due.next() {
+                arm(&mut beat, r.at);
                 free[r.machine] += 1;
                 let run = &mut runs[r.job];
                 run.running -= 1;
@@ -177,8 +198,10 @@ pub(crate) fn per_task(
                     }
                 }
             }
-            // Allocate until nothing more is granted (an AM granted asks
-            // for its tasks in the next round).
+            // The machines heartbeating now hand out containers until
+            // nothing more is granted (an AM granted asks for its tasks
+            // after its start-up).
+            let beating: Vec<bool> = beat.iter().map(|&b| b <= t_m).collect();
             while allocate(
                 jobs,
                 config,
@@ -192,11 +215,15 @@ pub(crate) fn per_task(
                 &mut runs,
                 &mut free,
                 &mut releases,
+                &beating,
                 t_m,
             ) {}
             if due.len() == 0 {
                 break;
             }
+        }
+        for b in beat.iter_mut().filter(|b| **b <= t_m) {
+            *b = f64::INFINITY;
         }
         if unfinished == 0 {
             break;
@@ -212,7 +239,11 @@ pub(crate) fn per_task(
             .filter(|r| r.finish.is_none() && r.am.is_some() && r.ready > t_m)
             .map(|r| r.ready)
             .fold(f64::INFINITY, f64::min);
-        let next = next_release.min(next_arrival).min(next_ready);
+        let next_beat = beat.iter().copied().fold(f64::INFINITY, f64::min);
+        let next = next_release
+            .min(next_arrival)
+            .min(next_ready)
+            .min(next_beat);
         if !next.is_finite() {
             // Application masters hold the only containers the waiting
             // tasks may use (placement, queue maximum): the configuration
@@ -233,17 +264,7 @@ pub(crate) fn per_task(
         }
         t_m = next;
     }
-    Ok(report(jobs.iter().zip(runs).map(|(j, mut r)| {
-        // Grants of one round land at their machines' heartbeats, which
-        // need not follow the machines' order.
-        r.allocations.sort_by(|a, b| a.at.total_cmp(&b.at));
-        r.allocations.dedup_by(|later, earlier| {
-            let same = later.at == earlier.at;
-            if same {
-                earlier.containers += later.containers;
-            }
-            same
-        });
+    Ok(report(jobs.iter().zip(runs).map(|(j, r)| {
         let first = r.first.unwrap_or(j.submit);
         let finish = r.finish.unwrap_or(first);
         JobLatency {
@@ -272,6 +293,7 @@ fn allocate(
     runs: &mut [Run],
     free: &mut [u32],
     releases: &mut Vec<Release>,
+    beating: &[bool],
     t_m: f64,
 ) -> bool {
     let nq = config.queues.len();
@@ -312,15 +334,16 @@ fn allocate(
         }
         demand[j.queue].wanted += wanted[v];
     }
-    // Machine by machine, one container at a time, as a node heartbeat
-    // hands out its free containers in the simulation: the queue by the
+    // Machine by machine (those heartbeating now), one container at a
+    // time, as a node heartbeat hands out its free containers in the
+    // simulation: the queue by the
     // scheduler's rule among queues with a job that may use this machine,
     // then the job by the queue's policy among those jobs.
     let mut used: Vec<u32> = demand.iter().map(|d| d.used).collect();
     let mut granted = false;
     // Indexed: the body hands `free` on and gives containers back to it.
     #[allow(clippy::needless_range_loop)]
-    for m in 0..free.len() {
+    for m in (0..free.len()).filter(|&m| beating[m]) {
         while free[m] > 0 {
             let fits = |v: usize| wanted[v] > 0 && constraint.may_use(&jobs[v], m);
             let mut here = vec![QueueDemand::default(); nq];
@@ -358,12 +381,14 @@ fn allocate(
             used[q] += 1;
             granted = true;
             let r = &mut runs[v];
-            // Granted when the machine next heartbeats.
-            let at = rules.delays.next_heartbeat(m, free.len(), t_m);
-            r.first.get_or_insert(at);
+            r.first.get_or_insert(t_m);
             if with_am && r.am.is_none() {
                 r.am = Some(m);
-                r.ready = at + rules.delays.am_start_secs();
+                // Its requests reach the scheduler after this heartbeat
+                // has handed out its containers: with no start-up they
+                // are served from the next one on (as in the simulation).
+                let start = rules.delays.am_start_secs();
+                r.ready = if start > 0.0 { t_m + start } else { t_m + 1e-6 };
                 r.pending = r.stages.pop().unwrap_or_default();
                 // Its tasks are asked for from the next round on.
                 wanted[v] = 0;
@@ -378,13 +403,16 @@ fn allocate(
             };
             r.running += 1;
             releases.push(Release {
-                at: at + secs,
+                at: t_m + secs,
                 job: v,
                 machine: m,
             });
             match r.allocations.last_mut() {
-                Some(a) if a.at == at => a.containers += 1,
-                _ => r.allocations.push(Allocation { at, containers: 1 }),
+                Some(a) if a.at == t_m => a.containers += 1,
+                _ => r.allocations.push(Allocation {
+                    at: t_m,
+                    containers: 1,
+                }),
             }
         }
     }

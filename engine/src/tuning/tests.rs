@@ -620,6 +620,63 @@ fn simulation_one_queue_fifo_is_the_hand_computed_schedule() {
 }
 
 #[test]
+fn estimate_waits_for_heartbeats_and_am_start_as_the_simulation() {
+    // The hand-computed schedules of the test above, estimated by the
+    // per-task reading with the same heartbeat (1 s) and AM start-up: the
+    // estimate equals the simulation (no noise, nothing to rank), and
+    // without the delays it is early.
+    let a = TuneJob::new("a", 0.0, 0, tasks(&[(0, 10.0), (0, 10.0)]));
+    let b = TuneJob::new("b", 0.5, 0, tasks(&[(0, 5.0)]));
+    let c = TuneJob::new("c", 0.0, 0, tasks(&[(0, 4.0), (1, 3.0)]));
+    let mut queue = QueueConf::new("default", 1.0, Policy::Fifo);
+    queue.am_share = Some(1.0);
+    let config = GroupConfig {
+        scheduler: SchedulerKind::Capacity,
+        queues: vec![queue],
+    };
+    for am_start in [0.0, 1.0, 2.5] {
+        let sim = SimParams {
+            heartbeat_secs: 1.0,
+            am_start_secs: am_start,
+            noise: 0.0,
+            am_share: Some(1.0),
+            seed: 1,
+        };
+        let rules = RuleSet {
+            delays: Delays::of_simulation(1.0, am_start),
+            ..RuleSet::for_config(&config, ConstraintRule::QueueLimits, ExecRule::Algorithm2)
+        };
+        let cases: [(Vec<TuneJob>, u32); 4] = [
+            (vec![a.clone(), b.clone()], 3),
+            (vec![c.clone()], 3),
+            (vec![a.clone(), b.clone()], 4),
+            (vec![a.clone(), b.clone()], 5),
+        ];
+        for (jobs, containers) in cases {
+            let cluster = Cluster::of(containers, containers);
+            let simulated = simulate(&jobs, &cluster, &config, &sim).unwrap();
+            let estimated = compare(&jobs, &cluster, &config, rules).unwrap();
+            for (e, s) in estimated.jobs.iter().zip(&simulated.jobs) {
+                let finish =
+                    jobs.iter().find(|j| j.name == e.name).unwrap().submit + e.latency_secs;
+                assert!(
+                    (finish - s.finish).abs() < 1e-6,
+                    "AM start {am_start}, {containers} containers, {}: estimated {finish}, simulated {}",
+                    e.name,
+                    s.finish
+                );
+            }
+            let early = RuleSet {
+                delays: Delays::NONE,
+                ..rules
+            };
+            let without = compare(&jobs, &cluster, &config, early).unwrap();
+            assert!(without.mean_latency_secs < simulated.mean_latency_secs);
+        }
+    }
+}
+
+#[test]
 fn simulation_follows_each_scheduler() {
     // Two queues on 8 containers; a big job in q1, small ones in q2.
     let mut jobs = vec![TuneJob::new(
