@@ -5,6 +5,7 @@
 
 use super::protocol::{
     Bar, CandidateView, GroupView, QueueMix, ScheduleView, SplitView, TuningSettings, TuningView,
+    SIM_RUNS,
 };
 use skyplan_engine::tuning::{
     compare, jobs_from_swim, simulate, tune, Cluster, GroupConfig, RuleSet, SimParams, SwimTasks,
@@ -115,14 +116,20 @@ pub fn run(
         let current_secs = compare(jobs, &cluster, current, rules(current))
             .map_err(|e| e.to_string())?
             .mean_latency_secs;
-        let sim = SimParams {
-            seed: settings.seed,
-            ..SimParams::default()
-        };
-        let simulated = |c: &GroupConfig| {
-            simulate(jobs, &cluster, c, &sim)
-                .map(|r| r.mean_latency_secs)
-                .map_err(|e| e.to_string())
+        // The mean over seeded runs (the same seeds for every
+        // configuration, so best and current meet the same task times).
+        let simulated = |c: &GroupConfig| -> Result<f64, String> {
+            let mut sum = 0.0;
+            for k in 0..SIM_RUNS {
+                let sim = SimParams {
+                    seed: settings.seed.wrapping_add(k),
+                    ..SimParams::default()
+                };
+                sum += simulate(jobs, &cluster, c, &sim)
+                    .map_err(|e| e.to_string())?
+                    .mean_latency_secs;
+            }
+            Ok(sum / SIM_RUNS as f64)
         };
         let schedule = schedule_of(
             jobs,

@@ -2,7 +2,7 @@
 //! configuration, estimated and simulated; the bar chart and the table.
 
 use crate::parts::tuning::charts::CandidatesPlot;
-use crate::parts::tuning::protocol::GroupView;
+use crate::parts::tuning::protocol::{GroupView, SIM_RUNS};
 use crate::state::Studio;
 use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
@@ -110,7 +110,7 @@ pub fn ResultsCard() -> impl IntoView {
                         <span class="figure-note">{format!("best is {} % lower", trimmed(gain, 1))}</span>
                     </div>
                     <div class="figure" data-testid="tuning-simulated">
-                        <span class="figure-label">"Simulated (YARN, heartbeats, AMs)"</span>
+                        <span class="figure-label">{format!("Simulated (YARN, heartbeats, AMs; mean of {SIM_RUNS} seeded runs)")}</span>
                         <span class="figure-value">
                             {format!(
                                 "{} s vs {} s",
