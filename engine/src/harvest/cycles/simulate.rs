@@ -37,18 +37,19 @@
 //! (every core natively, one after another in the browser); the results do
 //! not depend on the thread count.
 
+use super::completions::Completions;
 use super::dag::JobDag;
+use super::free_cores::FreeCores;
 use super::select::{select_indices, ClassState, JobRequest, Outcome, SelectParams, SelectScratch};
 use super::thresholds::{thresholds, JobDemand, ThresholdDerivation, ThresholdRule};
 use crate::harvest::error::{check, HarvestError};
 use crate::harvest::tenants::classify::{classify, Classification, ClassifyParams};
 use crate::harvest::tenants::scaling::{scale_to, Scaling};
 use crate::harvest::tenants::tenant::TenantSet;
+use crate::numerics::MinAvgMax;
 use crate::numerics::Rng;
-use crate::numerics::{Fenwick, MinAvgMax};
 use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Settings of the simulation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -409,9 +410,25 @@ struct Job {
     allowed: Vec<usize>,
 }
 
-/// Milliseconds as a heap key.
+/// Milliseconds: a task's end time in [`Completions`].
 fn key(t: f64) -> u64 {
     (t * 1000.0).round() as u64
+}
+
+/// Drops the waiting vertices whose tasks have all started, keeping the
+/// others in line. Only the first `scanned` can have (a scheduling pass
+/// stops when the cores run out), so only they are looked at: the line
+/// can be long when YARN-H's jobs wait for full classes, and this runs at
+/// every event.
+fn drop_started(queue: &mut VecDeque<(u32, u32, u32)>, scanned: usize) {
+    let mut kept = scanned;
+    for i in (0..scanned).rev() {
+        if queue[i].2 > 0 {
+            kept -= 1;
+            queue[kept] = queue[i];
+        }
+    }
+    queue.drain(..kept);
 }
 
 /// One seeded run of `system` on a prepared level.
@@ -441,13 +458,14 @@ fn run_once(
     let mut what_if = Rng::new(seed ^ 0x5EED_0FA1_6011);
     let mut running: Vec<Vec<Running>> = vec![Vec::new(); n];
     let mut caps: Vec<i64> = cl.tenant_of.iter().map(|&ti| cl.cap[ti][0]).collect();
-    let mut fen = Fenwick::build(&caps);
+    let mut free = FreeCores::new(&caps, &cl.class_of, cl.ranges.len());
+    let mut free_per_server: Vec<i64> = Vec::with_capacity(n);
     let mut class_running = vec![0i64; cl.ranges.len()];
     let mut states = cl.states.clone();
     let mut last_run: Vec<Option<f64>> = vec![None; tpl.len()];
     let mut jobs: Vec<Job> = Vec::with_capacity(arrivals.len());
     let mut queue: VecDeque<(u32, u32, u32)> = VecDeque::new();
-    let mut heap: BinaryHeap<Reverse<(u64, u32, u64)>> = BinaryHeap::new();
+    let mut completions = Completions::default();
     let mut scratch = SelectScratch::default();
     let mut picks = Vec::new();
     let (mut kills, mut started, mut inst) = (0u64, 0u64, 0u64);
@@ -462,9 +480,9 @@ fn run_once(
     loop {
         let t_slot = (slot + 1) as f64 * step;
         let t_arr = arrivals.get(next_arrival).map_or(f64::INFINITY, |a| a.0);
-        let t_done = heap
-            .peek()
-            .map_or(f64::INFINITY, |Reverse(e)| e.0 as f64 / 1000.0);
+        let t_done = completions
+            .next_end()
+            .map_or(f64::INFINITY, |end| end as f64 / 1000.0);
         now = t_slot.min(t_arr).min(t_done);
         if now >= horizon {
             busy_area += total_running as f64 * (horizon - last_t);
@@ -473,7 +491,7 @@ fn run_once(
         busy_area += total_running as f64 * (now - last_t);
         last_t = now;
         if now == t_done {
-            let Some(Reverse((_, s, id))) = heap.pop() else {
+            let Some((_, s, id)) = completions.pop() else {
                 break;
             };
             let s = s as usize;
@@ -481,7 +499,7 @@ fn run_once(
                 let r = running[s].swap_remove(pos);
                 total_running -= 1;
                 class_running[cl.class_of[s]] -= 1;
-                fen.set(s, caps[s] - running[s].len() as i64);
+                free.set(s, caps[s] - running[s].len() as i64);
                 let job = &mut jobs[r.job as usize];
                 let v = r.vertex as usize;
                 job.done[v] += 1;
@@ -570,16 +588,19 @@ fn run_once(
                     queue.push_front((r.job, r.vertex, 1));
                 }
             }
-            let free: Vec<i64> = (0..n).map(|s| caps[s] - running[s].len() as i64).collect();
-            fen.rebuild(&free);
+            free_per_server.clear();
+            free_per_server.extend((0..n).map(|s| caps[s] - running[s].len() as i64));
+            free.rebuild(&free_per_server);
         }
         // Schedule what waits, first in line first.
-        let mut total_free = fen.prefix(n);
+        let mut total_free = free.total();
         if total_free > 0 && !queue.is_empty() {
+            let mut scanned = 0;
             for e in queue.iter_mut() {
                 if total_free == 0 {
                     break;
                 }
+                scanned += 1;
                 let job = &jobs[e.0 as usize];
                 let secs = tpl[job.template].secs[e.1 as usize];
                 while e.2 > 0 {
@@ -587,23 +608,18 @@ fn run_once(
                         if total_free == 0 {
                             break;
                         }
-                        fen.find((rng.unit() * total_free as f64) as i64)
+                        free.find((rng.unit() * total_free as f64) as i64)
                     } else {
-                        let sums: i64 = job
-                            .allowed
-                            .iter()
-                            .map(|&c| fen.range(cl.ranges[c].0, cl.ranges[c].1))
-                            .sum();
+                        let sums: i64 = job.allowed.iter().map(|&c| free.of_class(c)).sum();
                         if sums == 0 {
                             break;
                         }
                         let mut r = (rng.unit() * sums as f64) as i64;
                         let mut pick = None;
                         for &c in &job.allowed {
-                            let (lo, hi) = cl.ranges[c];
-                            let w = fen.range(lo, hi);
+                            let w = free.of_class(c);
                             if r < w {
-                                pick = Some(fen.find(fen.prefix(lo) + r));
+                                pick = Some(free.find(free.before(cl.ranges[c].0) + r));
                                 break;
                             }
                             r -= w;
@@ -614,7 +630,7 @@ fn run_once(
                         }
                     };
                     let s = s.min(n - 1);
-                    if fen.get(s) <= 0 {
+                    if free.get(s) <= 0 {
                         break;
                     }
                     inst += 1;
@@ -624,16 +640,16 @@ fn run_once(
                         job: e.0,
                         vertex: e.1,
                     });
-                    fen.set(s, fen.get(s) - 1);
+                    free.set(s, free.get(s) - 1);
                     total_free -= 1;
                     total_running += 1;
                     class_running[cl.class_of[s]] += 1;
                     started += 1;
-                    heap.push(Reverse((key(now + secs), s as u32, inst)));
+                    completions.push(key(now + secs), s as u32, inst);
                     e.2 -= 1;
                 }
             }
-            queue.retain(|e| e.2 > 0);
+            drop_started(&mut queue, scanned);
         }
     }
     let cores_total = n as f64 * p.cores_per_server;
