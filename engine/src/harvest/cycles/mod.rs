@@ -18,6 +18,7 @@
 
 pub mod capacity;
 mod completions;
+mod containers;
 pub mod dag;
 pub mod figures;
 mod free_cores;

@@ -38,6 +38,7 @@
 //! not depend on the thread count.
 
 use super::completions::Completions;
+use super::containers::{Containers, Running};
 use super::dag::JobDag;
 use super::free_cores::FreeCores;
 use super::select::{select_indices, ClassState, JobRequest, Outcome, SelectParams, SelectScratch};
@@ -318,11 +319,17 @@ struct Cluster {
     tenant_of: Vec<usize>,
     /// Per server, its class.
     class_of: Vec<usize>,
+    /// The servers by tenant, in server order: (tenant, lo, hi). A slot
+    /// changes the servers of the tenants whose capacity it changes, not
+    /// every server.
+    tenant_servers: Vec<(usize, usize, usize)>,
     /// Per class, its servers `lo..hi`.
     ranges: Vec<(usize, usize)>,
     /// Per tenant and slot, batch cores available (cores − reserve −
     /// primary cores rounded up).
     cap: Vec<Vec<i64>>,
+    /// The largest of `cap`: the containers a server can hold.
+    max_cap: usize,
     /// Per slot, primary cores in use over the cluster (unrounded).
     primary: Vec<f64>,
     /// Per class, its state for Algorithm 1 (current updated per slot).
@@ -335,6 +342,7 @@ fn cluster(set: &TenantSet, classes: &Classification, p: &SimParams, slots: usiz
     let cores = p.cores_per_server;
     let mut tenant_of = Vec::new();
     let mut class_of = Vec::new();
+    let mut tenant_servers = Vec::new();
     let mut ranges = Vec::new();
     let mut states = Vec::new();
     let mut class_util = Vec::new();
@@ -349,10 +357,12 @@ fn cluster(set: &TenantSet, classes: &Classification, p: &SimParams, slots: usiz
         // Every member is a tenant of the set it was classified from.
         for ti in c.tenants.iter().filter_map(|name| index.get(name.as_str())) {
             let ti = *ti;
+            let first = tenant_of.len();
             for _ in 0..set.tenants[ti].info.servers {
                 tenant_of.push(ti);
                 class_of.push(ci);
             }
+            tenant_servers.push((ti, first, tenant_of.len()));
         }
         ranges.push((lo, tenant_of.len()));
         let mut s = ClassState::of(c, c.utilization.first().copied().unwrap_or(0.0));
@@ -360,7 +370,7 @@ fn cluster(set: &TenantSet, classes: &Classification, p: &SimParams, slots: usiz
         states.push(s);
         class_util.push(c.utilization.clone());
     }
-    let cap = set
+    let cap: Vec<Vec<i64>> = set
         .tenants
         .iter()
         .map(|t| {
@@ -382,23 +392,18 @@ fn cluster(set: &TenantSet, classes: &Classification, p: &SimParams, slots: usiz
                 .sum()
         })
         .collect();
+    let max_cap = cap.iter().flatten().copied().max().unwrap_or(0).max(0) as usize;
     Cluster {
         tenant_of,
         class_of,
+        tenant_servers,
         ranges,
         cap,
+        max_cap,
         primary,
         states,
         class_util,
     }
-}
-
-#[derive(Clone, Copy)]
-struct Running {
-    start: f64,
-    inst: u64,
-    job: u32,
-    vertex: u32,
 }
 
 struct Job {
@@ -456,10 +461,9 @@ fn run_once(
     let mut rng = Rng::new(seed ^ 0x9E37_79B9_7F4A_7C15);
     // YARN-PT's would-be selections, on a stream of their own.
     let mut what_if = Rng::new(seed ^ 0x5EED_0FA1_6011);
-    let mut running: Vec<Vec<Running>> = vec![Vec::new(); n];
+    let mut running = Containers::new(n, cl.max_cap);
     let mut caps: Vec<i64> = cl.tenant_of.iter().map(|&ti| cl.cap[ti][0]).collect();
     let mut free = FreeCores::new(&caps, &cl.class_of, cl.ranges.len());
-    let mut free_per_server: Vec<i64> = Vec::with_capacity(n);
     let mut class_running = vec![0i64; cl.ranges.len()];
     let mut states = cl.states.clone();
     let mut last_run: Vec<Option<f64>> = vec![None; tpl.len()];
@@ -495,11 +499,10 @@ fn run_once(
                 break;
             };
             let s = s as usize;
-            if let Some(pos) = running[s].iter().position(|r| r.inst == id) {
-                let r = running[s].swap_remove(pos);
+            if let Some(r) = running.end(s, id) {
                 total_running -= 1;
                 class_running[cl.class_of[s]] -= 1;
-                free.set(s, caps[s] - running[s].len() as i64);
+                free.set(s, caps[s] - running.count(s) as i64);
                 let job = &mut jobs[r.job as usize];
                 let v = r.vertex as usize;
                 job.done[v] += 1;
@@ -568,29 +571,28 @@ fn run_once(
         } else {
             // A new utilization slot: new capacities, kills youngest first.
             slot += 1;
-            for s in 0..n {
-                let cap = cl.cap[cl.tenant_of[s]][slot];
-                caps[s] = cap;
-                let rs = &mut running[s];
-                while rs.len() as i64 > cap {
-                    let Some((pos, _)) = rs.iter().enumerate().max_by(|a, b| {
-                        a.1.start
-                            .total_cmp(&b.1.start)
-                            .then(a.1.inst.cmp(&b.1.inst))
-                    }) else {
-                        break;
-                    };
-                    let r = rs.swap_remove(pos);
-                    kills += 1;
-                    kills_by_pattern[cl.states[cl.class_of[s]].pattern as usize] += 1;
-                    total_running -= 1;
-                    class_running[cl.class_of[s]] -= 1;
-                    queue.push_front((r.job, r.vertex, 1));
+            // Servers whose capacity stays keep their containers and
+            // their free cores; the others are visited in server order.
+            for &(ti, lo, hi) in &cl.tenant_servers {
+                let cap = cl.cap[ti][slot];
+                if cap == cl.cap[ti][slot - 1] {
+                    continue;
+                }
+                for s in lo..hi {
+                    caps[s] = cap;
+                    while running.count(s) as i64 > cap {
+                        let Some(r) = running.kill_youngest(s) else {
+                            break;
+                        };
+                        kills += 1;
+                        kills_by_pattern[cl.states[cl.class_of[s]].pattern as usize] += 1;
+                        total_running -= 1;
+                        class_running[cl.class_of[s]] -= 1;
+                        queue.push_front((r.job, r.vertex, 1));
+                    }
+                    free.set(s, cap - running.count(s) as i64);
                 }
             }
-            free_per_server.clear();
-            free_per_server.extend((0..n).map(|s| caps[s] - running[s].len() as i64));
-            free.rebuild(&free_per_server);
         }
         // Schedule what waits, first in line first.
         let mut total_free = free.total();
@@ -634,12 +636,15 @@ fn run_once(
                         break;
                     }
                     inst += 1;
-                    running[s].push(Running {
-                        start: now,
-                        inst,
-                        job: e.0,
-                        vertex: e.1,
-                    });
+                    running.start(
+                        s,
+                        Running {
+                            start: now,
+                            inst,
+                            job: e.0,
+                            vertex: e.1,
+                        },
+                    );
                     free.set(s, free.get(s) - 1);
                     total_free -= 1;
                     total_running += 1;
