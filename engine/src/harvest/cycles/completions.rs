@@ -12,9 +12,8 @@
 //! one scheduling pass and last alike, so they end in the same
 //! millisecond: this calendar keeps one batch per end time and sorts a
 //! batch only when it is the soonest, which costs a few comparisons per
-//! task and keeps the order exactly. Pushes are staged and filed by end
-//! time when the calendar is next read, one map look-up per run of equal
-//! end times (a pass starts a vertex's tasks one after another).
+//! task and keeps the order exactly. A push looks its batch up by end
+//! time only when the end differs from the last push's.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
@@ -32,31 +31,67 @@ fn ending(server: u32, inst: u64) -> Ending {
 /// The pending completions.
 #[derive(Default)]
 pub(super) struct Completions {
-    /// Pushed since the calendar was last read: (end, ending).
-    staged: Vec<(u64, Ending)>,
     /// The soonest batch: its end time and its endings sorted descending,
     /// so the next to end is last. Never empty when set.
     soonest: Option<(u64, Vec<Ending>)>,
     /// The other batches' end times, soonest first.
     times: BinaryHeap<Reverse<u64>>,
-    /// The other batches by end time, unsorted.
-    later: HashMap<u64, Vec<Ending>, BuildHasherDefault<EndHasher>>,
-    /// Emptied batches' buffers, reused.
+    /// The other batches' places in `batches` by end time.
+    index: HashMap<u64, usize, BuildHasherDefault<EndHasher>>,
+    /// The other batches' endings, unsorted; unused places are empty.
+    batches: Vec<Vec<Ending>>,
+    /// Unused places of `batches`.
+    unused: Vec<usize>,
+    /// The batch last pushed to, (end, place): a scheduling pass starts a
+    /// vertex's tasks one after another, and a burst of endings in one
+    /// millisecond restarts tasks of the same vertex.
+    last: Option<(u64, usize)>,
+    /// Emptied buffers, reused.
     spare: Vec<Vec<Ending>>,
 }
 
 impl Completions {
     /// A task on `server`, instance `inst`, ending at `end` (ms).
     pub(super) fn push(&mut self, end: u64, server: u32, inst: u64) {
-        self.staged.push((end, ending(server, inst)));
+        let e = ending(server, inst);
+        if let Some((t, batch)) = self.soonest.as_mut() {
+            match end.cmp(t) {
+                // A task of (almost) no length: into the sorted batch.
+                Ordering::Equal => {
+                    let at = batch.partition_point(|&x| x > e);
+                    batch.insert(at, e);
+                    return;
+                }
+                // Sooner than the soonest (a length under half a
+                // millisecond after a slot or an arrival): the soonest
+                // goes back, to be sorted again with the rest.
+                Ordering::Less => {
+                    if let Some((t, b)) = self.soonest.take() {
+                        let at = self.place(t);
+                        self.batches[at].extend(b);
+                    }
+                }
+                Ordering::Greater => {}
+            }
+        }
+        let at = match self.last {
+            Some((t, at)) if t == end => at,
+            _ => self.place(end),
+        };
+        self.batches[at].push(e);
     }
 
     /// The end time (ms) of the next completion, if any.
     pub(super) fn next_end(&mut self) -> Option<u64> {
-        self.file_staged();
         if self.soonest.is_none() {
             let Reverse(end) = self.times.pop()?;
-            let mut batch = self.later.remove(&end)?;
+            let at = self.index.remove(&end)?;
+            let spare = self.spare.pop().unwrap_or_default();
+            let mut batch = std::mem::replace(&mut self.batches[at], spare);
+            self.unused.push(at);
+            if self.last.is_some_and(|(t, _)| t == end) {
+                self.last = None;
+            }
             batch.sort_unstable_by(|a, b| b.cmp(a));
             self.soonest = Some((end, batch));
         }
@@ -76,44 +111,19 @@ impl Completions {
         Some((end, (e >> 64) as u32, e as u64))
     }
 
-    /// Files the staged pushes into their batches.
-    fn file_staged(&mut self) {
-        let mut staged = std::mem::take(&mut self.staged);
-        for run in staged.chunk_by(|a, b| a.0 == b.0) {
-            let end = run[0].0;
-            let endings = run.iter().map(|&(_, e)| e);
-            match self.soonest.as_mut().map(|(t, b)| (end.cmp(t), b)) {
-                // A task of (almost) no length: into the sorted batch.
-                Some((Ordering::Equal, batch)) => {
-                    for e in endings {
-                        let at = batch.partition_point(|&x| x > e);
-                        batch.insert(at, e);
-                    }
-                }
-                // Sooner than the soonest (a length under half a
-                // millisecond after a slot or an arrival): the soonest
-                // goes back to be sorted again with the rest.
-                Some((Ordering::Less, _)) => {
-                    if let Some((t, b)) = self.soonest.take() {
-                        self.times.push(Reverse(t));
-                        self.later.insert(t, b);
-                    }
-                    self.later_batch(end).extend(endings);
-                }
-                Some((Ordering::Greater, _)) | None => self.later_batch(end).extend(endings),
-            }
-        }
-        staged.clear();
-        self.staged = staged;
-    }
-
-    /// The batch ending at `end` after the soonest, made if new.
-    fn later_batch(&mut self, end: u64) -> &mut Vec<Ending> {
-        let (spare, times) = (&mut self.spare, &mut self.times);
-        self.later.entry(end).or_insert_with(|| {
+    /// The place in `batches` of the batch ending at `end` (after the
+    /// soonest), made if new; remembered as the last pushed to.
+    fn place(&mut self, end: u64) -> usize {
+        let (times, unused, batches) = (&mut self.times, &mut self.unused, &mut self.batches);
+        let at = *self.index.entry(end).or_insert_with(|| {
             times.push(Reverse(end));
-            spare.pop().unwrap_or_default()
-        })
+            unused.pop().unwrap_or_else(|| {
+                batches.push(Vec::new());
+                batches.len() - 1
+            })
+        });
+        self.last = Some((end, at));
+        at
     }
 }
 

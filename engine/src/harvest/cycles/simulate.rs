@@ -319,10 +319,14 @@ struct Cluster {
     tenant_of: Vec<usize>,
     /// Per server, its class.
     class_of: Vec<usize>,
-    /// The servers by tenant, in server order: (tenant, lo, hi). A slot
-    /// changes the servers of the tenants whose capacity it changes, not
-    /// every server.
+    /// The servers by tenant, in server order: (tenant, lo, hi).
     tenant_servers: Vec<(usize, usize, usize)>,
+    /// Per slot, the tenants (indices into `tenant_servers`, in server
+    /// order) whose capacity changes at its start:
+    /// `changes[change_at[slot]..change_at[slot + 1]]`. A slot visits
+    /// their servers only; the same for every run of the level.
+    changes: Vec<u32>,
+    change_at: Vec<usize>,
     /// Per class, its servers `lo..hi`.
     ranges: Vec<(usize, usize)>,
     /// Per tenant and slot, batch cores available (cores − reserve −
@@ -393,10 +397,23 @@ fn cluster(set: &TenantSet, classes: &Classification, p: &SimParams, slots: usiz
         })
         .collect();
     let max_cap = cap.iter().flatten().copied().max().unwrap_or(0).max(0) as usize;
+    let mut changes = Vec::new();
+    let mut change_at = vec![0; slots + 1];
+    for slot in 1..slots {
+        change_at[slot] = changes.len();
+        for (b, &(ti, _, _)) in tenant_servers.iter().enumerate() {
+            if cap[ti][slot] != cap[ti][slot - 1] {
+                changes.push(b as u32);
+            }
+        }
+    }
+    change_at[slots] = changes.len();
     Cluster {
         tenant_of,
         class_of,
         tenant_servers,
+        changes,
+        change_at,
         ranges,
         cap,
         max_cap,
@@ -415,9 +432,18 @@ struct Job {
     allowed: Vec<usize>,
 }
 
-/// Milliseconds: a task's end time in [`Completions`].
+/// Milliseconds: a task's end time in [`Completions`]. `(t * 1000.0)
+/// .round() as u64` exactly (half away from zero, saturating), written out
+/// because `f64::round` is a libm call on the default target and this runs
+/// for every task: for `ms` in [0, 2⁵³) `ms - trunc(ms)` is exact.
 fn key(t: f64) -> u64 {
-    (t * 1000.0).round() as u64
+    let ms = t * 1000.0;
+    let whole = ms as u64;
+    if ms - whole as f64 >= 0.5 {
+        whole.saturating_add(1)
+    } else {
+        whole
+    }
 }
 
 /// Drops the waiting vertices whose tasks have all started, keeping the
@@ -573,11 +599,9 @@ fn run_once(
             slot += 1;
             // Servers whose capacity stays keep their containers and
             // their free cores; the others are visited in server order.
-            for &(ti, lo, hi) in &cl.tenant_servers {
+            for &b in &cl.changes[cl.change_at[slot]..cl.change_at[slot + 1]] {
+                let (ti, lo, hi) = cl.tenant_servers[b as usize];
                 let cap = cl.cap[ti][slot];
-                if cap == cl.cap[ti][slot - 1] {
-                    continue;
-                }
                 for s in lo..hi {
                     caps[s] = cap;
                     while running.count(s) as i64 > cap {
@@ -906,4 +930,40 @@ pub fn simulate(
         levels.push(level_result(lv, pt, h));
     }
     Ok(report(set, dags, p, &w, slots, levels))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key;
+    use crate::numerics::Rng;
+
+    #[test]
+    fn end_times_round_like_f64_round() {
+        let mut rng = Rng::new(3);
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            -1.0,
+            0.0005,
+            0.0004999999999999999,
+            2.5e-3,
+            1.0005,
+            4.5e12,
+            4_503_599_627_370.4995, // ms just under 2⁵², a half
+            9.007_199_254_740_993e12,
+            1.8446744073709552e16,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for _ in 0..100_000 {
+            let whole = rng.int(0, 5_000_000) as f64;
+            cases.push((whole + [0.0, 0.5, rng.unit()][rng.int(0, 2) as usize]) / 1000.0);
+            cases.push(rng.uniform(0.0, 3e6));
+        }
+        for t in cases {
+            assert_eq!(key(t), (t * 1000.0).round() as u64, "t = {t}");
+        }
+    }
 }
