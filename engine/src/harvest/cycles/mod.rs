@@ -9,14 +9,19 @@
 //! with Algorithm 1's reserve), `thresholds` (Algorithm 1's short/long
 //! thresholds by the paper's rule: each type's demand against its
 //! preferred classes' capacity), `workload` (TPC-DS-like DAGs, §6's mix)
-//! and `simulate` (§6, one datacenter).
+//! and `simulate` (§6, one datacenter; its pending task `completions`
+//! kept in batches by end time, its servers' `free_cores` with per-class
+//! totals), then `figures` (Figures 13–14, many datacenters).
 //!
 //! This file only declares the files; [`crate::harvest`] re-exports their
 //! public names.
 
 pub mod capacity;
+mod completions;
+mod containers;
 pub mod dag;
 pub mod figures;
+mod free_cores;
 pub mod select;
 pub mod simulate;
 pub mod thresholds;
