@@ -10,6 +10,7 @@
 
 pub mod agenda;
 pub mod bench_data;
+pub mod bundle;
 pub mod csv_cell;
 pub mod estimate;
 pub mod export;
