@@ -11,7 +11,8 @@
 //! `baseline`; `plan`, which dispatches to them by [`Method`]; and above it
 //! `bounds`, `replay`, `landing`, `from_slo`, `yarn` and `evaluate`;
 //! `capacity` (a plan's capacity sized from its first requests) on
-//! `bounds`. This
+//! `bounds`; `state` (the plan as the studio keeps it, and admission of
+//! decisions into it) on `capacity` and `from_slo`. This
 //! file only declares them and re-exports the public names.
 
 mod baseline;
@@ -28,6 +29,7 @@ mod placement;
 mod plan;
 mod replay;
 mod request;
+mod state;
 mod view;
 mod yarn;
 
@@ -48,12 +50,15 @@ pub use placement::{Placement, Rejection};
 pub use plan::{Method, MovePreview, Plan, Reservation};
 pub use replay::{replay, ReplayRun, ReprovisionParams, RunOutcome};
 pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};
+pub use state::{day_of, of_job, Admission, AgendaState};
 pub use yarn::{
     parse_yarn, plan_to_yarn, read_yarn, yarn_requests, YarnError, YarnReservation, YarnStage,
 };
 
 #[cfg(test)]
 mod greedy_tests;
+#[cfg(test)]
+mod state_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

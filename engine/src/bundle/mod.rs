@@ -25,3 +25,6 @@ pub use panels::{
     WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS, DEFAULT_SHAPING_APPS, DEFAULT_SHAPING_HOSTS,
 };
 pub use state::{Bundle, BundleFile};
+
+#[cfg(test)]
+mod format_tests;

@@ -4,11 +4,10 @@
 //! studio's IndexedDB records and the bundle use these same types, so the
 //! CLI writes what the studio reads and the other way round.
 
-use crate::agenda::{Capacity, Plan};
+pub use crate::agenda::AgendaState;
 use crate::estimate::Method;
 use crate::fixtures::QueueParams;
 use crate::forecast::ForecastMethod;
-use crate::model::Timestamp;
 use crate::pricing::{PriceFunction, QueuedJob, Slots};
 use crate::shaping::{GeneratorParams, Params};
 use crate::tuning::{GroupConfig, SearchMethod};
@@ -30,21 +29,6 @@ pub const DEFAULT_SHAPING_HOSTS: usize = 50;
 /// on the same hosts, so the 24 cells (25 runs and one forecasting pass)
 /// stay within ~30 s in the browser.
 pub const DEFAULT_GRID_APPS: usize = 300;
-
-/// The Agenda panel's plan: what it packs, on what, from when.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct AgendaState {
-    /// 00:00 UTC of the plan's first step.
-    pub origin: Option<Timestamp>,
-    /// The capacity, once known.
-    pub capacity: Option<Capacity>,
-    /// How the capacity was set (derived from the first requests, or the
-    /// planner's).
-    pub capacity_note: Option<String>,
-    /// The plan — requests, placements (with locks), load — once something
-    /// was admitted.
-    pub plan: Option<Plan>,
-}
 
 /// How the Pricing panel estimates and prices a job, and the cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
