@@ -231,10 +231,7 @@ fn a_newer_bundle_is_refused_and_an_inconsistent_one_is_corrupt() {
     }
     // A manifest that reads but does not hold together.
     let two = gzip(
-        format!(
-            "skyplan-bundle 1\n{{\"files\":[{{\"name\":\" \",\"format\":null,\"lenient\":false,\"size\":0}}]}}\n"
-        )
-        .as_bytes(),
+        b"skyplan-bundle 1\n{\"files\":[{\"name\":\" \",\"format\":null,\"lenient\":false,\"size\":0}]}\n",
     );
     let e = decode("v.skyplan", &two).unwrap_err();
     assert!(matches!(e, BundleError::Invalid(..)), "{e}");
