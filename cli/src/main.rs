@@ -43,6 +43,12 @@ const COMMANDS: &[Command] = &[
         run: workspace::fixtures::run,
     },
     Command {
+        name: "bundle",
+        summary: "write a workspace bundle (.skyplan) the studio opens",
+        help: workspace::bundle::HELP,
+        run: workspace::bundle::run,
+    },
+    Command {
         name: "slo",
         summary: "recurring jobs and their inferred SLOs (Morpheus §4)",
         help: slos::slo::SLO_HELP,

@@ -9,6 +9,7 @@ use crate::estimate::Method;
 use crate::fixtures::QueueParams;
 use crate::forecast::ForecastMethod;
 use crate::pricing::{PriceFunction, QueuedJob, Slots};
+pub use crate::shaping::WorkloadFile;
 use crate::shaping::{GeneratorParams, Params};
 use crate::tuning::{GroupConfig, SearchMethod};
 use serde::{Deserialize, Serialize};
@@ -129,15 +130,6 @@ impl Default for ShapingSettings {
             },
         }
     }
-}
-
-/// A workload file read in the Shaping panel.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WorkloadFile {
-    /// File name, for messages.
-    pub name: String,
-    /// Its text.
-    pub text: String,
 }
 
 /// Workload files as read: enough to read them again.

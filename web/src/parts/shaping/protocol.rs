@@ -63,14 +63,7 @@ impl Default for ShapingSettings {
     }
 }
 
-/// A file read in the panel, sent to the worker as text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WorkloadFile {
-    /// File name, for messages.
-    pub name: String,
-    /// Its text.
-    pub text: String,
-}
+pub use skyplan_engine::shaping::WorkloadFile;
 
 /// What the Shaping panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
