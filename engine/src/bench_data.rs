@@ -1347,3 +1347,82 @@ pub fn measure_placement(
     });
     (ms, relaxed)
 }
+
+/// A workspace of about `mb` MB of traces for the bundle benchmarks: half
+/// a long utilization CSV, half a Hadoop native log (the generators above,
+/// so the text compresses as real traces of those formats do, not as a
+/// file repeated), with no panel state.
+pub fn bundle_workspace(mb: usize) -> crate::bundle::Bundle {
+    let half = mb * 1_000_000 / 2;
+    let file = |name: &str, text: String| crate::bundle::BundleFile {
+        name: name.into(),
+        format: None,
+        lenient: false,
+        bytes: text.into_bytes(),
+    };
+    crate::bundle::Bundle {
+        files: vec![
+            file("utilization.csv", utilization_long_csv(half)),
+            file("native.log", native_log(half)),
+        ],
+        ..crate::bundle::Bundle::default()
+    }
+}
+
+/// Writing and reading one workspace as a bundle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BundleMeasurement {
+    /// The traces' bytes.
+    pub bytes: usize,
+    /// The bundle's bytes.
+    pub bundle_bytes: usize,
+    /// Median time of [`crate::bundle::encode`], milliseconds.
+    pub encode_ms: f64,
+    /// Median time of [`crate::bundle::decode`], milliseconds.
+    pub decode_ms: f64,
+}
+
+impl BundleMeasurement {
+    /// `BENCH-BUNDLE <target> <MB> <bytes> <bundle bytes> <encode ms>
+    /// <decode ms>`.
+    pub fn line(&self, target: &str, mb: usize) -> String {
+        format!(
+            "BENCH-BUNDLE {target} {mb} {} {} {:.1} {:.1}",
+            self.bytes, self.bundle_bytes, self.encode_ms, self.decode_ms
+        )
+    }
+}
+
+/// Encodes and decodes `workspace` three times after one untimed round,
+/// checking that it reads back equal; the medians.
+pub fn measure_bundle(
+    workspace: &crate::bundle::Bundle,
+    now_ms: &mut dyn FnMut() -> f64,
+) -> BundleMeasurement {
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let round = |now_ms: &mut dyn FnMut() -> f64| {
+        let t0 = now_ms();
+        let bytes = crate::bundle::encode(workspace).expect("a bench workspace encodes");
+        let t1 = now_ms();
+        let back = crate::bundle::decode("bench", &bytes).expect("and decodes");
+        let t2 = now_ms();
+        assert!(back == *workspace, "the bundle reads back equal");
+        (bytes.len(), t1 - t0, t2 - t1)
+    };
+    let (bundle_bytes, _, _) = round(now_ms);
+    let (mut enc, mut dec) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let (_, e, d) = round(now_ms);
+        enc.push(e);
+        dec.push(d);
+    }
+    BundleMeasurement {
+        bytes: workspace.files.iter().map(|f| f.bytes.len()).sum(),
+        bundle_bytes,
+        encode_ms: median(enc),
+        decode_ms: median(dec),
+    }
+}
