@@ -12,7 +12,7 @@
 //! manifest's sizes catch a bundle whose parts do not add up.
 
 use super::error::BundleError;
-use super::migrate::{migrate, BUNDLE_VERSION};
+use super::migrate::{migrate, upgrade, BUNDLE_VERSION};
 use super::panels::{
     AgendaState, ForecastState, HarvestState, PricingState, ShapingState, TuningState,
 };
@@ -193,7 +193,7 @@ pub fn decode(what: &str, bytes: &[u8]) -> Result<Bundle, BundleError> {
             data.len()
         )));
     }
-    let bundle = Bundle {
+    let mut bundle = Bundle {
         files,
         decisions: manifest.decisions,
         agenda: manifest.agenda,
@@ -203,6 +203,7 @@ pub fn decode(what: &str, bytes: &[u8]) -> Result<Bundle, BundleError> {
         tuning: manifest.tuning,
         forecast: manifest.forecast,
     };
+    upgrade(version, &mut bundle);
     bundle.validate(what)?;
     Ok(bundle)
 }

@@ -248,3 +248,57 @@ fn a_workspace_that_does_not_hold_together_is_not_written() {
     let e = encode(&b).unwrap_err();
     assert!(e.to_string().contains("two SLO decisions"), "{e}");
 }
+
+/// `bytes` rewritten as the bundle version 1 wrote it: header `1`, and no
+/// `refused` in the agenda (version 1 did not keep it).
+fn as_version_1(bytes: &[u8]) -> Vec<u8> {
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
+    let header_end = text.iter().position(|&b| b == b'\n').unwrap();
+    let rest = &text[header_end + 1..];
+    let manifest_end = rest.iter().position(|&b| b == b'\n').unwrap();
+    let mut manifest: serde_json::Value = serde_json::from_slice(&rest[..manifest_end]).unwrap();
+    let agenda = manifest["agenda"].as_object_mut().unwrap();
+    assert!(agenda.remove("refused").is_some());
+    let mut out = format!("{MAGIC} 1\n").into_bytes();
+    out.extend(serde_json::to_vec(&manifest).unwrap());
+    out.push(b'\n');
+    out.extend(&rest[manifest_end + 1..]);
+    gzip(&out)
+}
+
+#[test]
+fn a_version_1_bundle_opens_with_its_refusals_worked_out() {
+    let b = workspace();
+    let refused_jobs: Vec<String> = b
+        .decisions
+        .iter()
+        .filter(|d| {
+            b.agenda
+                .as_ref()
+                .unwrap()
+                .refused
+                .iter()
+                .any(|(name, _)| crate::agenda::of_job(name, &d.job))
+        })
+        .map(|d| d.job.clone())
+        .collect();
+    assert!(!refused_jobs.is_empty(), "the demo has refusals to lose");
+    let old = as_version_1(&encode(&b).unwrap());
+    let back = decode("old.skyplan", &old).expect("a version-1 bundle opens");
+    // Everything but the refusals' reasons is as written.
+    assert_eq!(back.files, b.files);
+    assert_eq!(back.decisions, b.decisions);
+    assert_eq!(back.pricing, b.pricing);
+    assert_eq!(back.tuning, b.tuning);
+    let agenda = back.agenda.unwrap();
+    assert_eq!(agenda.plan, b.agenda.as_ref().unwrap().plan);
+    let jobs: Vec<&str> = agenda.refused.iter().map(|(j, _)| j.as_str()).collect();
+    assert_eq!(jobs, refused_jobs);
+    assert!(agenda.refused.iter().all(|(_, why)| why == UNKNOWN_REASON));
+    // Written again, it is this version's bundle.
+    let again = encode(&decode("old.skyplan", &old).unwrap()).unwrap();
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&again[..]), &mut text).unwrap();
+    assert!(text.starts_with(format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes()));
+}

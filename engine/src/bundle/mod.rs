@@ -3,12 +3,13 @@
 //! (`name.skyplan`) that a colleague opens to carry on, the studio and the
 //! CLI alike (`skyplan bundle`, `skyplan report`).
 //!
-//! - [`panels`]: each panel's state as the bundle (and the studio's storage)
+//! - `panels`: each panel's state as the bundle (and the studio's storage)
 //!   keeps it: plain data, the same types in the studio and the CLI.
-//! - [`format`]: the bytes — gzip of a header line, a JSON manifest and the
+//! - `format`: the bytes — gzip of a header line, a JSON manifest and the
 //!   files' bytes — written by [`encode`] and read back by [`decode`], which
 //!   refuses a foreign, truncated, corrupt or newer file with a reason.
-//! - [`migrate`]: the steps that bring an older manifest to this version.
+//! - `migrate`: the steps that bring an older bundle to this version
+//!   ([`BUNDLE_VERSION`]).
 
 mod error;
 mod format;
@@ -18,7 +19,7 @@ mod state;
 
 pub use error::BundleError;
 pub use format::{decode, encode, BUNDLE_EXTENSION, MAGIC};
-pub use migrate::BUNDLE_VERSION;
+pub use migrate::{BUNDLE_VERSION, UNKNOWN_REASON};
 pub use panels::{
     AdmittedJob, AgendaState, ForecastSettings, ForecastState, HarvestState, PricingSettings,
     PricingState, ShapingFiles, ShapingSettings, ShapingState, TuningSettings, TuningState,
