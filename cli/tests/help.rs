@@ -7,9 +7,10 @@ mod common;
 use common::{default_of, option_text, skyplan};
 
 /// Every command, as `skyplan help` lists them.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "import",
     "fixtures",
+    "bundle",
     "slo",
     "skyline",
     "replay",
