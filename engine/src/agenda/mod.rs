@@ -37,7 +37,7 @@ pub use capacity::{
 };
 pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
-pub use from_slo::requests_from_decisions;
+pub use from_slo::{of_job, requests_from_decisions};
 pub use optimize::{
     optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
     BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,

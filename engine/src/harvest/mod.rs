@@ -81,7 +81,7 @@ pub use tenants::classify::{
     classify, tenant_spectrum, Classification, ClassifyParams, KChoice, TenantRow, TenantSpectrum,
     UtilClass,
 };
-pub use tenants::grouping::{group_series, GroupParams};
+pub use tenants::grouping::{group_series, tenant_series, GroupParams};
 pub use tenants::kmeans::{choose_k, kmeans, kmeans_plus_plus, lloyd, KMeansResult};
 pub use tenants::pattern::{
     classify_series, Frequency, Pattern, PatternEvidence, PatternParams, PatternVerdict,

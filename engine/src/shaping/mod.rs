@@ -37,6 +37,7 @@
 pub mod buffer;
 pub mod compare;
 pub mod error;
+pub mod files;
 pub mod forecaster;
 pub mod generator;
 pub mod grid;
@@ -63,6 +64,7 @@ pub mod usage_means;
 pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
+pub use files::read_workload_files;
 pub use generator::{generate, GeneratorParams, UsageModel, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};

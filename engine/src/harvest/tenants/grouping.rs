@@ -14,7 +14,34 @@ use super::tenants_csv::DEFAULT_CORES;
 use crate::harvest::error::{check, HarvestError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The CPU series among `series` that belong to a tenant of `tenants`: by
+/// server name (`server_names`) or by the `tenant/server` naming — what the
+/// Harvest panel (and the plan report) classifies when a tenants file is
+/// read.
+pub fn tenant_series<'a>(
+    series: impl IntoIterator<Item = &'a UtilizationSeries>,
+    tenants: &[TenantInfo],
+) -> Vec<UtilizationSeries> {
+    let names: HashSet<&str> = tenants.iter().map(|t| t.name.as_str()).collect();
+    let servers: HashSet<&str> = tenants
+        .iter()
+        .flat_map(|t| t.server_names.iter().map(String::as_str))
+        .collect();
+    series
+        .into_iter()
+        .filter(|s| s.resource == Resource::Cpu)
+        .filter(|s| {
+            let tenant = s
+                .server
+                .split_once('/')
+                .map_or(s.server.as_str(), |(t, _)| t);
+            servers.contains(s.server.as_str()) || names.contains(tenant)
+        })
+        .cloned()
+        .collect()
+}
 
 /// Settings of [`group_series`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

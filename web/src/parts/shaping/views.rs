@@ -7,12 +7,10 @@
 use super::protocol::{
     AppChoice, GridView, ShapingSettings, ShapingView, TimelinesView, WorkloadFile, WorkloadSource,
 };
-use skyplan_engine::import::{CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS};
 use skyplan_engine::shaping::{
-    generate_for, grid, pick_timeline_app, prepare_forecasts, read_applications_csv,
-    read_applications_json, recommend, simulate_with, workload_from_alibaba, AppForecast,
-    AppOutcome, GridParams, GridReport, Params, Predictor, RunReport, ShapingError, ShapingReport,
-    Timelines, Workload,
+    generate_for, grid, pick_timeline_app, prepare_forecasts, read_workload_files, recommend,
+    simulate_with, AppForecast, AppOutcome, GridParams, GridReport, Params, Predictor, RunReport,
+    ShapingError, ShapingReport, Timelines, Workload,
 };
 use std::fmt::Write as _;
 
@@ -55,36 +53,6 @@ impl<F: FnMut(usize, usize)> Throttle<F> {
     }
 }
 
-/// What kind of file `text` is, from its first line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FileKind {
-    Json,
-    Applications,
-    Usage,
-    AlibabaMeta,
-    AlibabaUsage,
-}
-
-fn kind_of(file: &WorkloadFile) -> Option<FileKind> {
-    let first = file.text.lines().next().unwrap_or("").trim();
-    if file.name.to_ascii_lowercase().ends_with(".json") || first.starts_with('{') {
-        return Some(FileKind::Json);
-    }
-    let lower = first.to_ascii_lowercase();
-    let fields: Vec<&str> = lower.split(',').map(str::trim).collect();
-    if fields.contains(&"runtime") {
-        Some(FileKind::Applications)
-    } else if fields.contains(&"minute") {
-        Some(FileKind::Usage)
-    } else if fields.len() == CONTAINER_META_COLUMNS.len() {
-        Some(FileKind::AlibabaMeta)
-    } else if fields.len() == CONTAINER_USAGE_COLUMNS.len() {
-        Some(FileKind::AlibabaUsage)
-    } else {
-        None
-    }
-}
-
 /// At most this many located reasons are shown.
 const MAX_REASONS: usize = 8;
 
@@ -101,65 +69,19 @@ pub fn error_text(e: &ShapingError) -> String {
     }
 }
 
-/// The workload in `files`, checked against `params`' cluster; its name.
+/// The workload in `files` (the engine's reader), checked against
+/// `params`' cluster; its name.
 pub fn read_files(files: &[WorkloadFile], params: &Params) -> Result<(String, Workload), String> {
-    const WHAT: &str = "Choose a workload JSON, an applications CSV with its usage CSV, or Alibaba v2018 container_meta.csv with container_usage.csv";
-    let mut by_kind: Vec<(FileKind, &WorkloadFile)> = Vec::new();
-    for f in files {
-        match kind_of(f) {
-            Some(k) if by_kind.iter().any(|(seen, _)| *seen == k) => {
-                return Err(format!("{}: a second file of the same kind. {WHAT}.", f.name))
-            }
-            Some(k) => by_kind.push((k, f)),
-            None => {
-                return Err(format!(
-                    "{}:1:1: not a shaping workload file (no `runtime` or `minute` column, not {} or {} Alibaba columns). {WHAT}.",
-                    f.name,
-                    CONTAINER_META_COLUMNS.len(),
-                    CONTAINER_USAGE_COLUMNS.len()
-                ))
-            }
-        }
-    }
-    let get = |k: FileKind| by_kind.iter().find(|(seen, _)| *seen == k).map(|(_, f)| *f);
-    let names = || {
-        by_kind
-            .iter()
-            .map(|(_, f)| f.name.as_str())
-            .collect::<Vec<_>>()
-            .join(" + ")
-    };
-    let read = match by_kind.len() {
-        1 if get(FileKind::Json).is_some() => {
-            let f = get(FileKind::Json).expect("present");
-            read_applications_json(&f.name, &f.text)
-        }
-        2 => match (
-            get(FileKind::Applications),
-            get(FileKind::Usage),
-            get(FileKind::AlibabaMeta),
-            get(FileKind::AlibabaUsage),
-        ) {
-            (Some(a), Some(u), None, None) => {
-                read_applications_csv(&a.name, &a.text, &u.name, &u.text)
-            }
-            (None, None, Some(m), Some(u)) => {
-                workload_from_alibaba(&m.name, &m.text, &u.name, &u.text, params.host_mem)
-            }
-            _ => {
-                return Err(format!(
-                    "{}: files that do not go together. {WHAT}.",
-                    names()
-                ))
-            }
-        },
-        _ => return Err(format!("{}: {WHAT}.", names())),
-    };
-    let workload = read.map_err(|e| error_text(&e))?;
+    let named: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f.name.as_str(), f.text.as_str()))
+        .collect();
+    let (names, workload) =
+        read_workload_files(&named, params.host_mem).map_err(|e| error_text(&e))?;
     workload
         .validate(&params.cluster())
-        .map_err(|e| format!("{}: {}", names(), error_text(&e)))?;
-    Ok((names(), workload))
+        .map_err(|e| format!("{names}: {}", error_text(&e)))?;
+    Ok((names, workload))
 }
 
 /// The run's workload: generated, or the one read from files.

@@ -1,0 +1,100 @@
+//! A shaping workload from the files a planner chose, told apart by their
+//! first lines: a workload JSON, an applications CSV with its usage CSV,
+//! or Alibaba v2018 `container_meta` with `container_usage`. The Shaping
+//! panel and the plan report read files through here.
+
+use super::error::ShapingError;
+use super::input::{read_applications_csv, read_applications_json, workload_from_alibaba};
+use super::model::Workload;
+use crate::import::{CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS};
+
+/// What kind of workload file a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileKind {
+    Json,
+    Applications,
+    Usage,
+    AlibabaMeta,
+    AlibabaUsage,
+}
+
+/// The kind of the file `name` with `text`, from its name and first line.
+fn kind_of(name: &str, text: &str) -> Option<FileKind> {
+    let first = text.lines().next().unwrap_or("").trim();
+    if name.to_ascii_lowercase().ends_with(".json") || first.starts_with('{') {
+        return Some(FileKind::Json);
+    }
+    let lower = first.to_ascii_lowercase();
+    let fields: Vec<&str> = lower.split(',').map(str::trim).collect();
+    if fields.contains(&"runtime") {
+        Some(FileKind::Applications)
+    } else if fields.contains(&"minute") {
+        Some(FileKind::Usage)
+    } else if fields.len() == CONTAINER_META_COLUMNS.len() {
+        Some(FileKind::AlibabaMeta)
+    } else if fields.len() == CONTAINER_USAGE_COLUMNS.len() {
+        Some(FileKind::AlibabaUsage)
+    } else {
+        None
+    }
+}
+
+/// The workload in `files` (name, text), and the files' names joined with
+/// ` + `. `host_mem` (GB) converts Alibaba requests. The workload is not
+/// checked against a cluster here ([`Workload::validate`]).
+///
+/// # Errors
+/// [`ShapingError::Input`] with the reason when the files are not one
+/// workload's, or the reader's located errors.
+pub fn read_workload_files(
+    files: &[(&str, &str)],
+    host_mem: f64,
+) -> Result<(String, Workload), ShapingError> {
+    const WHAT: &str = "Choose a workload JSON, an applications CSV with its usage CSV, or Alibaba v2018 container_meta.csv with container_usage.csv";
+    let refuse = |why: String| Err(ShapingError::Input(vec![why]));
+    let mut by_kind: Vec<(FileKind, &str, &str)> = Vec::new();
+    for &(name, text) in files {
+        match kind_of(name, text) {
+            Some(k) if by_kind.iter().any(|(seen, _, _)| *seen == k) => {
+                return refuse(format!("{name}: a second file of the same kind. {WHAT}."))
+            }
+            Some(k) => by_kind.push((k, name, text)),
+            None => {
+                return refuse(format!(
+                    "{name}:1:1: not a shaping workload file (no `runtime` or `minute` column, not {} or {} Alibaba columns). {WHAT}.",
+                    CONTAINER_META_COLUMNS.len(),
+                    CONTAINER_USAGE_COLUMNS.len()
+                ))
+            }
+        }
+    }
+    let get = |k: FileKind| {
+        by_kind
+            .iter()
+            .find(|(seen, _, _)| *seen == k)
+            .map(|&(_, n, t)| (n, t))
+    };
+    let names = by_kind
+        .iter()
+        .map(|(_, n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let read = match by_kind.len() {
+        1 if get(FileKind::Json).is_some() => {
+            let (n, t) = get(FileKind::Json).expect("present");
+            read_applications_json(n, t)
+        }
+        2 => match (
+            get(FileKind::Applications),
+            get(FileKind::Usage),
+            get(FileKind::AlibabaMeta),
+            get(FileKind::AlibabaUsage),
+        ) {
+            (Some(a), Some(u), None, None) => read_applications_csv(a.0, a.1, u.0, u.1),
+            (None, None, Some(m), Some(u)) => workload_from_alibaba(m.0, m.1, u.0, u.1, host_mem),
+            _ => return refuse(format!("{names}: files that do not go together. {WHAT}.")),
+        },
+        _ => return refuse(format!("{names}: {WHAT}.")),
+    };
+    Ok((names, read?))
+}
