@@ -120,14 +120,6 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
     if let Some(svg) = xy(&chart) {
         h.chart(&svg, "Mean harvestable containers per class by hour of day");
     }
-    storage(
-        ctx,
-        h,
-        &infos,
-        &set,
-        classify_params.peak_percentile,
-        progress,
-    );
     h.settings(&[
         ("tenants", format!("{name}: {} tenants", count(infos.len()))),
         (
@@ -158,6 +150,14 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             ),
         ),
     ]);
+    storage(
+        ctx,
+        h,
+        &infos,
+        &set,
+        classify_params.peak_percentile,
+        progress,
+    );
     true
 }
 

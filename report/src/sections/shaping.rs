@@ -147,14 +147,17 @@ fn results(h: &mut Html, r: &ShapingReport, source: &str) {
     ]);
     let verdict = if r.turnaround_speedup > 1.0 {
         format!(
-            "Recommendation: shape ({} policy with {} forecasts). Mean turnaround falls {}× against reservations; the worst-off applications pay up to {}× their reserved turnaround (median {}×, p99 {}×), {} of them fail at least once.",
+            "Recommendation: shape ({} policy with {} forecasts): mean turnaround falls {}× against reservations and the cluster's CPU slack from {} to {}. The price: {} application(s) fail at least once, {} of the work is lost and redone, and the worst-off applications wait up to {}× their reserved turnaround (median {}×, p99 {}×).",
             r.params.policy,
             r.params.predictor,
             fixed(r.turnaround_speedup, 2),
+            pct(b.cluster_slack_cpu_pct),
+            pct(s.cluster_slack_cpu_pct),
+            count(s.failed_apps),
+            pct(s.wasted_pct),
             fixed(w.max_slowdown, 2),
             fixed(w.median_slowdown, 2),
             fixed(w.p99_slowdown, 2),
-            count(s.failed_apps)
         )
     } else {
         format!(

@@ -4,7 +4,7 @@
 
 use crate::chart::{xy, Series, XyChart};
 use crate::context::Context;
-use crate::fmt::{count, duration, fixed, instant};
+use crate::fmt::{count, duration, fixed, instant, whole};
 use crate::html::{Html, Table};
 use crate::progress::Progress;
 use skyplan_engine::slo::{DecisionKind, SloDecision};
@@ -45,7 +45,7 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
         ("rejected", count(of(DecisionKind::Rejected))),
         (
             "reserved container-hours per period, all contracts",
-            fixed(contracts.iter().map(|d| container_hours(d)).sum(), 1),
+            whole(contracts.iter().map(|d| container_hours(d)).sum()),
         ),
     ]);
     if contracts.is_empty() {

@@ -172,6 +172,21 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
     true
 }
 
+/// `best` against `current` in words: `1.1 % lower`, `2.0 % higher`.
+fn change(current: f64, best: f64) -> String {
+    if !(current > 0.0 && best.is_finite()) {
+        return "no comparison".into();
+    }
+    let d = 100.0 * (best - current) / current;
+    if d.abs() < 0.05 {
+        "the same".into()
+    } else if d < 0.0 {
+        format!("{} lower", pct(-d))
+    } else {
+        format!("{} higher", pct(d))
+    }
+}
+
 fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
     if several {
         h.heading(
@@ -179,13 +194,6 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
             &format!("Group {} ({} containers)", g.name, g.containers),
         );
     }
-    let gain = |cur: f64, best: f64| {
-        if cur > 0.0 {
-            100.0 * (cur - best) / cur
-        } else {
-            f64::NAN
-        }
-    };
     h.figures(&[
         ("recommended, estimated", secs(g.estimated_best)),
         ("current, estimated", secs(g.estimated_current)),
@@ -215,17 +223,29 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
             String::new()
         };
         format!(
-            "Recommended: {}. Estimated mean latency {} against {} now ({} lower); simulated {} against {} ({} lower).{tie}",
+            "Recommended: {}. Estimated mean latency {} against {} now ({}).{tie}",
             g.best.label(),
             secs(g.estimated_best),
             secs(g.estimated_current),
-            pct(gain(g.estimated_current, g.estimated_best)),
-            secs(g.simulated_best),
-            secs(g.simulated_current),
-            pct(gain(g.simulated_current, g.simulated_best)),
+            change(g.estimated_current, g.estimated_best),
         )
     };
     h.para_in("verdict", &verdict);
+    let confirmed = if g.simulated_best <= g.simulated_current * (1.0 + TIE_TOLERANCE)
+        && g.simulated_best >= g.simulated_current * (1.0 - TIE_TOLERANCE)
+    {
+        "a tie within the tolerance"
+    } else if g.simulated_best < g.simulated_current {
+        "confirmed"
+    } else {
+        "not confirmed: the recommendation simulates slower"
+    };
+    h.para(&format!(
+        "Simulated confirmation (mean of {SIM_RUNS} seeded runs): recommended {} against current {} ({}) — {confirmed}.",
+        secs(g.simulated_best),
+        secs(g.simulated_current),
+        change(g.simulated_current, g.simulated_best),
+    ));
     let rows = vec![
         (
             "estimated (Algorithm 1)".to_string(),
