@@ -7,7 +7,7 @@ mod common;
 use common::{default_of, option_text, skyplan};
 
 /// Every command, as `skyplan help` lists them.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "import",
     "fixtures",
     "slo",
@@ -19,6 +19,7 @@ const COMMANDS: [&str; 11] = [
     "simulate-pricing",
     "tune",
     "shape",
+    "report",
 ];
 
 #[test]

@@ -8,7 +8,10 @@ use skyplan_report::{render, ReportOptions};
 
 /// Usage, options and defaults of `skyplan report`.
 pub const HELP: &str = "\
-skyplan report BUNDLE -o FILE [--title TEXT]
+skyplan report — a workspace bundle as one self-contained HTML plan report
+
+USAGE:
+    skyplan report BUNDLE -o FILE [--title TEXT]
 
 Writes the plan report of a workspace bundle (a .skyplan file saved by the
 studio or written by `skyplan bundle`) as one self-contained HTML file:
@@ -29,6 +32,7 @@ on A4 and US Letter.
 OPTIONS:
     -o, --out FILE   the HTML file to write (required; `-` for stdout)
     --title TEXT     the report's title (default: Capacity plan)
+    -h, --help       print this help
 ";
 
 /// Runs `skyplan report`.
@@ -54,7 +58,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     let path = bundle.ok_or_else(|| Failure::usage("a BUNDLE is needed"))?;
     let out = out.ok_or_else(|| Failure::usage("-o FILE is needed (`-` for stdout)"))?;
     let bytes = std::fs::read(&path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
-    let bundle = decode(&bytes).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+    let bundle = decode(&path, &bytes).map_err(Failure::refused)?;
     let generated_at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()

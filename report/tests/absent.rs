@@ -1,0 +1,113 @@
+//! A bundle without panel states (or with empty ones) still makes a whole
+//! report: each section missing its input says so in one line, never an
+//! empty placeholder; a bundle that does not hold together is refused.
+
+mod common;
+
+use common::{assert_inert, demo, section};
+use skyplan_engine::bundle::{
+    AgendaState, Bundle, BundleFile, PricingState, ShapingState, TuningSettings, TuningState,
+};
+use skyplan_report::{render, ReportError, ReportOptions};
+
+const ABSENT: [(&str, &str); 7] = [
+    (
+        "sources",
+        "No files and no SLO decisions in this workspace.",
+    ),
+    ("slos", "No SLO decisions in this workspace."),
+    ("agenda", "No agenda in this workspace."),
+    ("pricing", "No pricing queue in this workspace."),
+    (
+        "harvest",
+        "No harvesting inputs (tenants file) in this workspace.",
+    ),
+    ("shaping", "No shaping run in this workspace."),
+    ("tuning", "No scheduler tuning in this workspace."),
+];
+
+#[test]
+fn an_empty_bundle_says_what_is_absent_section_by_section() {
+    let report = render(&Bundle::default(), &ReportOptions::default()).expect("report");
+    assert_inert(&report.html);
+    assert!(report.sections.iter().all(|s| !s.present));
+    for (id, line) in ABSENT {
+        let body = section(&report.html, id);
+        assert!(
+            body.contains(&format!("<p class=\"absent\">{line}</p>")),
+            "{id}: {body}"
+        );
+        // The heading and that one line: nothing else.
+        assert_eq!(body.matches("<p").count(), 1, "{id}: {body}");
+        assert!(!body.contains("<table") && !body.contains("<svg"), "{id}");
+    }
+}
+
+#[test]
+fn files_without_panel_states_still_report_the_workspace() {
+    let bundle = Bundle {
+        files: vec![BundleFile {
+            name: "runs.csv".into(),
+            format: None,
+            lenient: false,
+            bytes: demo("runs.csv").into_bytes(),
+        }],
+        ..Bundle::default()
+    };
+    let report = render(&bundle, &ReportOptions::default()).expect("report");
+    let present: Vec<&str> = report
+        .sections
+        .iter()
+        .filter(|s| s.present)
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(present, ["sources"]);
+    assert!(section(&report.html, "sources").contains("runs.csv"));
+    for (id, line) in &ABSENT[1..] {
+        assert!(section(&report.html, id).contains(line), "{id}");
+    }
+}
+
+#[test]
+fn empty_panel_states_say_what_they_lack() {
+    let bundle = Bundle {
+        agenda: Some(AgendaState::default()),
+        pricing: Some(PricingState::default()),
+        harvest: Some(Default::default()),
+        shaping: Some(ShapingState::default()),
+        tuning: Some(TuningState {
+            settings: TuningSettings {
+                jobs: 5,
+                ..TuningSettings::default()
+            },
+            ..TuningState::default()
+        }),
+        ..Bundle::default()
+    };
+    let report = render(&bundle, &ReportOptions::default()).expect("report");
+    let html = &report.html;
+    assert_inert(html);
+    assert!(section(html, "agenda").contains("The agenda has no plan: nothing was admitted."));
+    assert!(section(html, "pricing").contains("The pricing queue is empty: no job was admitted."));
+    assert!(section(html, "harvest").contains("No tenants file in this workspace"));
+    // No history to tune on: the engine's reason, with the settings.
+    let tuning = section(html, "tuning");
+    assert!(tuning.contains("No job history is loaded"), "{tuning}");
+    assert!(tuning.contains("1 group(s) of 5 jobs"));
+    // Shaping runs on its generated workload whatever the workspace holds.
+    assert!(section(html, "shaping").contains("turnaround speed-up"));
+}
+
+#[test]
+fn a_bundle_that_does_not_hold_together_is_refused() {
+    let decisions =
+        skyplan_engine::import::read_decisions_csv("d.csv", &demo("decisions.csv")).unwrap();
+    let twice = Bundle {
+        decisions: vec![decisions[0].clone(), decisions[0].clone()],
+        ..Bundle::default()
+    };
+    match render(&twice, &ReportOptions::default()) {
+        Err(ReportError::Bundle(e)) => assert!(e.to_string().contains("two SLO decisions")),
+        other => panic!("not refused: {:?}", other.map(|r| r.sections)),
+    }
+}
