@@ -15,6 +15,9 @@ const MR: f64 = 12.0;
 const MT: f64 = 14.0;
 const MB: f64 = 38.0;
 
+/// Legend entries a row, under the chart.
+const LEGEND_COLUMNS: usize = 4;
+
 /// Series colours, in order; dark enough to print in grey.
 const PALETTE: [&str; 6] = [
     "#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#555555",
@@ -44,6 +47,16 @@ pub struct XyChart {
     pub reference: Option<(f64, String)>,
     /// Labels of the x ticks from x (e.g. hours of day); numbers when absent.
     pub x_tick: Option<fn(f64) -> String>,
+}
+
+/// The dash pattern of series `k`: solid for the first round of colours,
+/// dashed, then dotted, so every series of a crowded chart stays apart.
+fn dash(k: usize) -> &'static str {
+    match (k / PALETTE.len()) % 3 {
+        0 => "",
+        1 => " stroke-dasharray=\"6 3\"",
+        _ => " stroke-dasharray=\"2 2\"",
+    }
 }
 
 /// Round tick positions covering `[lo, hi]`: about `n` of them at 1, 2 or
@@ -86,10 +99,10 @@ fn tick_label(v: f64) -> String {
     }
 }
 
-fn open(out: &mut String, label: &str) {
+fn open(out: &mut String, height: f64, label: &str) {
     let _ = write!(
         out,
-        "<svg class=\"chart\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\">",
+        "<svg class=\"chart\" viewBox=\"0 0 {W} {height:.0}\" role=\"img\" aria-label=\"{}\">",
         escape(label)
     );
 }
@@ -126,8 +139,14 @@ pub fn xy(c: &XyChart) -> Option<Svg> {
     let y1 = y_ticks.last().copied().unwrap_or(y_hi).max(y_hi);
     let sx = |x: f64| ML + (x - x0) / (x1 - x0) * (W - ML - MR);
     let sy = |y: f64| H - MB - (y - y0) / (y1 - y0) * (H - MT - MB);
+    let legend_rows = if c.series.len() > 1 {
+        c.series.len().div_ceil(LEGEND_COLUMNS)
+    } else {
+        0
+    };
+    let height = H + legend_rows as f64 * 13.0;
     let mut out = String::new();
-    open(&mut out, &c.y_label);
+    open(&mut out, height, &c.y_label);
     // Grid and y ticks.
     for t in &y_ticks {
         let y = sy(*t);
@@ -205,20 +224,24 @@ pub fn xy(c: &XyChart) -> Option<Svg> {
         }
         let _ = write!(
             out,
-            "<path class=\"series\" d=\"{}\" stroke=\"{colour}\"/>",
-            d.trim_start()
+            "<path class=\"series\" d=\"{}\" stroke=\"{colour}\"{}/>",
+            d.trim_start(),
+            dash(k)
         );
     }
     if c.series.len() > 1 {
         for (k, s) in c.series.iter().enumerate() {
             let colour = PALETTE[k % PALETTE.len()];
-            let x = ML + 8.0 + (k % 3) as f64 * 180.0;
-            let y = MT + 4.0 + (k / 3) as f64 * 12.0;
+            let x = ML + (k % LEGEND_COLUMNS) as f64 * 145.0;
+            let y = H + 4.0 + (k / LEGEND_COLUMNS) as f64 * 13.0;
             let _ = write!(
                 out,
-                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"3\" fill=\"{colour}\"/><text class=\"legend\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                y - 3.0,
-                x + 14.0,
+                "<line class=\"series\" x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\"{}/><text class=\"legend\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                y - 2.0,
+                x + 16.0,
+                y - 2.0,
+                dash(k),
+                x + 20.0,
                 y + 1.0,
                 escape(&s.name)
             );

@@ -104,7 +104,7 @@ impl Html {
     /// A heading `<hN>` with escaped text.
     pub fn heading(&mut self, level: u8, text: &str) {
         let level = level.clamp(1, 6);
-        let _ = write!(self.out, "<h{level}>{}</h{level}>\n", escape(text));
+        let _ = writeln!(self.out, "<h{level}>{}</h{level}>", escape(text));
     }
 
     /// A paragraph of escaped text.
@@ -197,6 +197,13 @@ impl Html {
         let _ = writeln!(self.out, "<section id=\"{id}\"><h2>{}</h2>", escape(title));
         body(self);
         self.out.push_str("</section>\n");
+    }
+
+    /// Small charts side by side, two a row.
+    pub fn small_charts(&mut self, body: impl FnOnce(&mut Html)) {
+        self.out.push_str("<div class=\"small-charts\">");
+        body(self);
+        self.out.push_str("</div>\n");
     }
 
     /// A block kept together on a printed page (a sub-part of a section).

@@ -20,10 +20,13 @@ h3 { font-size: 11.5pt; margin: 4mm 0 1.5mm; }
 table { border-collapse: collapse; width: 100%; margin: 2mm 0 3mm; font-size: 9pt; }
 caption { text-align: left; font-weight: 600; padding-bottom: 1mm; }
 th, td { border-bottom: 0.5pt solid #ccc; padding: 0.8mm 1.5mm; text-align: left; vertical-align: top;
-  overflow-wrap: anywhere; }
+  overflow-wrap: break-word; }
+td { max-width: 60mm; }
 th { background: #eef2f7; }
 .n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 figure { margin: 2mm 0 3mm; }
+.small-charts { display: grid; grid-template-columns: 1fr 1fr; gap: 2mm 6mm; }
+.small-charts figure { margin: 0; }
 figcaption { font-size: 8.5pt; color: #555; }
 svg.chart { width: 100%; height: auto; display: block; }
 svg .grid { stroke: #e3e3e3; stroke-width: 0.6; }
@@ -52,10 +55,13 @@ footer { margin-top: 10mm; font-size: 8.5pt; color: #777; }
 @page { margin: 12mm 10mm; }
 @media print {
   body { max-width: none; padding: 0; font-size: 9.5pt; }
+  table { font-size: 8.5pt; }
   nav { display: none; }
   section { break-before: auto; }
   h2, h3 { break-after: avoid; }
   table, figure, .figures, .settings, .keep { break-inside: avoid; }
+  .small-charts { display: block; }
+  .small-charts figure { display: inline-block; width: 48%; vertical-align: top; margin-right: 1%; }
   tr { break-inside: avoid; }
   thead { display: table-header-group; }
   a { text-decoration: none; }

@@ -91,6 +91,10 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
             Stage::Done
         ]
     );
+    // To look at it: SKYPLAN_REPORT_DEMO_OUT=/tmp/demo.html cargo test -p skyplan-report --test demo
+    if let Ok(path) = std::env::var("SKYPLAN_REPORT_DEMO_OUT") {
+        std::fs::write(&path, html).expect("write the demo report");
+    }
     assert!(
         report.sections.iter().all(|s| s.present),
         "{:?}",
@@ -279,7 +283,7 @@ fn fmt_count(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -82,12 +82,12 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             fixed(m.percentile, 0)
         ),
         &[
-            "class", "#servers", "#00h", "#03h", "#06h", "#09h", "#12h", "#15h", "#18h", "#21h",
+            "class", "#servers", "#00h", "#04h", "#08h", "#12h", "#16h", "#20h",
         ],
     );
     for r in &m.classes {
         let mut row = vec![r.class.clone(), count(r.servers)];
-        for hour in (0..24).step_by(3) {
+        for hour in (0..24).step_by(4) {
             row.push(format!(
                 "{} / {}",
                 fixed(r.mean.get(hour).copied().unwrap_or(f64::NAN), 0),

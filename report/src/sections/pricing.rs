@@ -8,23 +8,12 @@ use crate::fmt::{count, fixed, secs};
 use crate::html::{Html, Table};
 use crate::progress::Progress;
 use skyplan_engine::bundle::PricingSettings;
-use skyplan_engine::pricing::{LazySchedule, PriceFunction, QueuedJob};
+use skyplan_engine::pricing::{LazySchedule, QueuedJob};
 
 /// Seconds per quantum of the lazy schedule (the panel's).
 const QUANTUM: f64 = 1.0;
 /// Points of the load chart, at most.
 const BANDS: usize = 200;
-
-fn function(f: &PriceFunction) -> String {
-    match f {
-        PriceFunction::Mrm { kappa } => format!("MRM eq. (13), κ = {kappa}"),
-        PriceFunction::Exponential { kappa } => format!("exponential eq. (14), κ = {kappa}"),
-        PriceFunction::Quadratic { kappa, z } => {
-            format!("quadratic eq. (15), κ = {kappa}, z = {z}")
-        }
-        PriceFunction::LoadAware => "load-aware eq. (16)".into(),
-    }
-}
 
 /// Writes the section; present when the bundle holds a pricing queue.
 pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress)) -> bool {
@@ -168,7 +157,7 @@ fn write_settings(h: &mut Html, s: &PricingSettings, note: &str) {
                 fixed(s.slots.reduce, 0)
             ),
         ),
-        ("price function", function(&s.function)),
+        ("price function", s.function.label()),
         (
             "schedule",
             format!("lazy (as late as each deadline allows), {QUANTUM}-second quanta"),

@@ -52,16 +52,15 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
         h.para("No SLO is signed off or overridden: every decision is a rejection.");
     } else {
         let mut t = Table::new(
-            "Contracts: each period's window and reservation skyline",
+            "Contracts: each period's window and reservation skyline (peak in containers)",
             &[
                 "job",
                 "decision",
                 "period",
                 "first period",
                 "window",
-                "#steps",
-                "#step",
-                "#peak containers",
+                "skyline",
+                "#peak",
                 "#container-hours",
             ],
         );
@@ -74,39 +73,40 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
                 duration(d.period_secs as f64),
                 instant(d.reference),
                 format!("+{} to +{}", duration(a as f64), duration(z as f64)),
-                sky.map_or("—".into(), |s| count(s.len())),
-                sky.map_or("—".into(), |s| format!("{} s", s.step_secs)),
+                sky.map_or("—".into(), |s| {
+                    format!("{} steps of {} s", count(s.len()), s.step_secs)
+                }),
                 sky.map_or("—".into(), |s| fixed(s.peak(), 1)),
-                fixed(container_hours(d), 1),
+                whole(container_hours(d)),
             ]);
         }
         h.table(&t);
-        for d in contracts.iter().take(CHARTS) {
-            let Some(sky) = &d.skyline else { continue };
-            let (a, _) = d.window.unwrap_or((0, 0));
-            let step = f64::from(sky.step_secs) / 60.0;
-            let start = a as f64 / 60.0;
-            let mut points: Vec<(f64, f64)> = sky
-                .containers
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (start + i as f64 * step, c))
-                .collect();
-            // The last step holds until the skyline ends.
-            points.push((start + sky.len() as f64 * step, 0.0));
-            let chart = XyChart {
-                x_label: "minutes after the period starts".into(),
-                y_label: "containers".into(),
-                series: vec![Series {
-                    name: d.job.clone(),
-                    points,
-                    step: true,
-                }],
-                reference: None,
-                x_tick: None,
-            };
-            if let Some(svg) = xy(&chart) {
-                h.keep(|h| {
+        h.small_charts(|h| {
+            for d in contracts.iter().take(CHARTS) {
+                let Some(sky) = &d.skyline else { continue };
+                let (a, _) = d.window.unwrap_or((0, 0));
+                let step = f64::from(sky.step_secs) / 60.0;
+                let start = a as f64 / 60.0;
+                let mut points: Vec<(f64, f64)> = sky
+                    .containers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| (start + i as f64 * step, c))
+                    .collect();
+                // The last step holds until the skyline ends.
+                points.push((start + sky.len() as f64 * step, 0.0));
+                let chart = XyChart {
+                    x_label: "minutes after the period starts".into(),
+                    y_label: "containers".into(),
+                    series: vec![Series {
+                        name: d.job.clone(),
+                        points,
+                        step: true,
+                    }],
+                    reference: None,
+                    x_tick: None,
+                };
+                if let Some(svg) = xy(&chart) {
                     h.chart(
                         &svg,
                         &format!(
@@ -118,9 +118,9 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
                             duration(d.window.map_or(0, |w| w.1) as f64)
                         ),
                     );
-                });
+                }
             }
-        }
+        });
         if contracts.len() > CHARTS {
             h.para_in(
                 "note",

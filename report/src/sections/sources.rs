@@ -37,16 +37,7 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
     let mut t = Table::new(
         "Trace files, in load order",
         &[
-            "file",
-            "format",
-            "#bytes",
-            "#lines",
-            "#runs",
-            "#series",
-            "#points",
-            "#history jobs",
-            "#skipped",
-            "span",
+            "file", "format", "#bytes", "#lines", "holds", "#skipped", "span",
         ],
     );
     for f in &summary.files {
@@ -57,15 +48,26 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
             Some((a, z)) => format!("{} – {}", instant(a), instant(z)),
             None => "—".to_string(),
         };
+        let mut holds = Vec::new();
+        if f.runs > 0 {
+            holds.push(format!("{} runs of {} jobs", count(f.runs), count(f.jobs)));
+        }
+        if f.series > 0 {
+            holds.push(format!(
+                "{} series, {} points",
+                count(f.series),
+                count(f.points)
+            ));
+        }
+        if f.workload_jobs > 0 {
+            holds.push(format!("{} history jobs", count(f.workload_jobs)));
+        }
         t.row(vec![
             f.name.clone(),
             f.format.label().to_string(),
             whole(f.bytes as f64),
             whole(f.lines as f64),
-            count(f.runs),
-            count(f.series),
-            count(f.points),
-            count(f.workload_jobs),
+            holds.join("; "),
             whole(f.skipped_lines as f64),
             span,
         ]);

@@ -10,7 +10,7 @@ use crate::toolkit::form::{at_least, number, whole};
 use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
-use skyplan_engine::tuning::{GroupConfig, Policy, QueueConf, SchedulerKind, SearchMethod};
+use skyplan_engine::tuning::{GroupConfig, Policy, SchedulerKind, SearchMethod};
 
 /// The settings form as typed.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
-use skyplan_engine::tuning::{GroupConfig, SchedulerKind, SearchMethod};
+use skyplan_engine::tuning::{GroupConfig, SchedulerKind};
 
 /// The panel's settings (the CLI's defaults) and the seeded runs of the
 /// simulated confirmation: the engine's, shared with the plan report.
