@@ -98,3 +98,64 @@ pub fn read_workload_files(
     };
     Ok((names, read?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const APPS: &str = "app,arrival,runtime,kind,count,cpu,mem\n\
+                        a,0,120,core,1,1,2\n\
+                        b,30,60,core,2,2,4\n";
+    const USAGE: &str = "app,minute,cpu,mem\na,0,0.5,0.5\na,1,0.6,0.4\nb,0,1,1\n";
+
+    fn reason(r: Result<(String, Workload), ShapingError>) -> String {
+        match r {
+            Err(ShapingError::Input(v)) => v.join("\n"),
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn files_are_told_apart_by_their_first_lines_in_any_order() {
+        let (names, w) =
+            read_workload_files(&[("u.csv", USAGE), ("a.csv", APPS)], 128.0).expect("read");
+        assert_eq!(names, "u.csv + a.csv");
+        assert_eq!(w.applications.len(), 2);
+        let json = serde_json::to_string(&w).expect("json");
+        let (names, again) = read_workload_files(&[("w.txt", &json)], 128.0).expect("json");
+        assert_eq!((names.as_str(), again), ("w.txt", w));
+    }
+
+    #[test]
+    fn files_that_are_not_one_workload_are_refused_with_a_reason() {
+        let why = reason(read_workload_files(&[("x.csv", "a,b\n1,2\n")], 128.0));
+        assert!(
+            why.starts_with("x.csv:1:1: not a shaping workload file"),
+            "{why}"
+        );
+        let why = reason(read_workload_files(
+            &[("a.csv", APPS), ("b.csv", APPS)],
+            128.0,
+        ));
+        assert!(
+            why.starts_with("b.csv: a second file of the same kind"),
+            "{why}"
+        );
+        let why = reason(read_workload_files(&[("a.csv", APPS)], 128.0));
+        assert!(why.starts_with("a.csv: Choose a workload JSON"), "{why}");
+        let meta = "c_1,m_1,0,app_1,started,400,400,10\n";
+        let why = reason(read_workload_files(
+            &[("a.csv", APPS), ("m.csv", meta)],
+            128.0,
+        ));
+        assert!(why.contains("files that do not go together"), "{why}");
+        // The reader's own located errors come through.
+        let bad = APPS.replace("core,2", "flexible,2");
+        let why = reason(read_workload_files(
+            &[("a.csv", &bad), ("u.csv", USAGE)],
+            128.0,
+        ));
+        assert!(why.starts_with("a.csv:3:"), "{why}");
+        assert!(read_workload_files(&[], 128.0).is_err());
+    }
+}

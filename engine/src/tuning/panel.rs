@@ -121,7 +121,7 @@ pub fn window_groups(
     if end > all.len() {
         return Err(TuneError::Window(format!(
             "The window needs jobs {}–{} but the history holds {} jobs.",
-            settings.first_job + 1,
+            settings.first_job.saturating_add(1),
             end,
             all.len()
         )));
@@ -165,4 +165,116 @@ pub fn simulated_latency(
         sum += simulate(jobs, cluster, config, &sim)?.mean_latency_secs;
     }
     Ok(sum / SIM_RUNS as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::JobFeatures;
+
+    fn job(k: i64) -> WorkloadJob {
+        WorkloadJob {
+            name: format!("job{k}"),
+            // Out of order: the window takes them by submission.
+            submit: 1_000 - k * 10,
+            features: JobFeatures {
+                map_tasks: Some(4 + k as u32 % 3),
+                reduce_tasks: Some(1),
+                input_bytes: 2e9 * (1 + k % 4) as f64,
+                shuffle_bytes: 5e8,
+                output_bytes: 1e8,
+            },
+            map_secs: None,
+            reduce_secs: None,
+        }
+    }
+
+    #[test]
+    fn the_window_is_cut_by_submission_into_named_groups() {
+        let jobs: Vec<WorkloadJob> = (0..10).map(job).collect();
+        let history: Vec<&WorkloadJob> = jobs.iter().collect();
+        let settings = TuningSettings {
+            first_job: 2,
+            jobs: 3,
+            groups: 2,
+            ..TuningSettings::default()
+        };
+        let groups = window_groups(&history, &settings, 2).expect("groups");
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].0, "jobs 3–5");
+        assert_eq!(groups[1].0, "jobs 6–8");
+        assert!(groups.iter().all(|(_, g)| g.len() == 3));
+        // A snapshot: everyone waits at 0.
+        assert!(groups[0].1.iter().all(|j| j.submit == 0.0));
+        // With arrivals, the submissions are kept (relative, in order).
+        let kept = TuningSettings {
+            arrivals: true,
+            ..settings
+        };
+        let g = window_groups(&history, &kept, 2).expect("groups");
+        assert!(g[0].1.windows(2).all(|w| w[0].submit <= w[1].submit));
+        // Too few jobs, none, or zero a group: said, not panicking.
+        let far = TuningSettings {
+            first_job: 8,
+            ..settings
+        };
+        let e = window_groups(&history, &far, 2).unwrap_err().to_string();
+        assert!(
+            e.contains("needs jobs 9–14 but the history holds 10"),
+            "{e}"
+        );
+        assert!(window_groups(&[], &settings, 2).is_err());
+        let zero = TuningSettings {
+            jobs: 0,
+            ..settings
+        };
+        assert!(window_groups(&history, &zero, 2).is_err());
+        let huge = TuningSettings {
+            first_job: usize::MAX,
+            ..settings
+        };
+        assert!(window_groups(&history, &huge, 2).is_err());
+    }
+
+    #[test]
+    fn the_confirmation_is_the_mean_of_the_seeded_runs() {
+        let jobs: Vec<WorkloadJob> = (0..6).map(job).collect();
+        let history: Vec<&WorkloadJob> = jobs.iter().collect();
+        let settings = TuningSettings {
+            jobs: 6,
+            ..TuningSettings::default()
+        };
+        let groups = window_groups(&history, &settings, 2).expect("groups");
+        let config = equal_queues(SchedulerKind::Capacity, 2);
+        let cluster = Cluster::of(8, 4);
+        let mean = simulated_latency(&groups[0].1, &cluster, &config, 7).expect("sim");
+        let runs: Vec<f64> = (0..SIM_RUNS)
+            .map(|k| {
+                let p = SimParams {
+                    seed: 7 + k,
+                    ..SimParams::default()
+                };
+                simulate(&groups[0].1, &cluster, &config, &p)
+                    .expect("run")
+                    .mean_latency_secs
+            })
+            .collect();
+        let expected = runs.iter().sum::<f64>() / SIM_RUNS as f64;
+        assert!((mean - expected).abs() < 1e-9, "{mean} vs {expected}");
+        assert!(mean > 0.0);
+        let p = panel_params(&settings, &config);
+        assert_eq!((p.queues, p.containers, p.rrs.seed), (2, 8, 7));
+        assert_eq!(p.current.as_ref(), Some(&config));
+    }
+
+    #[test]
+    fn equal_queues_split_evenly_within_bounds() {
+        let c = equal_queues(SchedulerKind::Capacity, 4);
+        assert_eq!(c.queues.len(), 4);
+        assert!(c.queues.iter().all(|q| (q.share - 0.25).abs() < 1e-12));
+        assert!(c.validate().is_ok());
+        let one = equal_queues(SchedulerKind::Fair, 0);
+        assert_eq!(one.queues.len(), 1);
+        assert_eq!(one.queues[0].max_share, 1.0);
+    }
 }

@@ -263,3 +263,40 @@ pub fn group_series(
         missing,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(name: &str, servers: &[&str]) -> TenantInfo {
+        TenantInfo {
+            name: name.into(),
+            environment: "env".into(),
+            machine_function: "fn".into(),
+            servers: servers.len().max(1),
+            server_names: servers.iter().map(|s| s.to_string()).collect(),
+            cores_per_server: 12.0,
+            storage_gb_per_server: 256.0,
+        }
+    }
+
+    #[test]
+    fn tenant_series_keeps_the_tenants_cpu_series_only() {
+        let s = |name: &str, r: Resource| UtilizationSeries::new(name, r);
+        let all = [
+            s("web/s1", Resource::Cpu),
+            s("web/s1", Resource::Memory),
+            s("db-7", Resource::Cpu),
+            s("other/s2", Resource::Cpu),
+            s("webby/s3", Resource::Cpu),
+            s("db-8", Resource::Cpu),
+        ];
+        let tenants = [info("web", &[]), info("db", &["db-7"])];
+        let kept: Vec<String> = tenant_series(&all, &tenants)
+            .into_iter()
+            .map(|s| s.server)
+            .collect();
+        assert_eq!(kept, ["web/s1", "db-7"]);
+        assert!(tenant_series(&all, &[]).is_empty());
+    }
+}
