@@ -111,3 +111,73 @@ fn a_bundle_that_does_not_hold_together_is_refused() {
         other => panic!("not refused: {:?}", other.map(|r| r.sections)),
     }
 }
+
+#[test]
+fn extreme_settings_are_refused_in_place_never_panicking() {
+    use skyplan_engine::bundle::{PricingSettings, ShapingSettings};
+    use skyplan_engine::pricing::Slots;
+    let mut decisions =
+        skyplan_engine::import::read_decisions_csv("d.csv", &demo("decisions.csv")).unwrap();
+    decisions.truncate(2);
+    let mut agenda = common::seeded_agenda(&decisions);
+    agenda.origin = None;
+    let history = BundleFile {
+        name: "history.csv".into(),
+        format: None,
+        lenient: false,
+        bytes: demo("history.csv").into_bytes(),
+    };
+    let mut shaping = ShapingSettings::default();
+    shaping.params.hosts = 0;
+    let queue: Vec<skyplan_engine::bundle::AdmittedJob> =
+        skyplan_engine::import::read_queue_csv("q.csv", &demo("queue.csv"))
+            .unwrap()
+            .into_iter()
+            .map(|job| skyplan_engine::bundle::AdmittedJob {
+                job,
+                price: None,
+                method: None,
+            })
+            .collect();
+    for (first_job, groups) in [(usize::MAX, 1), (0, usize::MAX), (usize::MAX, usize::MAX)] {
+        let bundle = Bundle {
+            files: vec![history.clone()],
+            decisions: decisions.clone(),
+            agenda: Some(agenda.clone()),
+            pricing: Some(PricingState {
+                settings: Some(PricingSettings {
+                    slots: Slots {
+                        map: 0.0,
+                        reduce: f64::NAN,
+                    },
+                    ..PricingSettings::default()
+                }),
+                queue: queue.clone(),
+            }),
+            shaping: Some(ShapingState {
+                files: None,
+                settings: Some(shaping.clone()),
+            }),
+            tuning: Some(TuningState {
+                settings: TuningSettings {
+                    first_job,
+                    groups,
+                    ..TuningSettings::default()
+                },
+                ..TuningState::default()
+            }),
+            ..Bundle::default()
+        };
+        let report = render(&bundle, &ReportOptions::default()).expect("report");
+        let html = &report.html;
+        assert_inert(html);
+        assert!(
+            section(html, "tuning").contains("class=\"problem\""),
+            "{first_job} {groups}"
+        );
+        assert!(section(html, "shaping").contains("The shaping run was refused"));
+        assert!(section(html, "pricing").contains("The queue has no schedule"));
+        // Without an origin the agenda counts steps from the plan's start.
+        assert!(section(html, "agenda").contains("+"));
+    }
+}

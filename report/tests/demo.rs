@@ -92,8 +92,13 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
         ]
     );
     // To look at it: SKYPLAN_REPORT_DEMO_OUT=/tmp/demo.html cargo test -p skyplan-report --test demo
+    // (and SKYPLAN_REPORT_DEMO_BUNDLE=/tmp/demo.skyplan for the bundle, for `skyplan report`).
     if let Ok(path) = std::env::var("SKYPLAN_REPORT_DEMO_OUT") {
         std::fs::write(&path, html).expect("write the demo report");
+    }
+    if let Ok(path) = std::env::var("SKYPLAN_REPORT_DEMO_BUNDLE") {
+        let bytes = skyplan_engine::bundle::encode(&bundle).expect("encode");
+        std::fs::write(&path, bytes).expect("write the demo bundle");
     }
     assert!(
         report.sections.iter().all(|s| s.present),

@@ -135,7 +135,7 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
                 "{} group(s) of {} jobs from job {} of {} in the history, {}",
                 settings.groups,
                 settings.jobs,
-                settings.first_job + 1,
+                settings.first_job.saturating_add(1),
                 count(history.len()),
                 if settings.arrivals {
                     "with their submission times"
