@@ -18,10 +18,7 @@ const ABSENT: [(&str, &str); 7] = [
     ("slos", "No SLO decisions in this workspace."),
     ("agenda", "No agenda in this workspace."),
     ("pricing", "No pricing queue in this workspace."),
-    (
-        "harvest",
-        "No harvesting inputs (tenants file) in this workspace.",
-    ),
+    ("harvest", "No harvesting inputs in this workspace."),
     ("shaping", "No shaping run in this workspace."),
     ("tuning", "No scheduler tuning in this workspace."),
 ];
@@ -89,7 +86,8 @@ fn empty_panel_states_say_what_they_lack() {
     assert_inert(html);
     assert!(section(html, "agenda").contains("The agenda has no plan: nothing was admitted."));
     assert!(section(html, "pricing").contains("The pricing queue is empty: no job was admitted."));
-    assert!(section(html, "harvest").contains("No tenants file in this workspace"));
+    // No tenants file and no series: nothing to classify, said once.
+    assert!(section(html, "harvest").contains("No tenants file and no CPU utilization series"));
     // No history to tune on: the engine's reason, with the settings.
     let tuning = section(html, "tuning");
     assert!(tuning.contains("No job history is loaded"), "{tuning}");
@@ -180,4 +178,24 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
         // Without an origin the agenda counts steps from the plan's start.
         assert!(section(html, "agenda").contains("+"));
     }
+}
+
+#[test]
+fn without_a_tenants_file_every_cpu_series_is_classified() {
+    let bundle = Bundle {
+        files: vec![BundleFile {
+            name: "tenant_utilization.csv".into(),
+            format: None,
+            lenient: false,
+            bytes: demo("tenant_utilization.csv").into_bytes(),
+        }],
+        harvest: Some(Default::default()),
+        ..Bundle::default()
+    };
+    let report = render(&bundle, &ReportOptions::default()).expect("report");
+    let harvest = section(&report.html, "harvest");
+    assert!(!harvest.contains("class=\"problem\""), "{harvest}");
+    assert!(harvest.contains("Primary tenants&#39; utilization classes"));
+    assert!(harvest.contains("each CPU series a tenant of its own"));
+    assert!(harvest.contains("replica placement needs the tenants"));
 }

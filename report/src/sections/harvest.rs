@@ -15,6 +15,7 @@ use skyplan_engine::harvest::{
     CapacityParams, Classification, ClassifyParams, Cluster, DurabilityParams, GroupParams, Policy,
     TenantInfo, TenantSet,
 };
+use skyplan_engine::{Resource, UtilizationSeries};
 
 /// Seed of the reimage statistics (the panel's).
 const STATS_SEED: u64 = 7;
@@ -27,7 +28,7 @@ fn hour_tick(h: f64) -> String {
 /// files.
 pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)) -> bool {
     let Some(state) = &ctx.bundle.harvest else {
-        h.absent("No harvesting inputs (tenants file) in this workspace.");
+        h.absent("No harvesting inputs in this workspace.");
         return false;
     };
     if let Some([meta, usage]) = &state.machines {
@@ -39,28 +40,41 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             ),
         );
     }
-    let Some((name, text)) = &state.tenants else {
-        h.absent("No tenants file in this workspace: no classes to harvest from.");
-        return true;
-    };
-    let infos = match read_tenants_csv(name, text) {
-        Ok(infos) => infos,
-        Err(e) => {
-            h.para_in("problem", &format!("{name} was not read: {e}"));
-            return true;
-        }
+    // With a tenants file, its tenants' series; without, every CPU series
+    // loaded, one tenant each (the Harvest panel's rule).
+    let infos = match &state.tenants {
+        Some((name, text)) => match read_tenants_csv(name, text) {
+            Ok(infos) => Some((name.as_str(), infos)),
+            Err(e) => {
+                h.para_in("problem", &format!("{name} was not read: {e}"));
+                return true;
+            }
+        },
+        None => None,
     };
     let classify_params = ClassifyParams::default();
     let capacity_params = CapacityParams::default();
-    let series = tenant_series(ctx.workspace.series(), &infos);
+    let series: Vec<UtilizationSeries> = match &infos {
+        Some((_, infos)) => tenant_series(ctx.workspace.series(), infos),
+        None => ctx
+            .workspace
+            .series()
+            .filter(|s| s.resource == Resource::Cpu)
+            .cloned()
+            .collect(),
+    };
     if series.is_empty() {
         h.para_in(
             "problem",
-            &format!("No loaded CPU series belongs to a tenant of {name} (series named tenant/server, or listed in its server_names)."),
+            &match &infos {
+                Some((name, _)) => format!("No loaded CPU series belongs to a tenant of {name} (series named tenant/server, or listed in its server_names)."),
+                None => "No tenants file and no CPU utilization series in this workspace: no classes to harvest from.".into(),
+            },
         );
         return true;
     }
-    let classified = group_series(&series, Some(&infos), None, &GroupParams::default()).and_then(
+    let tenants_of = infos.as_ref().map(|(_, i)| i.as_slice());
+    let classified = group_series(&series, tenants_of, None, &GroupParams::default()).and_then(
         |(set, missing)| {
             let c = classify(&set, &classify_params)?;
             let m = capacity(&c, &capacity_params)?;
@@ -121,12 +135,23 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
         h.chart(&svg, "Mean harvestable containers per class by hour of day");
     }
     h.settings(&[
-        ("tenants", format!("{name}: {} tenants", count(infos.len()))),
+        (
+            "tenants",
+            match &infos {
+                Some((name, i)) => format!("{name}: {} tenants", count(i.len())),
+                None => "no tenants file: each CPU series a tenant of its own".into(),
+            },
+        ),
         (
             "series",
             format!(
-                "{} CPU series of the tenants file's tenants, {}-second slots",
+                "{} CPU series{}, {}-second slots",
                 count(series.len()),
+                if infos.is_some() {
+                    " of the tenants file's tenants"
+                } else {
+                    " loaded"
+                },
                 c.step_secs
             ),
         ),
@@ -150,14 +175,20 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             ),
         ),
     ]);
-    storage(
-        ctx,
-        h,
-        &infos,
-        &set,
-        classify_params.peak_percentile,
-        progress,
-    );
+    match &infos {
+        Some((_, infos)) => storage(
+            ctx,
+            h,
+            infos,
+            &set,
+            classify_params.peak_percentile,
+            progress,
+        ),
+        None => {
+            h.heading(3, "Replica placement and its durability");
+            h.absent("No tenants file in this workspace: replica placement needs the tenants' servers and storage.");
+        }
+    }
     true
 }
 
