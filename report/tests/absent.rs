@@ -6,7 +6,7 @@ mod common;
 
 use common::{assert_inert, demo, section};
 use skyplan_engine::bundle::{
-    AgendaState, Bundle, BundleFile, PricingState, ShapingState, TuningSettings, TuningState,
+    AgendaState, Bundle, PricingState, ShapingState, TuningSettings, TuningState,
 };
 use skyplan_report::{render, ReportError, ReportOptions};
 
@@ -43,12 +43,7 @@ fn an_empty_bundle_says_what_is_absent_section_by_section() {
 #[test]
 fn files_without_panel_states_still_report_the_workspace() {
     let bundle = Bundle {
-        files: vec![BundleFile {
-            name: "runs.csv".into(),
-            format: None,
-            lenient: false,
-            bytes: demo("runs.csv").into_bytes(),
-        }],
+        files: vec![common::demo_file("runs.csv")],
         ..Bundle::default()
     };
     let report = render(&bundle, &ReportOptions::default()).expect("report");
@@ -119,12 +114,7 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
     decisions.truncate(2);
     let mut agenda = common::seeded_agenda(&decisions);
     agenda.origin = None;
-    let history = BundleFile {
-        name: "history.csv".into(),
-        format: None,
-        lenient: false,
-        bytes: demo("history.csv").into_bytes(),
-    };
+    let history = common::demo_file("history.csv");
     let mut shaping = ShapingSettings::default();
     shaping.params.hosts = 0;
     let queue: Vec<skyplan_engine::bundle::AdmittedJob> =
@@ -183,12 +173,7 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
 #[test]
 fn without_a_tenants_file_every_cpu_series_is_classified() {
     let bundle = Bundle {
-        files: vec![BundleFile {
-            name: "tenant_utilization.csv".into(),
-            format: None,
-            lenient: false,
-            bytes: demo("tenant_utilization.csv").into_bytes(),
-        }],
+        files: vec![common::demo_file("tenant_utilization.csv")],
         harvest: Some(Default::default()),
         ..Bundle::default()
     };

@@ -61,12 +61,7 @@ fn hostile_bundle() -> Bundle {
             bytes: runs_named(h).into_bytes(),
         })
         .collect();
-    files.push(BundleFile {
-        name: "history.csv".into(),
-        format: None,
-        lenient: false,
-        bytes: demo("history.csv").into_bytes(),
-    });
+    files.push(common::demo_file("history.csv"));
     let queue = HOSTILE
         .iter()
         .enumerate()

@@ -349,17 +349,7 @@ fn storage(
         let verdicts: Vec<String> = r
             .reduction
             .iter()
-            .map(|red| {
-                format!(
-                    "R = {}: {}",
-                    red.replication,
-                    match red.factor {
-                        Some(f) => format!("stock HDFS loses {f:.0}× more blocks than HDFS-H"),
-                        None if red.stock_lossless => "no block lost by either".into(),
-                        None => "HDFS-H lost no block, stock HDFS did".into(),
-                    }
-                )
-            })
+            .map(|red| format!("R = {}: {}", red.replication, red.verdict()))
             .collect();
         h.list(&verdicts);
         h.settings(&[

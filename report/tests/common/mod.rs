@@ -23,6 +23,16 @@ pub fn demo(name: &str) -> String {
         .unwrap_or_else(|e| panic!("fixtures/demo/{name}: {e}"))
 }
 
+/// A demo file as a bundle file (format detected, strict).
+pub fn demo_file(name: &str) -> BundleFile {
+    BundleFile {
+        name: name.to_string(),
+        format: None,
+        lenient: false,
+        bytes: demo(name).into_bytes(),
+    }
+}
+
 /// The trace files the studio loads for the demo.
 pub const TRACE_FILES: [&str; 5] = [
     "runs.csv",
@@ -71,15 +81,7 @@ pub fn seeded_agenda_with_refusals(
 
 /// The demo bundle.
 pub fn demo_bundle() -> Bundle {
-    let files: Vec<BundleFile> = TRACE_FILES
-        .iter()
-        .map(|n| BundleFile {
-            name: n.to_string(),
-            format: None,
-            lenient: false,
-            bytes: demo(n).into_bytes(),
-        })
-        .collect();
+    let files: Vec<BundleFile> = TRACE_FILES.iter().map(|n| demo_file(n)).collect();
     let decisions = read_decisions_csv("decisions.csv", &demo("decisions.csv")).expect("decisions");
     let history = skyplan_engine::import(
         "history.csv",
