@@ -184,3 +184,53 @@ fn without_a_tenants_file_every_cpu_series_is_classified() {
     assert!(harvest.contains("each CPU series a tenant of its own"));
     assert!(harvest.contains("replica placement needs the tenants"));
 }
+
+#[test]
+fn machine_tables_stand_in_for_the_tenants_file_as_in_the_panel() {
+    use skyplan_engine::bundle::HarvestState;
+    // Six machines in three failure domains, a week of 5-minute samples:
+    // two daily waves and one flat domain.
+    let mut meta = String::new();
+    let mut usage = String::new();
+    for m in 0..6 {
+        meta.push_str(&format!("m_{m},0,{},{},96,100,USING\n", m / 2, m % 2));
+        for k in 0..(7 * 288) {
+            let t = k * 300;
+            let day = (t % 86_400) as f64 / 86_400.0 * std::f64::consts::TAU;
+            let cpu = match m / 2 {
+                0 => 40.0 + 30.0 * day.sin(),
+                1 => 50.0 + 20.0 * day.cos(),
+                _ => 35.0 + (k % 3) as f64,
+            };
+            usage.push_str(&format!("m_{m},{t},{cpu:.1},50,,,,,\n"));
+        }
+    }
+    let harvest = |meta: &str| Bundle {
+        harvest: Some(HarvestState {
+            tenants: Some(("tenants.csv".into(), demo("tenants.csv"))),
+            reimages: Some(("reimages.csv".into(), demo("reimages.csv"))),
+            machines: Some([
+                ("meta.csv".into(), meta.to_string()),
+                ("usage.csv".into(), usage.clone()),
+            ]),
+        }),
+        ..Bundle::default()
+    };
+    let report = render(&harvest(&meta), &ReportOptions::default()).expect("report");
+    let body = section(&report.html, "harvest");
+    assert!(!body.contains("class=\"problem\""), "{body}");
+    assert!(
+        body.contains("Alibaba v2018 meta.csv + usage.csv: 3 tenants"),
+        "{body}"
+    );
+    assert!(body.contains("6 CPU series, one a machine"), "{body}");
+    assert!(body.contains("Primary tenants&#39; utilization classes"));
+    assert!(body.contains("Not computed: the Alibaba machine tables"));
+    // A table the engine refuses is said in place.
+    let report = render(&harvest("m_1,0,x\n"), &ReportOptions::default()).expect("report");
+    let body = section(&report.html, "harvest");
+    assert!(
+        body.contains("The machine tables were not read: meta.csv:1:"),
+        "{body}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::fmt::{count, fixed, pct, whole};
 use crate::html::{Html, Table};
 use crate::progress::{Progress, Stage};
 use skyplan_engine::harvest::{
-    build_grid, capacity, classify, group_series, place_blocks, read_reimages_csv,
+    build_grid, capacity, classify, group_series, machine_tenants, place_blocks, read_reimages_csv,
     read_tenants_csv, reimage_stats, simulate_durability, storage_tenants, tenant_series,
     CapacityParams, Classification, ClassifyParams, Cluster, DurabilityParams, GroupParams, Policy,
     TenantInfo, TenantSet,
@@ -27,60 +27,21 @@ fn hour_tick(h: f64) -> String {
 /// Writes the section; present when the bundle holds the Harvest panel's
 /// files.
 pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)) -> bool {
-    let Some(state) = &ctx.bundle.harvest else {
+    if ctx.bundle.harvest.is_none() {
         h.absent("No harvesting inputs in this workspace.");
         return false;
-    };
-    if let Some([meta, usage]) = &state.machines {
-        h.para_in(
-            "problem",
-            &format!(
-                "The Harvest panel classifies the Alibaba v2018 machine tables {} + {}; this report reads the tenants file and the workspace's series only, so it does not show them.",
-                meta.0, usage.0
-            ),
-        );
     }
-    // With a tenants file, its tenants' series; without, every CPU series
-    // loaded, one tenant each (the Harvest panel's rule).
-    let infos = match &state.tenants {
-        Some((name, text)) => match read_tenants_csv(name, text) {
-            Ok(infos) => Some((name.as_str(), infos)),
-            Err(e) => {
-                h.para_in("problem", &format!("{name} was not read: {e}"));
-                return true;
-            }
-        },
-        None => None,
-    };
     let classify_params = ClassifyParams::default();
     let capacity_params = CapacityParams::default();
-    let series: Vec<UtilizationSeries> = match &infos {
-        Some((_, infos)) => tenant_series(ctx.workspace.series(), infos),
-        None => ctx
-            .workspace
-            .series()
-            .filter(|s| s.resource == Resource::Cpu)
-            .cloned()
-            .collect(),
-    };
-    if series.is_empty() {
-        h.para_in(
-            "problem",
-            &match &infos {
-                Some((name, _)) => format!("No loaded CPU series belongs to a tenant of {name} (series named tenant/server, or listed in its server_names)."),
-                None => "No tenants file and no CPU utilization series in this workspace: no classes to harvest from.".into(),
-            },
-        );
+    let Some((source, infos, series)) = inputs(ctx, h) else {
         return true;
-    }
-    let tenants_of = infos.as_ref().map(|(_, i)| i.as_slice());
-    let classified = group_series(&series, tenants_of, None, &GroupParams::default()).and_then(
-        |(set, missing)| {
+    };
+    let classified = group_series(&series, infos.as_deref(), None, &GroupParams::default())
+        .and_then(|(set, missing)| {
             let c = classify(&set, &classify_params)?;
             let m = capacity(&c, &capacity_params)?;
             Ok((set, missing, c, m))
-        },
-    );
+        });
     let (set, missing, c, m) = match classified {
         Ok(x) => x,
         Err(e) => {
@@ -135,22 +96,16 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
         h.chart(&svg, "Mean harvestable containers per class by hour of day");
     }
     h.settings(&[
-        (
-            "tenants",
-            match &infos {
-                Some((name, i)) => format!("{name}: {} tenants", count(i.len())),
-                None => "no tenants file: each CPU series a tenant of its own".into(),
-            },
-        ),
+        ("tenants", source.describe(infos.as_deref())),
         (
             "series",
             format!(
                 "{} CPU series{}, {}-second slots",
                 count(series.len()),
-                if infos.is_some() {
-                    " of the tenants file's tenants"
-                } else {
-                    " loaded"
+                match source {
+                    Source::TenantsFile(_) => " of the tenants file's tenants",
+                    Source::Machines(_) => ", one a machine",
+                    Source::AllSeries => " loaded",
                 },
                 c.step_secs
             ),
@@ -175,8 +130,8 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             ),
         ),
     ]);
-    match &infos {
-        Some((_, infos)) => storage(
+    match (&source, &infos) {
+        (Source::TenantsFile(_), Some(infos)) => storage(
             ctx,
             h,
             infos,
@@ -184,12 +139,91 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
             classify_params.peak_percentile,
             progress,
         ),
-        None => {
+        (Source::Machines(names), _) => {
+            h.heading(3, "Replica placement and its durability");
+            h.absent(&format!("Not computed: the Alibaba machine tables {names} stand in for the tenants file and have no reimages (the Harvest panel's storage view refuses them too)."));
+        }
+        _ => {
             h.heading(3, "Replica placement and its durability");
             h.absent("No tenants file in this workspace: replica placement needs the tenants' servers and storage.");
         }
     }
     true
+}
+
+/// Whose tenants are classified.
+enum Source {
+    /// The tenants file (its name).
+    TenantsFile(String),
+    /// The Alibaba v2018 machine tables (their names), one tenant per
+    /// failure domain.
+    Machines(String),
+    /// Every CPU series loaded, one tenant each.
+    AllSeries,
+}
+
+impl Source {
+    fn describe(&self, infos: Option<&[TenantInfo]>) -> String {
+        let n = infos.map_or(0, <[TenantInfo]>::len);
+        match self {
+            Source::TenantsFile(name) => format!("{name}: {} tenants", count(n)),
+            Source::Machines(names) => format!(
+                "Alibaba v2018 {names}: {} tenants, one a failure_domain_1",
+                count(n)
+            ),
+            Source::AllSeries => "no tenants file: each CPU series a tenant of its own".into(),
+        }
+    }
+}
+
+/// What the Harvest panel classifies: the machine tables when in use,
+/// else the tenants file's tenants' series, else every CPU series loaded.
+/// `None` (with the reason written) when there is nothing to classify.
+fn inputs(
+    ctx: &Context<'_>,
+    h: &mut Html,
+) -> Option<(Source, Option<Vec<TenantInfo>>, Vec<UtilizationSeries>)> {
+    let state = ctx.bundle.harvest.as_ref()?;
+    if let Some([meta, usage]) = &state.machines {
+        let names = format!("{} + {}", meta.0, usage.0);
+        return match machine_tenants((&meta.0, &meta.1), (&usage.0, &usage.1)) {
+            Ok((tenants, series)) => Some((Source::Machines(names), Some(tenants), series)),
+            Err(e) => {
+                h.para_in("problem", &format!("The machine tables were not read: {e}"));
+                None
+            }
+        };
+    }
+    let (source, infos) = match &state.tenants {
+        Some((name, text)) => match read_tenants_csv(name, text) {
+            Ok(infos) => (Source::TenantsFile(name.clone()), Some(infos)),
+            Err(e) => {
+                h.para_in("problem", &format!("{name} was not read: {e}"));
+                return None;
+            }
+        },
+        None => (Source::AllSeries, None),
+    };
+    let series: Vec<UtilizationSeries> = match &infos {
+        Some(infos) => tenant_series(ctx.workspace.series(), infos),
+        None => ctx
+            .workspace
+            .series()
+            .filter(|s| s.resource == Resource::Cpu)
+            .cloned()
+            .collect(),
+    };
+    if series.is_empty() {
+        h.para_in(
+            "problem",
+            &match &source {
+                Source::TenantsFile(name) => format!("No loaded CPU series belongs to a tenant of {name} (series named tenant/server, or listed in its server_names)."),
+                _ => "No tenants file and no CPU utilization series in this workspace: no classes to harvest from.".into(),
+            },
+        );
+        return None;
+    }
+    Some((source, infos, series))
 }
 
 fn classes(h: &mut Html, c: &Classification, missing: &[String]) {
