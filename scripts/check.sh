@@ -20,7 +20,7 @@ step() {
 
 step "the repository stands on its own" python3 scripts/check_self_contained.py
 step "cargo fmt --check" cargo fmt --all -- --check
-step "no import cycles between files" python3 scripts/check_cycles.py engine/src cli/src web/src
+step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
 step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test (native)" cargo test --workspace --quiet
 printf '==> make check passed in %ds\n' $((SECONDS - T0))

@@ -366,7 +366,7 @@ def main():
         i = args.index("--layered")
         layered = args[i + 1 :]
         args = args[:i]
-    roots = args + layered or ["engine/src", "cli/src", "web/src"]
+    roots = args + layered or ["engine/src", "report/src", "cli/src", "web/src"]
     bad = 0
     for root in roots:
         crate = Crate(root)

@@ -13,7 +13,7 @@ mod commands;
 mod common;
 mod input;
 
-use commands::{agenda, forecast, harvest, pricing, shaping, slos, tuning, workspace};
+use commands::{agenda, forecast, harvest, pricing, report, shaping, slos, tuning, workspace};
 use common::Failure;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -113,6 +113,12 @@ const COMMANDS: &[Command] = &[
         summary: "dynamic resource shaping: the §IV simulation and the K1 × K2 grid",
         help: shaping::shape::HELP,
         run: shaping::shape::run,
+    },
+    Command {
+        name: "report",
+        summary: "a workspace bundle as one self-contained HTML plan report",
+        help: report::HELP,
+        run: report::run,
     },
 ];
 

@@ -7,7 +7,7 @@ mod common;
 use common::{default_of, option_text, skyplan};
 
 /// Every command, as `skyplan help` lists them.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
     "import",
     "fixtures",
     "bundle",
@@ -20,6 +20,7 @@ const COMMANDS: [&str; 12] = [
     "simulate-pricing",
     "tune",
     "shape",
+    "report",
 ];
 
 #[test]

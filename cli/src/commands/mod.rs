@@ -6,6 +6,7 @@ pub mod agenda;
 pub mod forecast;
 pub mod harvest;
 pub mod pricing;
+pub mod report;
 pub mod shaping;
 pub mod slos;
 pub mod tuning;

@@ -8,6 +8,13 @@ use super::request::{Recurrence, ReservationRequest};
 use crate::model::{ContainerSize, Timestamp};
 use crate::slo::{DecisionKind, SloDecision};
 
+/// Whether the reservation (request) `name` is job `job`'s: its periodic
+/// request bears the job's name, its one-off instances `job#i`.
+pub fn of_job(name: &str, job: &str) -> bool {
+    name.strip_prefix(job)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
+}
+
 /// Requests for the signed-off and overridden `decisions` on a plan whose
 /// step 0 is `origin` (epoch seconds), with `params`' period (the LCM) and
 /// step; each skyline step becomes a stage stretchable down to

@@ -39,7 +39,7 @@ pub use capacity::{
 };
 pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
-pub use from_slo::requests_from_decisions;
+pub use from_slo::{of_job, requests_from_decisions};
 pub use optimize::{
     optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
     BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,
@@ -50,7 +50,7 @@ pub use placement::{Placement, Rejection};
 pub use plan::{Method, MovePreview, Plan, Reservation};
 pub use replay::{replay, ReplayRun, ReprovisionParams, RunOutcome};
 pub use request::{Capacity, Interpreter, Recurrence, ReservationRequest, Stage};
-pub use state::{day_of, of_job, Admission, AgendaState};
+pub use state::{day_of, Admission, AgendaState};
 pub use yarn::{
     parse_yarn, plan_to_yarn, read_yarn, yarn_requests, YarnError, YarnReservation, YarnStage,
 };

@@ -32,6 +32,18 @@ pub enum Method {
     Optimized,
 }
 
+impl Method {
+    /// The method in words, as the Agenda panel and the report name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::LowCost => "LowCost",
+            Method::Greedy => "Greedy (YARN)",
+            Method::EarliestFirst => "Earliest first",
+            Method::Optimized => "Optimized (batch)",
+        }
+    }
+}
+
 /// A placed reservation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Reservation {

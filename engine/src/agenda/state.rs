@@ -4,7 +4,7 @@
 //! built by either is the same plan.
 
 use super::capacity::derived_capacity;
-use super::from_slo::requests_from_decisions;
+use super::from_slo::{of_job, requests_from_decisions};
 use super::params::AgendaParams;
 use super::plan::{Method, Plan};
 use super::request::{Capacity, Recurrence};
@@ -43,13 +43,6 @@ pub struct Admission {
     /// Decisions that gave no request, requests not placed and placed ones
     /// displaced, each with why.
     pub problems: Vec<(String, String)>,
-}
-
-/// Whether reservation `name` belongs to job `job` (`job` or `job#k`, the
-/// names [`requests_from_decisions`] gives a job's requests).
-pub fn of_job(name: &str, job: &str) -> bool {
-    name.strip_prefix(job)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
 }
 
 /// 00:00 UTC of the day of `t`.

@@ -11,7 +11,8 @@ use crate::forecast::ForecastMethod;
 use crate::pricing::{PriceFunction, QueuedJob, Slots};
 pub use crate::shaping::WorkloadFile;
 use crate::shaping::{GeneratorParams, Params};
-use crate::tuning::{GroupConfig, SearchMethod};
+use crate::tuning::GroupConfig;
+pub use crate::tuning::TuningSettings;
 use serde::{Deserialize, Serialize};
 
 /// The Shaping panel's default application count. The engine's default
@@ -149,43 +150,6 @@ pub struct ShapingState {
     pub files: Option<ShapingFiles>,
     /// The settings of the latest run (the panel's defaults when absent).
     pub settings: Option<ShapingSettings>,
-}
-
-/// The Tuning panel's settings: the CLI's defaults (`skyplan tune --help`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TuningSettings {
-    /// Containers of the cluster R.
-    pub containers: u32,
-    /// Containers per machine.
-    pub per_machine: u32,
-    /// Exhaustive search over the grid or recursive random search.
-    pub search: SearchMethod,
-    /// Seed of RRS and of the jobs' priorities.
-    pub seed: u64,
-    /// The window's first job (by submission, from 0).
-    pub first_job: usize,
-    /// Jobs per group.
-    pub jobs: usize,
-    /// Groups: consecutive windows of `jobs` jobs sharing the cluster.
-    pub groups: usize,
-    /// Keep the jobs' submission times (otherwise all wait at 0: a tuning
-    /// snapshot, as §4.3).
-    pub arrivals: bool,
-}
-
-impl Default for TuningSettings {
-    fn default() -> Self {
-        TuningSettings {
-            containers: 8,
-            per_machine: 4,
-            search: SearchMethod::Rrs,
-            seed: 7,
-            first_job: 0,
-            jobs: 20,
-            groups: 1,
-            arrivals: false,
-        }
-    }
 }
 
 /// The Tuning panel's settings, the configuration in force and the YARN

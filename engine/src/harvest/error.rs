@@ -14,6 +14,14 @@ pub enum HarvestError {
         /// What is wrong.
         why: String,
     },
+    /// A file read whole holds nothing usable.
+    #[error("{file}: {why}")]
+    File {
+        /// The file's name.
+        file: String,
+        /// What it lacks.
+        why: String,
+    },
     /// A file has bad lines (every one is listed).
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Parse(Vec<ParseError>),

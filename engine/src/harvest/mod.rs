@@ -74,14 +74,14 @@ pub use storage::reimages::{
 pub use storage::replay::{lost_blocks, replay_memory};
 pub use storage::tenant::{storage_tenants, Cluster, StorageTenant};
 pub use tenants::alibaba_machines::{
-    read_machine_meta, read_machine_usage, tenants_from_machines, MachineMeta, MachineUsage,
-    MACHINE_META_COLUMNS, MACHINE_USAGE_COLUMNS,
+    machine_tenants, read_machine_meta, read_machine_usage, tenants_from_machines, MachineMeta,
+    MachineUsage, MACHINE_DEFAULT_CORES, MACHINE_META_COLUMNS, MACHINE_USAGE_COLUMNS,
 };
 pub use tenants::classify::{
     classify, tenant_spectrum, Classification, ClassifyParams, KChoice, TenantRow, TenantSpectrum,
     UtilClass,
 };
-pub use tenants::grouping::{group_series, GroupParams};
+pub use tenants::grouping::{group_series, tenant_series, GroupParams};
 pub use tenants::kmeans::{choose_k, kmeans, kmeans_plus_plus, lloyd, KMeansResult};
 pub use tenants::pattern::{
     classify_series, Frequency, Pattern, PatternEvidence, PatternParams, PatternVerdict,

@@ -46,6 +46,21 @@ pub enum PriceFunction {
     LoadAware,
 }
 
+impl PriceFunction {
+    /// The function in words, with its parameters (`MRM eq. (13), κ = 1`),
+    /// as the CLI and the plan report name it.
+    pub fn label(&self) -> String {
+        match self {
+            PriceFunction::Mrm { kappa } => format!("MRM eq. (13), κ = {kappa}"),
+            PriceFunction::Exponential { kappa } => format!("exponential eq. (14), κ = {kappa}"),
+            PriceFunction::Quadratic { kappa, z } => {
+                format!("quadratic eq. (15), κ = {kappa}, z = {z}")
+            }
+            PriceFunction::LoadAware => "load-aware eq. (16)".into(),
+        }
+    }
+}
+
 /// Settings of a price curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

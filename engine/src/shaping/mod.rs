@@ -64,7 +64,7 @@ pub mod usage_means;
 pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
-pub use files::{error_text, read_workload_files, WorkloadFile};
+pub use files::{error_text, read_checked, read_workload_files, WorkloadFile};
 pub use generator::{generate, GeneratorParams, UsageModel, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};

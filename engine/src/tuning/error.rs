@@ -37,6 +37,10 @@ pub enum TuneError {
         /// R.
         available: u64,
     },
+    /// The window of history jobs the panel tunes cannot be cut
+    /// ([`super::panel::window_groups`]).
+    #[error("{0}")]
+    Window(String),
 }
 
 /// Checks that `v` is finite and within `[lo, hi]`.

@@ -30,6 +30,9 @@
 //!   split;
 //! - [`workload`]: SWIM's Facebook jobs as tasks, generated Google-like
 //!   mixes;
+//! - `panel`: the Tuning panel's run as the studio and the plan report
+//!   do it — its settings, the window of history jobs cut into groups, the
+//!   configuration of equal shares, the simulated confirmation;
 //! - [`yarn_xml`]: `capacity-scheduler.xml` and the Fair Scheduler
 //!   allocation file, in and out, with located errors.
 
@@ -41,6 +44,7 @@ pub mod latency;
 mod latency_report;
 pub mod limits;
 pub mod model;
+mod panel;
 pub mod rank;
 mod release;
 pub mod rules;
@@ -63,6 +67,9 @@ pub use exec_time::{execution_time, Allocation, ExecEstimate};
 pub use latency::{compare, JobLatency, LatencyReport};
 pub use model::{
     queue_for_priority, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, Task, TuneJob,
+};
+pub use panel::{
+    equal_queues, panel_params, simulated_latency, window_groups, TuningSettings, SIM_RUNS,
 };
 pub use rules::{AllocationRule, ConstraintRule, Delays, ExecRule, Reading, RuleSet};
 pub use search::{

@@ -12,7 +12,7 @@ use skyplan_engine::harvest::{
     read_machine_meta, read_machine_usage, read_mapping_csv, read_tenants_csv, select, simulate,
     tenants_from_machines, thresholds, tpcds_like, CapacityParams, ClassState, Classification,
     ClassifyParams, GroupParams, JobDag, JobDemand, JobRequest, Scaling, SelectParams, SimParams,
-    TenantSet, ThresholdDerivation, ThresholdRule,
+    TenantSet, ThresholdDerivation, ThresholdRule, MACHINE_DEFAULT_CORES,
 };
 use skyplan_engine::import::{Format, ImportOptions};
 use std::fmt::Write as _;
@@ -652,7 +652,11 @@ fn load_tenants(a: &Args) -> Result<TenantSet, Failure> {
     if let Some(p) = &a.machine_meta {
         if tenants.is_none() {
             let meta = input(read_machine_meta(p, &read(p)?))?;
-            tenants = Some(tenants_from_machines(&meta, mapping.as_ref(), 96.0));
+            tenants = Some(tenants_from_machines(
+                &meta,
+                mapping.as_ref(),
+                MACHINE_DEFAULT_CORES,
+            ));
         }
     }
     if series.is_empty() {

@@ -248,16 +248,7 @@ pub fn run(
                     );
                 }
                 for red in &r.reduction {
-                    let _ = writeln!(
-                        t,
-                        "R = {}: {}",
-                        red.replication,
-                        match red.factor {
-                            Some(f) => format!("stock loses {f:.0}× more than HDFS-H"),
-                            None if red.stock_lossless => "no loss in either".into(),
-                            None => "HDFS-H lost no block, stock did".into(),
-                        }
-                    );
+                    let _ = writeln!(t, "R = {}: {}", red.replication, red.verdict());
                 }
                 let _ = writeln!(t, "paper: {}", r.paper.summary);
                 t

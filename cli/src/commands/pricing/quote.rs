@@ -321,17 +321,6 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     Ok(())
 }
 
-fn function_label(f: &PriceFunction) -> String {
-    match f {
-        PriceFunction::Mrm { kappa } => format!("MRM eq. (13), κ = {kappa}"),
-        PriceFunction::Exponential { kappa } => format!("exponential eq. (14), κ = {kappa}"),
-        PriceFunction::Quadratic { kappa, z } => {
-            format!("quadratic eq. (15), κ = {kappa}, z = {z}")
-        }
-        PriceFunction::LoadAware => "load-aware eq. (16)".into(),
-    }
-}
-
 fn print_quote(
     out: &mut String,
     a: &Args,
@@ -386,7 +375,7 @@ fn print_quote(
         "processing time alone: {} s; mean job γ: {} s; price: {}",
         secs(q.processing_secs),
         secs(params.mean_job_secs),
-        function_label(&params.function)
+        params.function.label()
     );
     let _ = writeln!(
         out,

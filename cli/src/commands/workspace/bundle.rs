@@ -414,8 +414,7 @@ fn from_args(a: &Args) -> Result<Bundle, Failure> {
             source: WorkloadSource::Files,
             ..ShapingSettings::default()
         };
-        skyplan_engine::shaping::read_workload_files(&files, &settings.params)
-            .map_err(Failure::input)?;
+        skyplan_engine::shaping::read_checked(&files, &settings.params).map_err(Failure::input)?;
         bundle.shaping = Some(ShapingState {
             files: Some(ShapingFiles {
                 files,

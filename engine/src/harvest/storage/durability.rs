@@ -65,6 +65,17 @@ pub struct Reduction {
     pub stock_lossless: bool,
 }
 
+impl Reduction {
+    /// The comparison in words, as the CLI and the plan report say it.
+    pub fn verdict(&self) -> String {
+        match self.factor {
+            Some(f) => format!("stock loses {f:.0}× more than HDFS-H"),
+            None if self.stock_lossless => "no loss in either".into(),
+            None => "HDFS-H lost no block, stock did".into(),
+        }
+    }
+}
+
 /// The paper's Figure 15, for comparison.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DurabilityPaper {

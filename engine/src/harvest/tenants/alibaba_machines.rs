@@ -206,3 +206,41 @@ pub fn tenants_from_machines(
         })
         .collect()
 }
+
+/// Cores of a machine whose `cpu_num` the trace leaves empty: the trace's
+/// machines have 96.
+pub const MACHINE_DEFAULT_CORES: f64 = 96.0;
+
+/// The machine tables as the Harvest panel (and the plan report) use them
+/// in place of a tenants file: `meta` and `usage` (name, text) read, one
+/// tenant per `failure_domain_1`, one CPU series per machine with samples.
+///
+/// # Errors
+/// The tables' located errors; [`HarvestError::File`] when the meta table
+/// lists no machine or the usage table has no CPU sample.
+pub fn machine_tenants(
+    meta: (&str, &str),
+    usage: (&str, &str),
+) -> Result<(Vec<TenantInfo>, Vec<UtilizationSeries>), HarvestError> {
+    let rows = read_machine_meta(meta.0, meta.1)?;
+    let read = read_machine_usage(usage.0, usage.1)?;
+    let tenants = tenants_from_machines(&rows, None, MACHINE_DEFAULT_CORES);
+    if tenants.is_empty() {
+        return Err(HarvestError::File {
+            file: meta.0.to_string(),
+            why: "no machine listed".into(),
+        });
+    }
+    let series: Vec<UtilizationSeries> = read
+        .series
+        .into_iter()
+        .filter(|s| !s.values.is_empty())
+        .collect();
+    if series.is_empty() {
+        return Err(HarvestError::File {
+            file: usage.0.to_string(),
+            why: "no CPU sample".into(),
+        });
+    }
+    Ok((tenants, series))
+}

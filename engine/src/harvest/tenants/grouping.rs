@@ -14,7 +14,34 @@ use super::tenants_csv::DEFAULT_CORES;
 use crate::harvest::error::{check, HarvestError};
 use crate::model::{Resource, UtilizationSeries};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The CPU series among `series` that belong to a tenant of `tenants`: by
+/// server name (`server_names`) or by the `tenant/server` naming — what the
+/// Harvest panel (and the plan report) classifies when a tenants file is
+/// read.
+pub fn tenant_series<'a>(
+    series: impl IntoIterator<Item = &'a UtilizationSeries>,
+    tenants: &[TenantInfo],
+) -> Vec<UtilizationSeries> {
+    let names: HashSet<&str> = tenants.iter().map(|t| t.name.as_str()).collect();
+    let servers: HashSet<&str> = tenants
+        .iter()
+        .flat_map(|t| t.server_names.iter().map(String::as_str))
+        .collect();
+    series
+        .into_iter()
+        .filter(|s| s.resource == Resource::Cpu)
+        .filter(|s| {
+            let tenant = s
+                .server
+                .split_once('/')
+                .map_or(s.server.as_str(), |(t, _)| t);
+            servers.contains(s.server.as_str()) || names.contains(tenant)
+        })
+        .cloned()
+        .collect()
+}
 
 /// Settings of [`group_series`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -235,4 +262,41 @@ pub fn group_series(
         },
         missing,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(name: &str, servers: &[&str]) -> TenantInfo {
+        TenantInfo {
+            name: name.into(),
+            environment: "env".into(),
+            machine_function: "fn".into(),
+            servers: servers.len().max(1),
+            server_names: servers.iter().map(|s| s.to_string()).collect(),
+            cores_per_server: 12.0,
+            storage_gb_per_server: 256.0,
+        }
+    }
+
+    #[test]
+    fn tenant_series_keeps_the_tenants_cpu_series_only() {
+        let s = |name: &str, r: Resource| UtilizationSeries::new(name, r);
+        let all = [
+            s("web/s1", Resource::Cpu),
+            s("web/s1", Resource::Memory),
+            s("db-7", Resource::Cpu),
+            s("other/s2", Resource::Cpu),
+            s("webby/s3", Resource::Cpu),
+            s("db-8", Resource::Cpu),
+        ];
+        let tenants = [info("web", &[]), info("db", &["db-7"])];
+        let kept: Vec<String> = tenant_series(&all, &tenants)
+            .into_iter()
+            .map(|s| s.server)
+            .collect();
+        assert_eq!(kept, ["web/s1", "db-7"]);
+        assert!(tenant_series(&all, &[]).is_empty());
+    }
 }

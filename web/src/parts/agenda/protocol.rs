@@ -307,12 +307,7 @@ pub struct CompareRow {
 
 /// The label of a placement method.
 pub fn method_label(method: Method) -> &'static str {
-    match method {
-        Method::LowCost => "LowCost",
-        Method::Greedy => "Greedy (YARN)",
-        Method::EarliestFirst => "Earliest first",
-        Method::Optimized => "Optimized (batch)",
-    }
+    method.label()
 }
 
 /// The `<select>` value of a method (its serde name).

@@ -89,10 +89,7 @@ pub fn reservation_view(r: &Reservation) -> ReservationView {
 
 /// Whether a reservation named `name` was made for `job` (`job`, or one of
 /// its one-off instances `job#i`).
-pub fn of_job(name: &str, job: &str) -> bool {
-    name.strip_prefix(job)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('#'))
-}
+pub use skyplan_engine::agenda::of_job;
 
 #[cfg(test)]
 mod tests {

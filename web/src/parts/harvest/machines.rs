@@ -6,14 +6,9 @@
 //! column counts (7 and 9), so their names do not matter.
 
 use skyplan_engine::harvest::{
-    read_machine_meta, read_machine_usage, tenants_from_machines, HarvestError, TenantInfo,
-    MACHINE_META_COLUMNS, MACHINE_USAGE_COLUMNS,
+    machine_tenants, HarvestError, TenantInfo, MACHINE_META_COLUMNS, MACHINE_USAGE_COLUMNS,
 };
 use skyplan_engine::UtilizationSeries;
-
-/// Cores of a machine whose `cpu_num` the trace leaves empty (the trace's
-/// machines have 96, as the CLI assumes).
-const DEFAULT_CORES: f64 = 96.0;
 
 /// At most this many located reasons are shown.
 const MAX_REASONS: usize = 8;
@@ -108,20 +103,8 @@ pub fn read_machines(
     let usage = usage
         .or_else(|| current.map(|c| c.usage.clone()))
         .ok_or_else(|| format!("No machine_usage table (9 fields a line): {BOTH}."))?;
-    let rows = read_machine_meta(&meta.0, &meta.1).map_err(|e| error_text(&e))?;
-    let read = read_machine_usage(&usage.0, &usage.1).map_err(|e| error_text(&e))?;
-    let tenants = tenants_from_machines(&rows, None, DEFAULT_CORES);
-    if tenants.is_empty() {
-        return Err(format!("{}: no machine listed", meta.0));
-    }
-    let series: Vec<UtilizationSeries> = read
-        .series
-        .into_iter()
-        .filter(|s| !s.values.is_empty())
-        .collect();
-    if series.is_empty() {
-        return Err(format!("{}: no CPU sample", usage.0));
-    }
+    let (tenants, series) =
+        machine_tenants((&meta.0, &meta.1), (&usage.0, &usage.1)).map_err(|e| error_text(&e))?;
     Ok(Machines {
         meta,
         usage,

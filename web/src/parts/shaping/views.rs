@@ -14,7 +14,7 @@ use skyplan_engine::shaping::{
 };
 use std::fmt::Write as _;
 
-pub use skyplan_engine::shaping::{error_text, read_workload_files as read_files};
+pub use skyplan_engine::shaping::{error_text, read_checked as read_files};
 
 /// What the worker keeps of the last run: enough to re-run it for other
 /// timelines and policies, and to export it.

@@ -10,7 +10,7 @@ use crate::toolkit::form::{at_least, number, whole};
 use crate::toolkit::job::Job;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
-use skyplan_engine::tuning::{GroupConfig, Policy, QueueConf, SchedulerKind, SearchMethod};
+use skyplan_engine::tuning::{GroupConfig, Policy, SchedulerKind, SearchMethod};
 
 /// The settings form as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,28 +70,9 @@ impl TuningForm {
     }
 }
 
-/// `n` queues `q1…` of equal share, within §4.2's 10–90 % bounds.
-pub fn equal_queues(scheduler: SchedulerKind, n: usize) -> GroupConfig {
-    let n = n.max(1);
-    let share = match scheduler {
-        SchedulerKind::Capacity => 1.0 / n as f64,
-        SchedulerKind::Fair => 1.0,
-    };
-    GroupConfig {
-        scheduler,
-        queues: (1..=n)
-            .map(|k| QueueConf {
-                name: format!("q{k}"),
-                share,
-                min_share: if n > 1 { 0.1 } else { 0.0 },
-                max_share: if n > 1 { 0.9 } else { 1.0 },
-                policy: Policy::Fifo,
-                am_share: None,
-                user_limit_factor: None,
-            })
-            .collect(),
-    }
-}
+/// `n` queues `q1…` of equal share (the engine's, shared with the plan
+/// report).
+pub use skyplan_engine::tuning::equal_queues;
 
 /// Which field of a queue an edit changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

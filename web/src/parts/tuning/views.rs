@@ -5,10 +5,9 @@
 
 use super::protocol::{
     Bar, CandidateView, GroupView, QueueMix, ScheduleView, SplitView, TuningSettings, TuningView,
-    SIM_RUNS,
 };
 use skyplan_engine::tuning::{
-    compare, jobs_from_swim, simulate, tune, Cluster, GroupConfig, RuleSet, SimParams, SwimTasks,
+    compare, panel_params, simulated_latency, tune, window_groups, Cluster, GroupConfig, RuleSet,
     TuneJob, TuneParams, TuneReport,
 };
 use skyplan_engine::{WorkloadJob, Workspace};
@@ -26,74 +25,6 @@ pub struct LastRun {
     pub report: TuneReport,
 }
 
-/// The tuning parameters of `settings` around the `current` configuration.
-pub fn params(settings: &TuningSettings, current: &GroupConfig) -> TuneParams {
-    let mut p = TuneParams {
-        scheduler: current.scheduler,
-        queues: current.queues.len(),
-        containers: settings.containers,
-        per_machine: settings.per_machine,
-        search: settings.search,
-        current: Some(current.clone()),
-        ..TuneParams::default()
-    };
-    p.rrs.seed = settings.seed;
-    p
-}
-
-/// The workspace's history jobs by submission.
-fn history(workspace: &Workspace) -> Vec<&WorkloadJob> {
-    let mut jobs: Vec<&WorkloadJob> = workspace.workload().collect();
-    jobs.sort_by_key(|j| j.submit);
-    jobs
-}
-
-/// The window's jobs as `settings.groups` consecutive groups of
-/// `settings.jobs` jobs, in `queues` queues (priorities drawn as §4.3).
-pub fn window_groups(
-    workspace: &Workspace,
-    settings: &TuningSettings,
-    queues: usize,
-) -> Result<Vec<(String, Vec<TuneJob>)>, String> {
-    let all = history(workspace);
-    if all.is_empty() {
-        return Err(
-            "No job history is loaded: add a SWIM trace or a job history CSV in Traces.".into(),
-        );
-    }
-    if settings.jobs == 0 || settings.groups == 0 {
-        return Err("Jobs per group and groups must be at least 1.".into());
-    }
-    let need = settings.jobs.saturating_mul(settings.groups);
-    let end = settings.first_job.saturating_add(need);
-    if end > all.len() {
-        return Err(format!(
-            "The window needs jobs {}–{} but the history holds {} jobs.",
-            settings.first_job + 1,
-            end,
-            all.len()
-        ));
-    }
-    let tasks = SwimTasks {
-        seed: settings.seed,
-        ..SwimTasks::default()
-    };
-    (0..settings.groups)
-        .map(|g| {
-            let from = settings.first_job + g * settings.jobs;
-            let slice: Vec<WorkloadJob> = all[from..from + settings.jobs]
-                .iter()
-                .map(|j| (*j).clone())
-                .collect();
-            let mut jobs = jobs_from_swim(&slice, queues, &tasks).map_err(|e| e.to_string())?;
-            if !settings.arrivals {
-                jobs.iter_mut().for_each(|j| j.submit = 0.0);
-            }
-            Ok((format!("jobs {}–{}", from + 1, from + settings.jobs), jobs))
-        })
-        .collect()
-}
-
 /// One tuning pass on the window, with the current configuration estimated
 /// and both simulated. `progress(done, total)` counts searches.
 pub fn run(
@@ -104,8 +35,10 @@ pub fn run(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(TuningView, LastRun), String> {
     current.validate().map_err(|e| e.to_string())?;
-    let params = params(settings, current);
-    let groups = window_groups(workspace, settings, current.queues.len())?;
+    let params = panel_params(settings, current);
+    let history: Vec<&WorkloadJob> = workspace.workload().collect();
+    let groups =
+        window_groups(&history, settings, current.queues.len()).map_err(|e| e.to_string())?;
     let report = tune(&groups, &params, progress).map_err(|e| e.to_string())?;
     let names: Vec<String> = current.queues.iter().map(|q| q.name.clone()).collect();
     let mut views = Vec::with_capacity(groups.len());
@@ -116,20 +49,8 @@ pub fn run(
         let current_secs = compare(jobs, &cluster, current, rules(current))
             .map_err(|e| e.to_string())?
             .mean_latency_secs;
-        // The mean over seeded runs (the same seeds for every
-        // configuration, so best and current meet the same task times).
-        let simulated = |c: &GroupConfig| -> Result<f64, String> {
-            let mut sum = 0.0;
-            for k in 0..SIM_RUNS {
-                let sim = SimParams {
-                    seed: settings.seed.wrapping_add(k),
-                    ..SimParams::default()
-                };
-                sum += simulate(jobs, &cluster, c, &sim)
-                    .map_err(|e| e.to_string())?
-                    .mean_latency_secs;
-            }
-            Ok(sum / SIM_RUNS as f64)
+        let simulated = |c: &GroupConfig| {
+            simulated_latency(jobs, &cluster, c, settings.seed).map_err(|e| e.to_string())
         };
         let schedule = schedule_of(
             jobs,

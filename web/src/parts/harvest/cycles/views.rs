@@ -9,13 +9,12 @@ use super::protocol::{
 };
 use crate::parts::harvest::machines::Machines;
 use skyplan_engine::harvest::{
-    capacity, classify, dag_from_history, group_series, select, simulate, tpcds_like,
-    CapacityParams, ClassState, Classification, ClassifyParams, GroupParams, JobDag, JobRequest,
-    SelectParams, SimParams, SimReport, TenantInfo, TenantSet,
+    capacity, classify, dag_from_history, group_series, select, simulate, tenant_series,
+    tpcds_like, CapacityParams, ClassState, Classification, ClassifyParams, GroupParams, JobDag,
+    JobRequest, SelectParams, SimParams, SimReport, TenantInfo, TenantSet,
 };
 use skyplan_engine::numerics::Rng;
 use skyplan_engine::{Resource, UtilizationSeries, Workspace};
-use std::collections::HashSet;
 
 /// TPC-DS-like DAGs drawn for the simulation.
 const TPCDS_JOBS: usize = 100;
@@ -50,26 +49,10 @@ fn chosen_series(
     }
     let all = workspace.series().filter(cpu);
     match tenants {
-        Some(tenants) => {
-            // Only the series the tenants file knows: by server name or by
-            // the `tenant/server` naming.
-            let names: HashSet<&str> = tenants.iter().map(|t| t.name.as_str()).collect();
-            let servers: HashSet<&str> = tenants
-                .iter()
-                .flat_map(|t| t.server_names.iter().map(String::as_str))
-                .collect();
-            let series: Vec<_> = all
-                .filter(|s| {
-                    let tenant = s
-                        .server
-                        .split_once('/')
-                        .map_or(s.server.as_str(), |(t, _)| t);
-                    servers.contains(s.server.as_str()) || names.contains(tenant)
-                })
-                .cloned()
-                .collect();
-            Ok((series, "the series of the tenants file's tenants".into()))
-        }
+        Some(tenants) => Ok((
+            tenant_series(all, tenants),
+            "the series of the tenants file's tenants".into(),
+        )),
         None => Ok((all.cloned().collect(), "every CPU series loaded".into())),
     }
 }
