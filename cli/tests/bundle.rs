@@ -59,6 +59,16 @@ fn the_demo_bundle_is_the_studios_demo_workspace() {
     let harvest = b.harvest.as_ref().expect("harvest files");
     assert_eq!(harvest.tenants.as_ref().unwrap().0, "demo/tenants.csv");
     assert!(harvest.reimages.is_some());
+    // The panels that run their defaults on the demo carry them.
+    assert_eq!(
+        b.shaping.as_ref().and_then(|s| s.settings.clone()),
+        Some(skyplan_engine::bundle::ShapingSettings::default())
+    );
+    assert_eq!(
+        b.tuning,
+        Some(skyplan_engine::bundle::TuningState::default())
+    );
+    assert!(b.forecast.is_some());
     // --list reads it back and says the same.
     let listed = skyplan_ok(&["bundle", "--list", &out]);
     assert!(listed.contains("SLO decisions: 7"), "{listed}");

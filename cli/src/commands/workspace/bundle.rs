@@ -37,7 +37,8 @@ workspace\" does; \"Open workspace\" (or dropping it on the page) restores
 it. With no FILE and no panel option it is the studio's demo workspace:
 the demo's four trace files, its SLO decisions admitted to the agenda by
 LowCost, its pricing queue admitted from the job history as the Pricing
-panel does, and its tenants and reimages files (read from --demo DIR).
+panel does, its tenants and reimages files (read from --demo DIR), and the
+Shaping, Tuning and Forecast panels' default settings.
 
 Every file is read as its panel reads it first, so a bundle never holds
 what the studio would refuse: a bad line is reported as FILE:LINE: reason
@@ -282,6 +283,15 @@ fn demo(a: &Args) -> Result<Bundle, Failure> {
         Some(&format!("{dir}/reimages.csv")),
         "demo/",
     )?);
+    // The panels that open at work on the demo with their defaults: the
+    // Shaping panel's generated run, the Tuning panel's window of the job
+    // history on its equal split, the Forecast card's settings.
+    bundle.shaping = Some(ShapingState {
+        files: None,
+        settings: Some(ShapingSettings::default()),
+    });
+    bundle.tuning = Some(TuningState::default());
+    bundle.forecast = Some(skyplan_engine::bundle::ForecastState::default());
     Ok(bundle)
 }
 
