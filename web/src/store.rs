@@ -63,6 +63,19 @@ pub trait MetaRecord: serde::Serialize + serde::de::DeserializeOwned {
     /// The version of a record read back.
     fn version(&self) -> u32;
 }
+
+/// A panel's record that holds one panel's state of a workspace bundle
+/// (`skyplan_engine::bundle`): read when a bundle is saved, written when one
+/// is opened, so the bundle and the panel share one shape.
+pub trait PanelRecord: MetaRecord {
+    /// The panel's state as the bundle carries it.
+    type State;
+    /// The record of `state`, at this build's version.
+    fn of_state(state: Self::State) -> Self;
+    /// The state the record holds.
+    fn into_state(self) -> Self::State;
+}
+
 const DB_VERSION: u32 = 2;
 const FILES: &str = "files";
 const META: &str = "meta";

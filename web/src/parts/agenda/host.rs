@@ -22,6 +22,7 @@ use crate::parts::agenda::protocol::{
     method_label, AgendaRequest, AgendaResponse, AgendaView, Outcome, PlanFormat, ReservationView,
 };
 use crate::parts::agenda::views::{compare_view, of_job, reservation_view};
+use crate::store::PanelRecord;
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use serde::{Deserialize, Serialize};
@@ -53,31 +54,36 @@ const META_KEY: &str = "agenda";
 /// Version of the saved record; another version is not read back.
 const SAVED_VERSION: u32 = 1;
 
-/// Everything the panel works on, as saved.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Agenda {
-    /// 00:00 UTC of the plan's first step.
-    origin: Option<Timestamp>,
-    /// The capacity, once known.
-    capacity: Option<Capacity>,
-    /// How the capacity was set.
-    capacity_note: Option<String>,
-    /// The plan, once something was admitted.
-    plan: Option<Plan>,
-}
+/// Everything the panel works on, as saved: the engine's panel type, which
+/// a workspace bundle carries too.
+use skyplan_engine::bundle::AgendaState as Agenda;
 
-#[derive(Serialize, Deserialize)]
-struct Saved {
+/// The `meta` record `agenda`: the plan with its record version.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedAgenda {
     version: u32,
     agenda: Agenda,
 }
 
-impl crate::store::MetaRecord for Saved {
+impl crate::store::MetaRecord for SavedAgenda {
     const KEY: &'static str = META_KEY;
     const WHAT: &'static str = "agenda";
     const VERSION: u32 = SAVED_VERSION;
     fn version(&self) -> u32 {
         self.version
+    }
+}
+
+impl crate::store::PanelRecord for SavedAgenda {
+    type State = Agenda;
+    fn of_state(agenda: Agenda) -> Self {
+        SavedAgenda {
+            version: SAVED_VERSION,
+            agenda,
+        }
+    }
+    fn into_state(self) -> Agenda {
+        self.agenda
     }
 }
 
@@ -219,7 +225,7 @@ impl AgendaHost {
     async fn restore_once(&mut self, ctx: &Ctx<'_>) {
         if !self.restored {
             self.restored = true;
-            if let Some(saved) = ctx.read_record::<Saved>().await {
+            if let Some(saved) = ctx.read_record::<SavedAgenda>().await {
                 self.agenda = saved.agenda;
             }
         }
@@ -649,11 +655,8 @@ impl AgendaHost {
     }
 
     async fn save(&self, ctx: &Ctx<'_>) {
-        let saved = Saved {
-            version: SAVED_VERSION,
-            agenda: self.agenda.clone(),
-        };
-        ctx.write_record(&saved).await;
+        ctx.write_record(&SavedAgenda::of_state(self.agenda.clone()))
+            .await;
     }
 }
 

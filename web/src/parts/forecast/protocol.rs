@@ -7,33 +7,9 @@ use serde::{Deserialize, Serialize};
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::Timestamp;
 
-/// The panel's settings: the paper's where it gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ForecastSettings {
-    /// History window h (the paper: 10).
-    pub window: usize,
-    /// The latest N patterns the models are fitted on.
-    pub latest: usize,
-    /// Steps forecast ahead of the last observation.
-    pub horizon: usize,
-    /// Rolling origins over the end of the history (one one-step forecast
-    /// each, scored against what came).
-    pub origins: usize,
-    /// Prediction-interval coverage.
-    pub level: f64,
-}
-
-impl Default for ForecastSettings {
-    fn default() -> Self {
-        ForecastSettings {
-            window: 10,
-            latest: 100,
-            horizon: 12,
-            origins: 100,
-            level: 0.95,
-        }
-    }
-}
+/// The panel's settings (the paper's where it gives them): the engine's
+/// panel type, which the saved record and a workspace bundle carry.
+pub use skyplan_engine::bundle::ForecastSettings;
 
 /// What the forecast view asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

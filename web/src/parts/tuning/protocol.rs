@@ -4,44 +4,11 @@
 
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
-use skyplan_engine::tuning::{GroupConfig, SchedulerKind, SearchMethod};
+use skyplan_engine::tuning::{GroupConfig, SchedulerKind};
 
-/// The panel's settings: the CLI's defaults (`skyplan tune --help`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TuningSettings {
-    /// Containers of the cluster R.
-    pub containers: u32,
-    /// Containers per machine.
-    pub per_machine: u32,
-    /// Exhaustive search over the grid or recursive random search.
-    pub search: SearchMethod,
-    /// Seed of RRS and of the jobs' priorities.
-    pub seed: u64,
-    /// The window's first job (by submission, from 0).
-    pub first_job: usize,
-    /// Jobs per group.
-    pub jobs: usize,
-    /// Groups: consecutive windows of `jobs` jobs sharing the cluster.
-    pub groups: usize,
-    /// Keep the jobs' submission times (otherwise all wait at 0: a tuning
-    /// snapshot, as §4.3).
-    pub arrivals: bool,
-}
-
-impl Default for TuningSettings {
-    fn default() -> Self {
-        TuningSettings {
-            containers: 8,
-            per_machine: 4,
-            search: SearchMethod::Rrs,
-            seed: 7,
-            first_job: 0,
-            jobs: 20,
-            groups: 1,
-            arrivals: false,
-        }
-    }
-}
+/// The panel's settings (the CLI's defaults): the engine's panel type,
+/// which the saved record and a workspace bundle carry.
+pub use skyplan_engine::bundle::TuningSettings;
 
 /// What the Tuning panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
