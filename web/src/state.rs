@@ -49,7 +49,7 @@ impl Studio {
             slo: SloDesk::new(page, traces.workspace),
             agenda: AgendaDesk::new(page),
             pricing: PricingDesk::new(page),
-            forecast: ForecastDesk::new(page),
+            forecast: ForecastDesk::new(page, traces),
             tuning: TuningDesk::new(page),
             harvest: HarvestDesk::new(page),
             shaping: ShapingDesk::new(page),
@@ -59,6 +59,9 @@ impl Studio {
     /// Starts the engine worker and routes its responses here.
     pub fn connect(self) {
         self.page.connect(move |response| self.apply(response));
+        // The desks whose state lives on the page ask for what was saved.
+        self.tuning.open();
+        self.forecast.open();
     }
 
     /// Takes in one response from the worker.

@@ -4,6 +4,7 @@
 
 use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
+use skyplan_engine::bundle::ForecastState;
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::Timestamp;
 
@@ -26,6 +27,12 @@ pub enum ForecastRequest {
         /// Settings.
         settings: ForecastSettings,
     },
+    /// Send the card's saved state (answered by
+    /// [`ForecastResponse::Restored`]); the page asks once, at start.
+    Open,
+    /// Save the card's settings, the series shown and the band drawn for
+    /// the next page; no answer.
+    Keep(ForecastState),
 }
 
 impl ForecastRequest {
@@ -33,6 +40,8 @@ impl ForecastRequest {
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
             ForecastRequest::Run { .. } => Supersedes::any("forecast run"),
+            ForecastRequest::Keep(_) => Supersedes::any("forecast keep"),
+            ForecastRequest::Open => None,
         }
     }
 }
@@ -41,6 +50,8 @@ impl ForecastRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
 pub enum ForecastResponse {
+    /// The card's saved state (the defaults when nothing was saved).
+    Restored(ForecastState),
     /// The forecasts of one series.
     Ready(Box<ForecastView>),
     /// The engine refused (too short a series, bad settings).
