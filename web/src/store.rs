@@ -400,6 +400,54 @@ impl Store {
         finish(&tx).await
     }
 
+    /// Replaces everything saved at once — the files, the SLO decisions
+    /// and the `meta` records listed (`None`: deleted) — in one
+    /// transaction, so a failure leaves the saved workspace as it was
+    /// (an opened workspace bundle). The demo flag is set: the next start
+    /// restores these, never the demo.
+    ///
+    /// # Errors
+    /// When a record cannot be converted or the transaction fails.
+    pub async fn replace(
+        &self,
+        files: &[StoredFile],
+        decisions: &[SloDecision],
+        meta: &[(&str, Option<JsValue>)],
+    ) -> Result<(), StoreError> {
+        let names = Array::of3(&FILES.into(), &DECISIONS.into(), &META.into());
+        let tx = self
+            .db
+            .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)?;
+        let written = (|| {
+            let store = tx.object_store(FILES)?;
+            store.clear()?;
+            for file in files {
+                store.add(&write_record(file)?.into())?;
+            }
+            let store = tx.object_store(DECISIONS)?;
+            store.clear()?;
+            for decision in decisions {
+                let record = serde_wasm_bindgen::to_value(decision)
+                    .map_err(|e| StoreError(format!("the decision on `{}`: {e}", decision.job)))?;
+                store.put(&record)?;
+            }
+            let store = tx.object_store(META)?;
+            for (key, value) in meta {
+                match value {
+                    Some(value) => store.put_with_key(value, &(*key).into())?,
+                    None => store.delete(&(*key).into())?,
+                };
+            }
+            store.put_with_key(&JsValue::TRUE, &SEEDED.into())?;
+            Ok::<(), StoreError>(())
+        })();
+        if let Err(e) = written {
+            let _ = tx.abort();
+            return Err(e);
+        }
+        finish(&tx).await
+    }
+
     fn writer(&self, store: &str) -> Result<IdbTransaction, StoreError> {
         Ok(self
             .db

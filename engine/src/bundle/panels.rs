@@ -41,9 +41,13 @@ pub struct AgendaState {
     /// How the capacity was set (derived from the first requests, or the
     /// planner's).
     pub capacity_note: Option<String>,
-    /// The plan — requests, placements (with locks), load — once something
-    /// was admitted.
+    /// The plan — requests, placements, load — once something was
+    /// admitted.
     pub plan: Option<Plan>,
+    /// The reservations the planner locked (plan ids, ascending): the
+    /// batch optimizer leaves them where they are.
+    #[serde(default)]
+    pub locked: Vec<u32>,
 }
 
 /// How the Pricing panel estimates and prices a job, and the cluster.

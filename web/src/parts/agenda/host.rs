@@ -172,6 +172,15 @@ impl PartHost for AgendaHost {
             },
             AgendaRequest::Move { id, start } => self.move_to(ctx, id, start).await,
             AgendaRequest::Optimize { locked, .. } => self.optimize(ctx, &locked).await,
+            AgendaRequest::Lock { id, lock } => {
+                self.agenda.locked.retain(|&l| l != id);
+                if lock {
+                    self.agenda.locked.push(id);
+                    self.agenda.locked.sort_unstable();
+                }
+                self.save(ctx).await;
+                self.post_view(ctx);
+            }
             AgendaRequest::Undo => self.step_back(ctx, true).await,
             AgendaRequest::Redo => self.step_back(ctx, false).await,
             AgendaRequest::Compare { ticket } => self.compare(ctx, ticket),
@@ -258,7 +267,19 @@ impl AgendaHost {
             redo: self.redo.len(),
             admissible: self.admissible(workspace).len(),
             outcome: self.outcome.clone(),
+            locked: self.locked(),
         }
+    }
+
+    /// The locks of reservations still planned.
+    fn locked(&self) -> Vec<u32> {
+        let plan = self.agenda.plan.as_ref();
+        self.agenda
+            .locked
+            .iter()
+            .copied()
+            .filter(|&id| plan.is_some_and(|p| p.reservation(id).is_some()))
+            .collect()
     }
 
     fn post_view(&self, ctx: &Ctx<'_>) {
@@ -609,6 +630,8 @@ impl AgendaHost {
             }
             Change::Replaced { label, agenda } => {
                 let now = std::mem::replace(&mut self.agenda, *agenda);
+                // Locks are the planner's, not a change: undo keeps them.
+                self.agenda.locked.clone_from(&now.locked);
                 Change::Replaced {
                     label,
                     agenda: Box::new(now),
@@ -655,8 +678,11 @@ impl AgendaHost {
     }
 
     async fn save(&self, ctx: &Ctx<'_>) {
-        ctx.write_record(&SavedAgenda::of_state(self.agenda.clone()))
-            .await;
+        let agenda = Agenda {
+            locked: self.locked(),
+            ..self.agenda.clone()
+        };
+        ctx.write_record(&SavedAgenda::of_state(agenda)).await;
     }
 }
 
