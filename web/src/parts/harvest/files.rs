@@ -21,14 +21,21 @@ const META_KEY: &str = "harvest";
 const SAVED_VERSION: u32 = 1;
 
 /// The `meta` record `harvest`: what survives a reload — the tenants file,
-/// the reimages file and the machine tables, the engine's panel type (which
-/// a workspace bundle carries too) — with the record's version beside its
-/// fields, as records have always been written.
+/// the reimages file and the machine tables, the fields of the engine's
+/// [`HarvestState`] (which a workspace bundle carries) beside the record's
+/// version, as records have always been written. (Not `#[serde(flatten)]`:
+/// serde writes a flattened struct as a map, which `serde-wasm-bindgen`
+/// stores as a JS `Map`, not the plain object older records are.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedHarvest {
     version: u32,
-    #[serde(flatten)]
-    files: HarvestState,
+    tenants: Option<(String, String)>,
+    /// Absent in records saved before the storage view.
+    #[serde(default)]
+    reimages: Option<(String, String)>,
+    /// Absent in records saved before the studio read the machine tables.
+    #[serde(default)]
+    machines: Option<[(String, String); 2]>,
 }
 
 impl crate::store::MetaRecord for SavedHarvest {
@@ -45,11 +52,17 @@ impl PanelRecord for SavedHarvest {
     fn of_state(files: HarvestState) -> Self {
         SavedHarvest {
             version: SAVED_VERSION,
-            files,
+            tenants: files.tenants,
+            reimages: files.reimages,
+            machines: files.machines,
         }
     }
     fn into_state(self) -> HarvestState {
-        self.files
+        HarvestState {
+            tenants: self.tenants,
+            reimages: self.reimages,
+            machines: self.machines,
+        }
     }
 }
 
