@@ -8,3 +8,6 @@ pub mod host;
 pub mod panel;
 pub mod protocol;
 pub mod views;
+
+#[cfg(test)]
+mod tests;
