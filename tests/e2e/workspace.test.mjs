@@ -59,8 +59,11 @@ async function snapshot() {
   out.counts = await counts();
   out.files = await page.$$eval('[data-testid=file-row]', (rs) => rs.map((r) => r.dataset.name));
   out.chart = await valueOf('chart-select');
-  await page.locator('[data-testid=forecast-card]').waitFor();
-  out.forecast = [await valueOf('forecast-window'), await valueOf('forecast-horizon'), await valueOf('forecast-method')];
+  // The Forecast card shows under a series only.
+  if (out.chart.startsWith('series:')) {
+    await page.locator('[data-testid=forecast-card]').waitFor();
+    out.forecast = [await valueOf('forecast-window'), await valueOf('forecast-horizon'), await valueOf('forecast-method')];
+  }
 
   await openSlos();
   out.decisions = await page.$$eval('[data-testid=decision-row]', (rs) =>
