@@ -58,15 +58,17 @@ fn agenda() -> AgendaState {
 
 /// Every panel's state, each off its defaults.
 fn states() -> Bundle {
-    let mut shaping = ShapingSettings::default();
-    shaping.source = WorkloadSource::Files;
+    let mut shaping = ShapingSettings {
+        source: WorkloadSource::Files,
+        ..ShapingSettings::default()
+    };
     shaping.params.k1 = 0.25;
-    let mut tuning = TuningSettings {
+    let tuning = TuningSettings {
         containers: 12,
         search: SearchMethod::Exhaustive,
+        jobs: 30,
         ..TuningSettings::default()
     };
-    tuning.jobs = 30;
     Bundle {
         files: DEMO_FILES
             .iter()
