@@ -76,6 +76,45 @@ pub trait PanelRecord: MetaRecord {
     fn into_state(self) -> Self::State;
 }
 
+/// Declares a panel's record that holds its bundle state in one field
+/// beside the record's version — `{ version, <field>: State }`, the shape
+/// the agenda and pricing records have always had — with its
+/// [`MetaRecord`] and [`PanelRecord`]:
+/// `panel_record!(/// doc, SavedX { field: State }, "key", "what", VERSION);`.
+macro_rules! panel_record {
+    ($(#[$doc:meta])* $name:ident { $field:ident: $state:ty }, $key:expr, $what:expr, $version:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct $name {
+            version: u32,
+            $field: $state,
+        }
+
+        impl $crate::store::MetaRecord for $name {
+            const KEY: &'static str = $key;
+            const WHAT: &'static str = $what;
+            const VERSION: u32 = $version;
+            fn version(&self) -> u32 {
+                self.version
+            }
+        }
+
+        impl $crate::store::PanelRecord for $name {
+            type State = $state;
+            fn of_state($field: $state) -> Self {
+                $name {
+                    version: $version,
+                    $field,
+                }
+            }
+            fn into_state(self) -> $state {
+                self.$field
+            }
+        }
+    };
+}
+pub(crate) use panel_record;
+
 const DB_VERSION: u32 = 2;
 const FILES: &str = "files";
 const META: &str = "meta";

@@ -25,7 +25,6 @@ use crate::parts::agenda::views::{compare_view, of_job, reservation_view};
 use crate::store::PanelRecord;
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
-use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
     derived_capacity, optimize_plan_with_progress, plan_to_yarn, requests_from_decisions,
     AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
@@ -58,34 +57,13 @@ const SAVED_VERSION: u32 = 1;
 /// a workspace bundle carries too.
 use skyplan_engine::bundle::AgendaState as Agenda;
 
-/// The `meta` record `agenda`: the plan with its record version.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SavedAgenda {
-    version: u32,
-    agenda: Agenda,
-}
-
-impl crate::store::MetaRecord for SavedAgenda {
-    const KEY: &'static str = META_KEY;
-    const WHAT: &'static str = "agenda";
-    const VERSION: u32 = SAVED_VERSION;
-    fn version(&self) -> u32 {
-        self.version
-    }
-}
-
-impl crate::store::PanelRecord for SavedAgenda {
-    type State = Agenda;
-    fn of_state(agenda: Agenda) -> Self {
-        SavedAgenda {
-            version: SAVED_VERSION,
-            agenda,
-        }
-    }
-    fn into_state(self) -> Agenda {
-        self.agenda
-    }
-}
+crate::store::panel_record!(
+    /// The `meta` record `agenda`: the plan with its record version.
+    SavedAgenda { agenda: Agenda },
+    META_KEY,
+    "agenda",
+    SAVED_VERSION
+);
 
 /// A change, as undo (or redo) takes it back.
 enum Change {

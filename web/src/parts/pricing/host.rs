@@ -28,7 +28,6 @@ use crate::protocol::now_ms;
 use crate::store::PanelRecord;
 use crate::toolkit::host::{timed, Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
-use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate};
 use skyplan_engine::export::queue_csv;
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
@@ -52,35 +51,14 @@ pub const CURVE_POINTS: usize = 60;
 /// engine's panel types, which a workspace bundle carries too.
 use skyplan_engine::bundle::{AdmittedJob as Admitted, PricingState as Desk};
 
-/// The `meta` record `pricing`: the queue and settings with the record's
-/// version.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SavedPricing {
-    version: u32,
-    desk: Desk,
-}
-
-impl crate::store::MetaRecord for SavedPricing {
-    const KEY: &'static str = META_KEY;
-    const WHAT: &'static str = "pricing queue";
-    const VERSION: u32 = SAVED_VERSION;
-    fn version(&self) -> u32 {
-        self.version
-    }
-}
-
-impl PanelRecord for SavedPricing {
-    type State = Desk;
-    fn of_state(desk: Desk) -> Self {
-        SavedPricing {
-            version: SAVED_VERSION,
-            desk,
-        }
-    }
-    fn into_state(self) -> Desk {
-        self.desk
-    }
-}
+crate::store::panel_record!(
+    /// The `meta` record `pricing`: the queue and settings with the
+    /// record's version.
+    SavedPricing { desk: Desk },
+    META_KEY,
+    "pricing queue",
+    SAVED_VERSION
+);
 
 /// A job estimated and quoted.
 struct Priced {
