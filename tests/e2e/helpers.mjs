@@ -321,20 +321,25 @@ export async function upload(file) {
   await current().page.setInputFiles('[data-testid=file-input]', file);
 }
 
-/** Drops `text` as a file named `name` on the drop zone, as a browser would. */
-export async function drop(name, text, type) {
+/**
+ * Drops `content` (text, or bytes as an array of numbers) as a file named
+ * `name` on the drop zone — or on `target`, another selector — as a browser
+ * would.
+ */
+export async function drop(name, content, type, target = '[data-testid=dropzone]') {
   await current().page.evaluate(
-    ({ name, text, type }) => {
+    ({ name, content, type, target }) => {
+      const body = typeof content === 'string' ? content : new Uint8Array(content);
       const dt = new DataTransfer();
-      dt.items.add(new File([text], name, { type }));
-      const zone = document.querySelector('[data-testid=dropzone]');
+      dt.items.add(new File([body], name, { type }));
+      const zone = document.querySelector(target);
       for (const kind of ['dragenter', 'dragover', 'drop']) {
         zone.dispatchEvent(
           new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }),
         );
       }
     },
-    { name, text, type },
+    { name, content, type, target },
   );
 }
 

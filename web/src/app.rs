@@ -2,6 +2,8 @@
 
 use crate::nav::Panel;
 use crate::parts::agenda::panel::AgendaPanel;
+use crate::parts::bundle::desk::is_bundle;
+use crate::parts::bundle::panel::WorkspaceBar;
 use crate::parts::harvest::panel::HarvestPanel;
 use crate::parts::pricing::panel::PricingPanel;
 use crate::parts::shaping::panel::ShapingPanel;
@@ -20,10 +22,29 @@ pub fn App() -> impl IntoView {
     let panel = RwSignal::new(Panel::Traces);
     // Panels may send the user to another one (the SLOs empty state does).
     provide_context(panel);
-    // A file dropped outside the drop zone must not replace the page.
-    let no_drop = |ev: web_sys::DragEvent| ev.prevent_default();
-    window_event_listener(leptos::ev::dragover, no_drop);
-    window_event_listener(leptos::ev::drop, no_drop);
+    // A file dropped outside the drop zone must not replace the page; a
+    // workspace bundle dropped anywhere is opened (the drop zone, which
+    // takes it first, marks its drops handled).
+    window_event_listener(leptos::ev::dragover, |ev: web_sys::DragEvent| {
+        ev.prevent_default()
+    });
+    window_event_listener(leptos::ev::drop, move |ev: web_sys::DragEvent| {
+        if ev.default_prevented() {
+            return;
+        }
+        ev.prevent_default();
+        let files = ev.data_transfer().and_then(|dt| dt.files());
+        let bundles: Vec<web_sys::File> = files
+            .map(|list| (0..list.length()).filter_map(|i| list.item(i)).collect())
+            .unwrap_or_default();
+        let bundles: Vec<web_sys::File> = bundles
+            .into_iter()
+            .filter(|f| is_bundle(&f.name()))
+            .collect();
+        if !bundles.is_empty() {
+            studio.take_files(bundles);
+        }
+    });
     view! {
         <header class="topbar">
             <div class="brand">
@@ -48,6 +69,7 @@ pub fn App() -> impl IntoView {
                     })
                     .collect_view()}
             </nav>
+            <WorkspaceBar/>
             <EngineStatus/>
         </header>
         <Notices/>

@@ -5,6 +5,7 @@
 //! one field to [`Parts`] and one arm of [`dispatch`].
 
 use crate::parts::agenda::host::AgendaHost;
+use crate::parts::bundle::host::BundleHost;
 use crate::parts::forecast::host::ForecastHost;
 use crate::parts::harvest::host::HarvestHost;
 use crate::parts::pricing::host::PricingHost;
@@ -55,6 +56,8 @@ struct Parts {
     harvest: HarvestHost,
     /// The Shaping panel's workload file, last run and grid.
     shaping: ShapingHost,
+    /// The workspace bundle: saved from, and opened into, the store.
+    bundle: BundleHost,
 }
 
 /// Hands `request` to its part's host.
@@ -68,6 +71,7 @@ async fn dispatch(parts: &mut Parts, ctx: &mut Ctx<'_>, request: Request) {
         Request::Tuning(r) => parts.tuning.handle(ctx, r).await,
         Request::Harvest(r) => parts.harvest.handle(ctx, r).await,
         Request::Shaping(r) => parts.shaping.handle(ctx, r).await,
+        Request::Bundle(r) => parts.bundle.handle(ctx, r).await,
     }
 }
 
@@ -196,13 +200,20 @@ impl Host {
                 ctx.notice(format!("Could not save the workspace state: {e}"));
             }
         }
+        BundleHost::announce(&ctx).await;
         ctx.send(Response::Ready);
         parts.traces.post_summary(&ctx);
     }
 
     /// Answers one request; the demo and "Clear" of the Traces part are
-    /// followed by every part.
+    /// followed by every part. Once a workspace bundle has replaced the
+    /// saved workspace, nothing more is answered: the page reloads, and
+    /// the parts here still hold the old workspace, which must not be
+    /// written over the bundle's.
     pub async fn handle(&mut self, request: Request, file: Option<Blob>) {
+        if self.parts.bundle.opened() {
+            return;
+        }
         let after = match &request {
             Request::Traces(r) => After::of(r),
             _ => After::Nothing,

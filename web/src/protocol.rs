@@ -6,11 +6,13 @@
 //!
 //! Every message travels as a plain JS object `{ msg, file? }`: `msg` is the
 //! serde value (via `serde-wasm-bindgen`), and `file` — only with an import
-//! ([`TracesRequest::Import`]) — is the user's `File`/`Blob` itself, which the
+//! ([`TracesRequest::Import`]) or a workspace bundle opened
+//! ([`BundleRequest::Open`]) — is the user's `File`/`Blob` itself, which the
 //! browser hands to the worker by structured clone (a reference to the same
 //! bytes, never a copy through wasm memory).
 
 use crate::parts::agenda::protocol::{AgendaRequest, AgendaResponse};
+use crate::parts::bundle::protocol::{BundleRequest, BundleResponse};
 use crate::parts::forecast::protocol::{ForecastRequest, ForecastResponse};
 use crate::parts::harvest::cycles::protocol::{CyclesRequest, CyclesResponse};
 use crate::parts::harvest::protocol::{HarvestRequest, HarvestResponse};
@@ -54,6 +56,8 @@ pub enum Request {
     Harvest(HarvestRequest),
     /// The Shaping panel's runs, timelines, policies and grid.
     Shaping(ShapingRequest),
+    /// The workspace as one bundle file: save, open.
+    Bundle(BundleRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -94,6 +98,8 @@ pub enum Response {
     Harvest(HarvestResponse),
     /// An answer to a [`Request::Shaping`].
     Shaping(ShapingResponse),
+    /// An answer to a [`Request::Bundle`].
+    Bundle(BundleResponse),
 }
 
 impl Request {
@@ -109,6 +115,7 @@ impl Request {
             Request::Tuning(r) => r.supersedes_key(),
             Request::Harvest(r) => r.supersedes_key(),
             Request::Shaping(r) => r.supersedes_key(),
+            Request::Bundle(r) => r.supersedes_key(),
         }
     }
 
@@ -151,6 +158,7 @@ enveloped! {
     Tuning: TuningRequest, TuningResponse;
     Harvest: HarvestRequest, HarvestResponse;
     Shaping: ShapingRequest, ShapingResponse;
+    Bundle: BundleRequest, BundleResponse;
 }
 
 /// A half of a part (Harvest's) goes into the part's variant, then into

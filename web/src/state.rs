@@ -4,6 +4,7 @@
 
 use crate::page::Page;
 use crate::parts::agenda::desk::AgendaDesk;
+use crate::parts::bundle::desk::{is_bundle, BundleDesk};
 use crate::parts::forecast::desk::ForecastDesk;
 use crate::parts::harvest::desk::HarvestDesk;
 use crate::parts::pricing::desk::PricingDesk;
@@ -14,6 +15,7 @@ use crate::parts::tuning::desk::TuningDesk;
 use crate::protocol::Response;
 use leptos::prelude::*;
 use std::time::Duration;
+use web_sys::File;
 
 /// The studio's state, shared by every panel through context.
 #[derive(Clone, Copy)]
@@ -36,6 +38,8 @@ pub struct Studio {
     pub harvest: HarvestDesk,
     /// The Shaping panel's state.
     pub shaping: ShapingDesk,
+    /// The workspace bundle's save and open.
+    pub bundle: BundleDesk,
 }
 
 impl Studio {
@@ -49,16 +53,20 @@ impl Studio {
             slo: SloDesk::new(page, traces.workspace),
             agenda: AgendaDesk::new(page),
             pricing: PricingDesk::new(page),
-            forecast: ForecastDesk::new(page),
+            forecast: ForecastDesk::new(page, traces),
             tuning: TuningDesk::new(page),
             harvest: HarvestDesk::new(page),
             shaping: ShapingDesk::new(page),
+            bundle: BundleDesk::new(page),
         }
     }
 
     /// Starts the engine worker and routes its responses here.
     pub fn connect(self) {
         self.page.connect(move |response| self.apply(response));
+        // The desks whose state lives on the page ask for what was saved.
+        self.tuning.open();
+        self.forecast.open();
     }
 
     /// Takes in one response from the worker.
@@ -80,6 +88,21 @@ impl Studio {
             Response::Tuning(response) => self.tuning.apply(response),
             Response::Harvest(response) => self.harvest.apply(response),
             Response::Shaping(response) => self.shaping.apply(response),
+            Response::Bundle(response) => self.bundle.apply(response),
+        }
+    }
+
+    /// Files dropped or picked where the page takes files: a workspace
+    /// bundle (`.skyplan`) is opened in place of the workspace (the first,
+    /// if several), any other file imported as a trace.
+    pub fn take_files(self, files: Vec<File>) {
+        let (bundles, traces): (Vec<File>, Vec<File>) =
+            files.into_iter().partition(|f| is_bundle(&f.name()));
+        if !traces.is_empty() {
+            self.traces.import_files(traces);
+        }
+        if let Some(bundle) = bundles.into_iter().next() {
+            self.bundle.open(bundle);
         }
     }
 

@@ -63,6 +63,58 @@ pub trait MetaRecord: serde::Serialize + serde::de::DeserializeOwned {
     /// The version of a record read back.
     fn version(&self) -> u32;
 }
+
+/// A panel's record that holds one panel's state of a workspace bundle
+/// (`skyplan_engine::bundle`): read when a bundle is saved, written when one
+/// is opened, so the bundle and the panel share one shape.
+pub trait PanelRecord: MetaRecord {
+    /// The panel's state as the bundle carries it.
+    type State;
+    /// The record of `state`, at this build's version.
+    fn of_state(state: Self::State) -> Self;
+    /// The state the record holds.
+    fn into_state(self) -> Self::State;
+}
+
+/// Declares a panel's record that holds its bundle state in one field
+/// beside the record's version — `{ version, <field>: State }`, the shape
+/// the agenda and pricing records have always had — with its
+/// [`MetaRecord`] and [`PanelRecord`]:
+/// `panel_record!(/// doc, SavedX { field: State }, "key", "what", VERSION);`.
+macro_rules! panel_record {
+    ($(#[$doc:meta])* $name:ident { $field:ident: $state:ty }, $key:expr, $what:expr, $version:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct $name {
+            version: u32,
+            $field: $state,
+        }
+
+        impl $crate::store::MetaRecord for $name {
+            const KEY: &'static str = $key;
+            const WHAT: &'static str = $what;
+            const VERSION: u32 = $version;
+            fn version(&self) -> u32 {
+                self.version
+            }
+        }
+
+        impl $crate::store::PanelRecord for $name {
+            type State = $state;
+            fn of_state($field: $state) -> Self {
+                $name {
+                    version: $version,
+                    $field,
+                }
+            }
+            fn into_state(self) -> $state {
+                self.$field
+            }
+        }
+    };
+}
+pub(crate) use panel_record;
+
 const DB_VERSION: u32 = 2;
 const FILES: &str = "files";
 const META: &str = "meta";
@@ -384,6 +436,54 @@ impl Store {
     pub async fn delete_decision(&self, job: &str) -> Result<(), StoreError> {
         let tx = self.writer(DECISIONS)?;
         tx.object_store(DECISIONS)?.delete(&job.into())?;
+        finish(&tx).await
+    }
+
+    /// Replaces everything saved at once — the files, the SLO decisions
+    /// and the `meta` records listed (`None`: deleted) — in one
+    /// transaction, so a failure leaves the saved workspace as it was
+    /// (an opened workspace bundle). The demo flag is set: the next start
+    /// restores these, never the demo.
+    ///
+    /// # Errors
+    /// When a record cannot be converted or the transaction fails.
+    pub async fn replace(
+        &self,
+        files: &[StoredFile],
+        decisions: &[SloDecision],
+        meta: &[(&str, Option<JsValue>)],
+    ) -> Result<(), StoreError> {
+        let names = Array::of3(&FILES.into(), &DECISIONS.into(), &META.into());
+        let tx = self
+            .db
+            .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)?;
+        let written = (|| {
+            let store = tx.object_store(FILES)?;
+            store.clear()?;
+            for file in files {
+                store.add(&write_record(file)?.into())?;
+            }
+            let store = tx.object_store(DECISIONS)?;
+            store.clear()?;
+            for decision in decisions {
+                let record = serde_wasm_bindgen::to_value(decision)
+                    .map_err(|e| StoreError(format!("the decision on `{}`: {e}", decision.job)))?;
+                store.put(&record)?;
+            }
+            let store = tx.object_store(META)?;
+            for (key, value) in meta {
+                match value {
+                    Some(value) => store.put_with_key(value, &(*key).into())?,
+                    None => store.delete(&(*key).into())?,
+                };
+            }
+            store.put_with_key(&JsValue::TRUE, &SEEDED.into())?;
+            Ok::<(), StoreError>(())
+        })();
+        if let Err(e) = written {
+            let _ = tx.abort();
+            return Err(e);
+        }
         finish(&tx).await
     }
 

@@ -26,6 +26,11 @@ pub struct AgendaState {
     /// The plan — requests, placements (with locks), load — once something
     /// was admitted.
     pub plan: Option<Plan>,
+    /// The reservations the planner locked (plan ids, ascending): the
+    /// batch optimizer leaves them where they are. Absent in records saved
+    /// before locks were kept.
+    #[serde(default)]
+    pub locked: Vec<u32>,
     /// Requests of the admissions so far that are not in the plan, each with
     /// why (latest reason per name); a request placed later leaves the list.
     /// Absent in records saved before it was kept.

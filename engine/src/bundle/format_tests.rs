@@ -94,6 +94,7 @@ fn workspace() -> Bundle {
                 ],
             }),
             xml: Some(("capacity-scheduler.xml".into(), "<configuration/>".into())),
+            parent: "root.etl".into(),
         }),
         forecast: Some(ForecastState {
             settings: ForecastSettings {

@@ -154,7 +154,7 @@ pub struct ShapingState {
 
 /// The Tuning panel's settings, the configuration in force and the YARN
 /// file it came from.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuningState {
     /// The settings.
     pub settings: TuningSettings,
@@ -164,6 +164,27 @@ pub struct TuningState {
     /// The YARN scheduler file read (name, text), kept to write tuned values
     /// back into it.
     pub xml: Option<(String, String)>,
+    /// The queue whose children are the tuned queues in the YARN file
+    /// (`root` unless the planner named another): the file is read and
+    /// updated under it, so a bundle without it would export elsewhere.
+    #[serde(default = "root_queue")]
+    pub parent: String,
+}
+
+/// YARN's top queue, the default parent of the tuned queues.
+fn root_queue() -> String {
+    "root".into()
+}
+
+impl Default for TuningState {
+    fn default() -> Self {
+        TuningState {
+            settings: TuningSettings::default(),
+            current: None,
+            xml: None,
+            parent: root_queue(),
+        }
+    }
 }
 
 /// The Forecast panel's settings: the paper's where it gives them.

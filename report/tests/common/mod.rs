@@ -76,6 +76,7 @@ pub fn seeded_agenda_with_refusals(
         capacity_note: Some(note),
         plan: Some(plan),
         refused: refused.clone(),
+        locked: Vec::new(),
     };
     (state, refused)
 }

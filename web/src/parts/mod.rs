@@ -4,6 +4,7 @@
 //! and the part's own charts; Harvest has two halves of that shape.
 
 pub mod agenda;
+pub mod bundle;
 pub mod forecast;
 pub mod harvest;
 pub mod pricing;

@@ -2,7 +2,7 @@
 //! charts as one PNG.
 
 use crate::protocol::js_error_text;
-use js_sys::Array;
+use js_sys::{Array, Uint8Array};
 use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
@@ -10,16 +10,30 @@ use web_sys::{
     Blob, BlobPropertyBag, CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, Url,
 };
 
-/// Offers `text` as a download named `name` of type `mime`: a `Blob`, an
-/// object URL and a clicked `<a download>`. The URL is revoked a little
-/// later, once the browser has taken the file.
+/// Offers `text` as a download named `name` of type `mime`.
 ///
 /// # Errors
 /// When the page cannot create the blob, the URL or the link.
 pub fn save_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    offer(name, mime, &Array::of1(&text.into()))
+}
+
+/// Offers `bytes` as a download named `name` of type `mime` (a workspace
+/// bundle).
+///
+/// # Errors
+/// When the page cannot create the blob, the URL or the link.
+pub fn save_bytes(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    offer(name, mime, &Array::of1(&Uint8Array::from(bytes)))
+}
+
+/// Offers `parts` as one download: a `Blob`, an object URL and a clicked
+/// `<a download>`. The URL is revoked a little later, once the browser has
+/// taken the file.
+fn offer(name: &str, mime: &str, parts: &Array) -> Result<(), String> {
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&Array::of1(&text.into()), &options)
+    let blob = Blob::new_with_u8_array_sequence_and_options(parts, &options)
         .map_err(|e| js_error_text(&e))?;
     let url = Url::create_object_url_with_blob(&blob).map_err(|e| js_error_text(&e))?;
     let clicked = click_download(&url, name);

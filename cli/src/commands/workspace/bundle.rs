@@ -407,6 +407,7 @@ fn from_args(a: &Args) -> Result<Bundle, Failure> {
             settings,
             current,
             xml,
+            parent: a.parent.clone().unwrap_or_else(|| "root".into()),
         });
     }
     if !a.workloads.is_empty() {

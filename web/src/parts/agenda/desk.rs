@@ -166,7 +166,8 @@ pub struct AgendaDesk {
 }
 
 impl AgendaDesk {
-    /// Locks or unlocks reservation `id` for "Optimize".
+    /// Locks or unlocks reservation `id` for "Optimize" (shown at once,
+    /// saved by the worker with the plan).
     pub fn toggle_lock(self, id: u32, lock: bool) {
         self.locked.update(|l| {
             if lock {
@@ -175,6 +176,7 @@ impl AgendaDesk {
                 l.remove(&id);
             }
         });
+        self.page.send(AgendaRequest::Lock { id, lock });
     }
 
     /// The locked reservations still in the plan.
@@ -368,13 +370,10 @@ impl AgendaDesk {
                 agenda.optimize_out.set(None);
                 // A new plan ends any drag (a dropped one has landed).
                 agenda.drag.set(None);
-                // Locks of reservations no longer planned go with them.
-                let present: std::collections::BTreeSet<u32> =
-                    view.reservations.iter().map(|r| r.id).collect();
-                if agenda.locked.with_untracked(|l| !l.is_subset(&present)) {
-                    agenda
-                        .locked
-                        .update(|l| l.retain(|id| present.contains(id)));
+                // The worker's locks: those of reservations still planned.
+                let locked: std::collections::BTreeSet<u32> = view.locked.iter().copied().collect();
+                if agenda.locked.with_untracked(|l| *l != locked) {
+                    agenda.locked.set(locked);
                 }
                 agenda.view.set(Some(*view));
             }

@@ -21,16 +21,16 @@
 use crate::parts::agenda::protocol::{
     method_label, AgendaRequest, AgendaResponse, AgendaView, Outcome, PlanFormat, ReservationView,
 };
-use crate::parts::agenda::views::{compare_view, of_job, reservation_view};
+use crate::parts::agenda::views::{compare_view, reservation_view};
+use crate::store::PanelRecord;
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
-use serde::{Deserialize, Serialize};
 use skyplan_engine::agenda::{
-    derived_capacity, optimize_plan_with_progress, plan_to_yarn, requests_from_decisions,
-    AgendaParams, Capacity, Method, OptimizeParams, Plan, Recurrence, ReservationRequest,
+    day_of, optimize_plan_with_progress, plan_to_yarn, AgendaParams, Capacity, Method,
+    OptimizeParams, Plan, Recurrence, ReservationRequest,
 };
 use skyplan_engine::export::plan_csv;
-use skyplan_engine::slo::{DecisionKind, SloDecision};
+use skyplan_engine::slo::SloDecision;
 use skyplan_engine::time::format_timestamp;
 use skyplan_engine::{ContainerSize, Timestamp, Workspace};
 
@@ -53,33 +53,17 @@ const META_KEY: &str = "agenda";
 /// Version of the saved record; another version is not read back.
 const SAVED_VERSION: u32 = 1;
 
-/// Everything the panel works on, as saved.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Agenda {
-    /// 00:00 UTC of the plan's first step.
-    origin: Option<Timestamp>,
-    /// The capacity, once known.
-    capacity: Option<Capacity>,
-    /// How the capacity was set.
-    capacity_note: Option<String>,
-    /// The plan, once something was admitted.
-    plan: Option<Plan>,
-}
+/// Everything the panel works on, as saved: the engine's panel type, which
+/// a workspace bundle carries too.
+use skyplan_engine::bundle::AgendaState as Agenda;
 
-#[derive(Serialize, Deserialize)]
-struct Saved {
-    version: u32,
-    agenda: Agenda,
-}
-
-impl crate::store::MetaRecord for Saved {
-    const KEY: &'static str = META_KEY;
-    const WHAT: &'static str = "agenda";
-    const VERSION: u32 = SAVED_VERSION;
-    fn version(&self) -> u32 {
-        self.version
-    }
-}
+crate::store::panel_record!(
+    /// The `meta` record `agenda`: the plan with its record version.
+    SavedAgenda { agenda: Agenda },
+    META_KEY,
+    "agenda",
+    SAVED_VERSION
+);
 
 /// A change, as undo (or redo) takes it back.
 enum Change {
@@ -166,6 +150,15 @@ impl PartHost for AgendaHost {
             },
             AgendaRequest::Move { id, start } => self.move_to(ctx, id, start).await,
             AgendaRequest::Optimize { locked, .. } => self.optimize(ctx, &locked).await,
+            AgendaRequest::Lock { id, lock } => {
+                self.agenda.locked.retain(|&l| l != id);
+                if lock {
+                    self.agenda.locked.push(id);
+                    self.agenda.locked.sort_unstable();
+                }
+                self.save(ctx).await;
+                self.post_view(ctx);
+            }
             AgendaRequest::Undo => self.step_back(ctx, true).await,
             AgendaRequest::Redo => self.step_back(ctx, false).await,
             AgendaRequest::Compare { ticket } => self.compare(ctx, ticket),
@@ -219,7 +212,7 @@ impl AgendaHost {
     async fn restore_once(&mut self, ctx: &Ctx<'_>) {
         if !self.restored {
             self.restored = true;
-            if let Some(saved) = ctx.read_record::<Saved>().await {
+            if let Some(saved) = ctx.read_record::<SavedAgenda>().await {
                 self.agenda = saved.agenda;
             }
         }
@@ -252,7 +245,19 @@ impl AgendaHost {
             redo: self.redo.len(),
             admissible: self.admissible(workspace).len(),
             outcome: self.outcome.clone(),
+            locked: self.locked(),
         }
+    }
+
+    /// The locks of reservations still planned.
+    fn locked(&self) -> Vec<u32> {
+        let plan = self.agenda.plan.as_ref();
+        self.agenda
+            .locked
+            .iter()
+            .copied()
+            .filter(|&id| plan.is_some_and(|p| p.reservation(id).is_some()))
+            .collect()
     }
 
     fn post_view(&self, ctx: &Ctx<'_>) {
@@ -261,19 +266,7 @@ impl AgendaHost {
 
     /// Signed-off and overridden decisions whose jobs are not in the plan.
     fn admissible(&self, workspace: &Workspace) -> Vec<SloDecision> {
-        let placed: Vec<&str> = self
-            .agenda
-            .plan
-            .iter()
-            .flat_map(|p| p.reservations())
-            .map(|r| r.request.name.as_str())
-            .collect();
-        workspace
-            .decisions()
-            .filter(|d| d.kind != DecisionKind::Rejected)
-            .filter(|d| !placed.iter().any(|name| of_job(name, &d.job)))
-            .cloned()
-            .collect()
+        self.agenda.admissible(workspace.decisions())
     }
 
     /// Records a change made to the agenda (whose state before it is
@@ -332,22 +325,7 @@ impl AgendaHost {
     /// Makes sure there is a plan, deriving the capacity from `requests`
     /// when none is set. Returns why not, when not.
     fn ensure_plan(&mut self, requests: &[ReservationRequest]) -> Result<(), String> {
-        if self.agenda.plan.is_some() {
-            return Ok(());
-        }
-        let params = Self::params();
-        let capacity = match self.agenda.capacity {
-            Some(c) => c,
-            None => {
-                let (c, note) = derived_capacity(&params, requests).map_err(|e| e.to_string())?;
-                self.agenda.capacity_note = Some(note);
-                c
-            }
-        };
-        let plan = Plan::new(params, vec![capacity]).map_err(|e| e.to_string())?;
-        self.agenda.capacity = Some(capacity);
-        self.agenda.plan = Some(plan);
-        Ok(())
+        self.agenda.ensure_plan(&Self::params(), requests)
     }
 
     async fn admit_decisions(&mut self, ctx: &Ctx<'_>, method: Method, stretch: bool) {
@@ -359,51 +337,33 @@ impl AgendaHost {
             return;
         }
         let before = self.agenda.clone();
-        let origin = self.agenda.origin.unwrap_or_else(|| {
-            let earliest = decisions.iter().map(|d| d.reference).min().unwrap_or(0);
-            day_of(earliest)
-        });
-        let params = Self::params();
-        let (requests, skipped) =
-            requests_from_decisions(&decisions, origin, &params, min_parallelism(stretch));
-        if requests.is_empty() {
-            let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
-            refuse(ctx, format!("Nothing to place. {}", why.join("; ")));
-            return;
-        }
-        // Periodic requests first (they take precedence), then one-offs.
-        let (mut ordered, one_offs): (Vec<_>, Vec<_>) = requests
-            .into_iter()
-            .partition(|r| matches!(r.recurrence, Recurrence::Periodic { .. }));
-        ordered.extend(one_offs);
-        if let Err(why) = self.ensure_plan(&ordered) {
-            self.agenda = before;
-            refuse(ctx, why);
-            return;
-        }
-        self.agenda.origin = Some(origin);
-        let mut problems = skipped;
-        let mut placed = 0;
-        let plan = self.agenda.plan.as_mut().expect("ensured");
-        for request in ordered.iter().cloned() {
-            match plan.admit(request, method) {
-                Ok((_, displaced)) => {
-                    placed += 1;
-                    problems.extend(displaced.into_iter().map(|r| (r.name, r.reason)));
-                }
-                Err(r) => problems.push((r.name, r.reason)),
+        // The engine's admission (the one `skyplan bundle` uses): periodic
+        // requests first, then one-offs; what is refused is kept with why.
+        let admitted = self.agenda.admit_decisions(
+            &Self::params(),
+            &decisions,
+            method,
+            min_parallelism(stretch),
+        );
+        let admission = match admitted {
+            Ok(a) => a,
+            Err(why) => {
+                self.agenda = before;
+                refuse(ctx, capitalized(&why));
+                return;
             }
-        }
+        };
         let jobs = decisions.len();
         let outcome = Outcome {
             summary: format!(
-                "Admitted {placed} of {} request{} from {jobs} decision{} by {}.",
-                ordered.len(),
-                plural(ordered.len()),
+                "Admitted {} of {} request{} from {jobs} decision{} by {}.",
+                admission.placed,
+                admission.requested,
+                plural(admission.requested),
                 plural(jobs),
                 method_label(method)
             ),
-            problems,
+            problems: admission.problems,
         };
         let label = format!("admission of {jobs} job{}", plural(jobs));
         let change = Change::Replaced {
@@ -603,6 +563,8 @@ impl AgendaHost {
             }
             Change::Replaced { label, agenda } => {
                 let now = std::mem::replace(&mut self.agenda, *agenda);
+                // Locks are the planner's, not a change: undo keeps them.
+                self.agenda.locked.clone_from(&now.locked);
                 Change::Replaced {
                     label,
                     agenda: Box::new(now),
@@ -649,11 +611,11 @@ impl AgendaHost {
     }
 
     async fn save(&self, ctx: &Ctx<'_>) {
-        let saved = Saved {
-            version: SAVED_VERSION,
-            agenda: self.agenda.clone(),
+        let agenda = Agenda {
+            locked: self.locked(),
+            ..self.agenda.clone()
         };
-        ctx.write_record(&saved).await;
+        ctx.write_record(&SavedAgenda::of_state(agenda)).await;
     }
 }
 
@@ -705,11 +667,6 @@ impl OneOff {
     }
 }
 
-/// 00:00 UTC of the day of `t`.
-fn day_of(t: Timestamp) -> Timestamp {
-    t - t.rem_euclid(86_400)
-}
-
 /// `HH:MM` of plan step `step`.
 fn clock(origin: Timestamp, step: usize, step_secs: i64) -> String {
     let t = format_timestamp(origin + step as i64 * step_secs);
@@ -752,5 +709,14 @@ mod tests {
         let r = form("x", (0, 600), 2.0, 5).request(&p).unwrap();
         assert_eq!(r.total_demand(), 2.0 * 5.0 * 60.0);
         assert_eq!(r.recurrence, Recurrence::OneOff);
+    }
+}
+
+/// `why` with its first letter capitalized, as the panel's notices are.
+fn capitalized(why: &str) -> String {
+    let mut c = why.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }

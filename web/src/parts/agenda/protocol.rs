@@ -83,6 +83,14 @@ pub enum AgendaRequest {
         /// Reservations that must not move.
         locked: Vec<u32>,
     },
+    /// Lock (or unlock) one reservation for "Optimize"; saved with the
+    /// plan, not an undoable change.
+    Lock {
+        /// The reservation.
+        id: u32,
+        /// Lock it (else unlock).
+        lock: bool,
+    },
     /// Take back the last change (capacity, admission, one-off, removal, move).
     Undo,
     /// Apply again the last change taken back.
@@ -216,6 +224,10 @@ pub struct AgendaView {
     pub admissible: usize,
     /// What the last change did, when it has something to say.
     pub outcome: Option<Outcome>,
+    /// The reservations locked for "Optimize" (ids, ascending), saved
+    /// with the plan.
+    #[serde(default)]
+    pub locked: Vec<u32>,
 }
 
 /// What an admission (or another change) did beyond the plan itself.

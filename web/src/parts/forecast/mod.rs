@@ -9,4 +9,5 @@ pub mod desk;
 pub mod host;
 pub mod panel;
 pub mod protocol;
+pub mod saved;
 pub mod views;

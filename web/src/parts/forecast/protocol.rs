@@ -4,36 +4,13 @@
 
 use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
+use skyplan_engine::bundle::ForecastState;
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::Timestamp;
 
-/// The panel's settings: the paper's where it gives them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ForecastSettings {
-    /// History window h (the paper: 10).
-    pub window: usize,
-    /// The latest N patterns the models are fitted on.
-    pub latest: usize,
-    /// Steps forecast ahead of the last observation.
-    pub horizon: usize,
-    /// Rolling origins over the end of the history (one one-step forecast
-    /// each, scored against what came).
-    pub origins: usize,
-    /// Prediction-interval coverage.
-    pub level: f64,
-}
-
-impl Default for ForecastSettings {
-    fn default() -> Self {
-        ForecastSettings {
-            window: 10,
-            latest: 100,
-            horizon: 12,
-            origins: 100,
-            level: 0.95,
-        }
-    }
-}
+/// The panel's settings (the paper's where it gives them): the engine's
+/// panel type, which the saved record and a workspace bundle carry.
+pub use skyplan_engine::bundle::ForecastSettings;
 
 /// What the forecast view asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +27,12 @@ pub enum ForecastRequest {
         /// Settings.
         settings: ForecastSettings,
     },
+    /// Send the card's saved state (answered by
+    /// [`ForecastResponse::Restored`]); the page asks once, at start.
+    Open,
+    /// Save the card's settings, the series shown and the band drawn for
+    /// the next page; no answer.
+    Keep(ForecastState),
 }
 
 impl ForecastRequest {
@@ -57,6 +40,8 @@ impl ForecastRequest {
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
             ForecastRequest::Run { .. } => Supersedes::any("forecast run"),
+            ForecastRequest::Keep(_) => Supersedes::any("forecast keep"),
+            ForecastRequest::Open => None,
         }
     }
 }
@@ -65,6 +50,8 @@ impl ForecastRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
 pub enum ForecastResponse {
+    /// The card's saved state (the defaults when nothing was saved).
+    Restored(ForecastState),
     /// The forecasts of one series.
     Ready(Box<ForecastView>),
     /// The engine refused (too short a series, bad settings).

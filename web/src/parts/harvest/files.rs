@@ -9,8 +9,10 @@ use super::cycles::protocol::CyclesResponse;
 use super::machines::{read_machines, Machines};
 use super::storage::protocol::StorageResponse;
 use crate::demo::{DEMO_REIMAGES, DEMO_TENANTS};
+use crate::store::PanelRecord;
 use crate::toolkit::host::Ctx;
 use serde::{Deserialize, Serialize};
+use skyplan_engine::bundle::HarvestState;
 use skyplan_engine::harvest::{read_reimages_csv, read_tenants_csv, ReimageHistory, TenantInfo};
 
 /// The `meta` record's key.
@@ -18,26 +20,49 @@ const META_KEY: &str = "harvest";
 /// The record's version.
 const SAVED_VERSION: u32 = 1;
 
-/// What survives a reload: the tenants file and the reimages file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Saved {
+/// The `meta` record `harvest`: what survives a reload — the tenants file,
+/// the reimages file and the machine tables, the fields of the engine's
+/// [`HarvestState`] (which a workspace bundle carries) beside the record's
+/// version, as records have always been written. (Not `#[serde(flatten)]`:
+/// serde writes a flattened struct as a map, which `serde-wasm-bindgen`
+/// stores as a JS `Map`, not the plain object older records are.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedHarvest {
     version: u32,
     tenants: Option<(String, String)>,
     /// Absent in records saved before the storage view.
     #[serde(default)]
     reimages: Option<(String, String)>,
-    /// The machine tables (meta, usage); absent in records saved before
-    /// the studio read them.
+    /// Absent in records saved before the studio read the machine tables.
     #[serde(default)]
     machines: Option<[(String, String); 2]>,
 }
 
-impl crate::store::MetaRecord for Saved {
+impl crate::store::MetaRecord for SavedHarvest {
     const KEY: &'static str = META_KEY;
     const WHAT: &'static str = "tenants file";
     const VERSION: u32 = SAVED_VERSION;
     fn version(&self) -> u32 {
         self.version
+    }
+}
+
+impl PanelRecord for SavedHarvest {
+    type State = HarvestState;
+    fn of_state(files: HarvestState) -> Self {
+        SavedHarvest {
+            version: SAVED_VERSION,
+            tenants: files.tenants,
+            reimages: files.reimages,
+            machines: files.machines,
+        }
+    }
+    fn into_state(self) -> HarvestState {
+        HarvestState {
+            tenants: self.tenants,
+            reimages: self.reimages,
+            machines: self.machines,
+        }
     }
 }
 
@@ -65,7 +90,11 @@ impl Files {
             return;
         }
         self.restored = true;
-        let Some(mut saved) = ctx.read_record::<Saved>().await else {
+        let Some(mut saved) = ctx
+            .read_record::<SavedHarvest>()
+            .await
+            .map(PanelRecord::into_state)
+        else {
             return;
         };
         if let Some([meta, usage]) = saved.machines.take() {
@@ -74,7 +103,7 @@ impl Files {
                 Err(message) => refuse_tenants(ctx, message),
             }
         }
-        if let Saved {
+        if let HarvestState {
             tenants: Some((name, text)),
             reimages,
             ..
@@ -92,15 +121,14 @@ impl Files {
 
     /// Saves both files.
     pub async fn save(&self, ctx: &Ctx<'_>) {
-        ctx.write_record(&Saved {
-            version: SAVED_VERSION,
+        ctx.write_record(&SavedHarvest::of_state(HarvestState {
             tenants: self.tenants.as_ref().map(|t| (t.0.clone(), t.1.clone())),
             reimages: self.reimages.clone(),
             machines: self
                 .machines
                 .as_ref()
                 .map(|m| [m.meta.clone(), m.usage.clone()]),
-        })
+        }))
         .await;
     }
 

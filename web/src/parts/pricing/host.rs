@@ -25,10 +25,10 @@ use crate::parts::pricing::protocol::{
 };
 use crate::parts::pricing::views::{history, history_view, queue_view, QUANTUM};
 use crate::protocol::now_ms;
+use crate::store::PanelRecord;
 use crate::toolkit::host::{timed, Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
-use serde::{Deserialize, Serialize};
-use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate, Method};
+use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate};
 use skyplan_engine::export::queue_csv;
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::import::read_queue_csv;
@@ -47,36 +47,18 @@ const SAVED_VERSION: u32 = 1;
 /// Deadlines on a quoted curve.
 pub const CURVE_POINTS: usize = 60;
 
-/// One admitted job, as saved: with its price and method when it was
-/// admitted here, without when it was imported.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Admitted {
-    job: QueuedJob,
-    price: Option<f64>,
-    method: Option<Method>,
-}
+/// One admitted job and everything the panel works on, as saved: the
+/// engine's panel types, which a workspace bundle carries too.
+use skyplan_engine::bundle::{AdmittedJob as Admitted, PricingState as Desk};
 
-/// Everything the panel works on, as saved.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Desk {
-    settings: Option<PricingSettings>,
-    queue: Vec<Admitted>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct Saved {
-    version: u32,
-    desk: Desk,
-}
-
-impl crate::store::MetaRecord for Saved {
-    const KEY: &'static str = META_KEY;
-    const WHAT: &'static str = "pricing queue";
-    const VERSION: u32 = SAVED_VERSION;
-    fn version(&self) -> u32 {
-        self.version
-    }
-}
+crate::store::panel_record!(
+    /// The `meta` record `pricing`: the queue and settings with the
+    /// record's version.
+    SavedPricing { desk: Desk },
+    META_KEY,
+    "pricing queue",
+    SAVED_VERSION
+);
 
 /// A job estimated and quoted.
 struct Priced {
@@ -245,7 +227,7 @@ impl PricingHost {
     async fn restore_once(&mut self, ctx: &Ctx<'_>) {
         if !self.restored {
             self.restored = true;
-            if let Some(saved) = ctx.read_record::<Saved>().await {
+            if let Some(saved) = ctx.read_record::<SavedPricing>().await {
                 self.desk = saved.desk;
             }
         }
@@ -488,10 +470,7 @@ impl PricingHost {
     }
 
     async fn save(&self, ctx: &Ctx<'_>) {
-        let saved = Saved {
-            version: SAVED_VERSION,
-            desk: self.desk.clone(),
-        };
-        ctx.write_record(&saved).await;
+        ctx.write_record(&SavedPricing::of_state(self.desk.clone()))
+            .await;
     }
 }

@@ -10,11 +10,8 @@
 use crate::toolkit::protocol::{Failure, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::estimate::{JobEstimate, Method};
-use skyplan_engine::fixtures::QueueParams;
 use skyplan_engine::model::JobFeatures;
-use skyplan_engine::pricing::{
-    JobWork, PriceFunction, PricePoint, Quote, SimParams, SimReport, Slots,
-};
+use skyplan_engine::pricing::{JobWork, PriceFunction, PricePoint, Quote, SimParams, SimReport};
 
 /// The new job: its features and, for the same-job method, its name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,32 +23,9 @@ pub struct JobSpec {
     pub features: JobFeatures,
 }
 
-/// How the new job is estimated and priced, and the cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PricingSettings {
-    /// The estimation method planned with.
-    pub method: Method,
-    /// Coverage of the prediction intervals (MRM plans with the upper end).
-    pub level: f64,
-    /// The cluster's map and reduce slots.
-    pub slots: Slots,
-    /// The price function with its κ.
-    pub function: PriceFunction,
-}
-
-impl Default for PricingSettings {
-    /// The demo queue's: GP at 95 %, 80 + 80 slots (the demo history's
-    /// cluster), eq. (13) with κ = 1.
-    fn default() -> Self {
-        let demo = QueueParams::default();
-        PricingSettings {
-            method: demo.method,
-            level: demo.level,
-            slots: demo.slots,
-            function: demo.function,
-        }
-    }
-}
+/// How the new job is estimated and priced, and the cluster: the engine's
+/// panel type, which the saved queue and a workspace bundle carry.
+pub use skyplan_engine::bundle::PricingSettings;
 
 /// What the Pricing panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -377,6 +377,11 @@ impl ShapingDesk {
                     self.take_run(*view);
                 }
             }
+            ShapingResponse::Settings { ticket, settings } => {
+                if self.run.is_current(ticket) {
+                    self.form.update(|f| f.take_settings(&settings));
+                }
+            }
             ShapingResponse::Timelines(t) => {
                 if self.run.is_current(t.ticket) {
                     self.timelines.set(Some(*t));

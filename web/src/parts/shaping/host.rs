@@ -107,7 +107,21 @@ impl PartHost for ShapingHost {
                             view: Box::new(view),
                         });
                     }
-                    None => self.run(ctx, ticket, settings).await,
+                    None => {
+                        // Settings kept without a run (a bundle's) are run,
+                        // and shown in the form.
+                        let settings = match self.saved.settings.clone() {
+                            Some(kept) => {
+                                send(ShapingResponse::Settings {
+                                    ticket,
+                                    settings: kept.clone(),
+                                });
+                                kept
+                            }
+                            None => settings,
+                        };
+                        self.run(ctx, ticket, settings).await;
+                    }
                 }
             }
             ShapingRequest::Run { ticket, settings } => self.run(ctx, ticket, settings).await,
@@ -297,6 +311,7 @@ impl ShapingHost {
                     settings,
                     view: view.clone(),
                 });
+                self.saved.settings = None;
                 self.save(ctx).await;
                 ctx.send(ShapingResponse::Ready(Box::new(view)));
             }

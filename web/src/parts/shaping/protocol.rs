@@ -5,65 +5,16 @@
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::shaping::{
-    GeneratorParams, GridReport, Params, PolicyComparison, ShapingReport, Timelines,
-    WorkloadSummary,
+    GridReport, Params, PolicyComparison, ShapingReport, Timelines, WorkloadSummary,
 };
 
-/// The panel's default application count. The engine's default (1,000
-/// applications on 250 hosts) took 5.4 s with GP in headless Chrome on a
-/// loaded machine and shows a small effect (1.8×: its 14 h of arrivals give
-/// the baseline's queue little time to grow). 400 applications on a fifth
-/// of the cluster ([`DEFAULT_HOSTS`]) at the paper's arrival rate per host
-/// cover about 31 h of arrivals: the same effects — reservations queue,
-/// shaping cuts the slack and turnaround (≈ 2.3×) at the price of
-/// preemptions and failures — in less time (BENCHMARKS.md, "Dynamic
-/// resource shaping").
-pub const DEFAULT_APPS: usize = 400;
-/// The panel's default hosts (32 cores × 128 GB each, as §IV-A's).
-pub const DEFAULT_HOSTS: usize = 50;
-/// The panel's default grid workload: one seed of 300 applications on the
-/// same hosts, so the 24 cells (25 runs and one forecasting pass) stay
-/// within ~30 s in the browser.
-pub const DEFAULT_GRID_APPS: usize = 300;
-
-/// Where the simulated workload comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WorkloadSource {
-    /// The §IV-like generator (`params.workload`).
-    Generated,
-    /// The workload read from files in the panel (applications CSV + usage
-    /// CSV, a workload JSON, or Alibaba v2018 container tables).
-    Files,
-}
-
-/// A run's settings: the engine's [`Params`] and where the workload comes
-/// from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShapingSettings {
-    /// Where the workload comes from.
-    pub source: WorkloadSource,
-    /// Cluster, policy, forecaster, K1, K2, grace; the generator's settings.
-    pub params: Params,
-}
-
-impl Default for ShapingSettings {
-    fn default() -> Self {
-        ShapingSettings {
-            source: WorkloadSource::Generated,
-            params: Params {
-                workload: GeneratorParams {
-                    apps: DEFAULT_APPS,
-                    ..GeneratorParams::default()
-                },
-                hosts: DEFAULT_HOSTS,
-                ..Params::default()
-            },
-        }
-    }
-}
-
-pub use skyplan_engine::shaping::WorkloadFile;
+/// The panel's settings, defaults and files are the engine's panel types
+/// (`skyplan_engine::bundle`), which the saved record and a workspace
+/// bundle carry alike.
+pub use skyplan_engine::bundle::{
+    ShapingSettings, WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS,
+    DEFAULT_SHAPING_APPS as DEFAULT_APPS, DEFAULT_SHAPING_HOSTS as DEFAULT_HOSTS,
+};
 
 /// What the Shaping panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -265,6 +216,15 @@ pub enum ShapingResponse {
         settings: ShapingSettings,
         /// Its results, with the timelines shown when it was saved.
         view: Box<ShapingView>,
+    },
+    /// The settings an [`ShapingRequest::Open`] runs instead of the form's
+    /// (an opened workspace bundle's, kept without a run), for the form;
+    /// the run's progress and results follow under the same ticket.
+    Settings {
+        /// The Open's ticket.
+        ticket: u32,
+        /// The settings run.
+        settings: ShapingSettings,
     },
     /// Another application's or host's timelines.
     Timelines(Box<TimelinesView>),

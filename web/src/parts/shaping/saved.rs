@@ -19,10 +19,10 @@
 //! saved settings on the first follow-up — the runs are seeded, so it is
 //! the same run, and the host checks that it is.
 
-use super::protocol::{ShapingSettings, ShapingView, WorkloadFile};
-use crate::store::MetaRecord;
+use super::protocol::{ShapingSettings, ShapingView};
+use crate::store::{MetaRecord, PanelRecord};
 use serde::{Deserialize, Serialize};
-use skyplan_engine::shaping::Params;
+use skyplan_engine::bundle::ShapingState;
 
 /// The record's version; a record of another version is ignored.
 pub const SAVED_VERSION: u32 = 1;
@@ -36,6 +36,11 @@ pub struct SavedShaping {
     pub files: Option<FilesRead>,
     /// The latest run that completed, if any.
     pub run: Option<SavedRun>,
+    /// The settings to run when there is no run: a workspace bundle's,
+    /// which carries settings, not results (absent in records written
+    /// before bundles).
+    #[serde(default)]
+    pub settings: Option<ShapingSettings>,
 }
 
 impl Default for SavedShaping {
@@ -44,6 +49,7 @@ impl Default for SavedShaping {
             version: SAVED_VERSION,
             files: None,
             run: None,
+            settings: None,
         }
     }
 }
@@ -60,15 +66,29 @@ impl MetaRecord for SavedShaping {
     }
 }
 
-/// Workload files as read: enough to read them again.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FilesRead {
-    /// The files, names and text.
-    pub files: Vec<WorkloadFile>,
-    /// The cluster they were checked against (and, for Alibaba tables,
-    /// whose host memory converted the requests).
-    pub params: Params,
+impl PanelRecord for SavedShaping {
+    type State = ShapingState;
+    /// No run: the panel runs the state's settings when it opens (seeded,
+    /// so the run is the one the bundle was saved after).
+    fn of_state(state: ShapingState) -> Self {
+        SavedShaping {
+            files: state.files,
+            settings: state.settings,
+            ..SavedShaping::default()
+        }
+    }
+    /// The latest run's settings, else the settings kept to run.
+    fn into_state(self) -> ShapingState {
+        ShapingState {
+            files: self.files,
+            settings: self.run.map(|r| r.settings).or(self.settings),
+        }
+    }
 }
+
+/// Workload files as read, enough to read them again: the engine's panel
+/// type, which a workspace bundle carries too.
+pub use skyplan_engine::bundle::ShapingFiles as FilesRead;
 
 /// The latest run: its settings and its results as shown.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,7 +116,7 @@ impl SavedRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parts::shaping::protocol::WorkloadSource;
+    use crate::parts::shaping::protocol::{WorkloadFile, WorkloadSource};
     use crate::parts::shaping::views::run;
 
     /// The record after the panel's default run, with a file read.

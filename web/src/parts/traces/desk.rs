@@ -8,7 +8,7 @@ use crate::page::Page;
 use crate::protocol::Request;
 use leptos::prelude::*;
 use skyplan_engine::{Format, ParseError};
-use web_sys::FileList;
+use web_sys::File;
 
 /// An import the worker is working on.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,9 +118,9 @@ impl TracesDesk {
 
     /// Imports files with the current format and lenient settings, one
     /// progress bar each.
-    pub fn import_files(self, files: &FileList) {
+    pub fn import_files(self, files: Vec<File>) {
         let (format, lenient) = (self.format.get_untracked(), self.lenient.get_untracked());
-        for file in (0..files.length()).filter_map(|i| files.item(i)) {
+        for file in files {
             let ticket = self.page.next_id();
             let name = file.name();
             self.imports.update(|v| {

@@ -367,8 +367,9 @@ fn read_blob(
     importer.finish().map_err(Failure::from)
 }
 
-/// Import settings: the engine's defaults with the page's choices.
-fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
+/// Import settings: the engine's defaults with the page's choices (a
+/// workspace bundle's files are checked with the same).
+pub fn import_options(format: Option<Format>, lenient: bool) -> ImportOptions {
     ImportOptions {
         format,
         lenient,

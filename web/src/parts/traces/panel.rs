@@ -38,8 +38,10 @@ pub fn TracesPanel() -> impl IntoView {
 #[component]
 fn ImportCard() -> impl IntoView {
     let studio = expect_context::<Studio>();
-    let on_files =
-        Callback::new(move |files: web_sys::FileList| studio.traces.import_files(&files));
+    // A workspace bundle dropped here is opened; trace files are imported.
+    let on_files = Callback::new(move |files: web_sys::FileList| {
+        studio.take_files((0..files.length()).filter_map(|i| files.item(i)).collect());
+    });
     view! {
         <Card title="Import traces">
             <Dropzone on_files=on_files/>

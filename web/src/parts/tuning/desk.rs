@@ -37,7 +37,13 @@ pub struct TuningForm {
 
 impl Default for TuningForm {
     fn default() -> Self {
-        let s = TuningSettings::default();
+        TuningForm::of(&TuningSettings::default(), "root")
+    }
+}
+
+impl TuningForm {
+    /// The form showing `s` and the parent queue `parent`.
+    pub fn of(s: &TuningSettings, parent: &str) -> Self {
         TuningForm {
             containers: s.containers.to_string(),
             per_machine: s.per_machine.to_string(),
@@ -47,7 +53,7 @@ impl Default for TuningForm {
             groups: s.groups.to_string(),
             search: s.search,
             arrivals: s.arrivals,
-            parent: "root".into(),
+            parent: parent.to_owned(),
         }
     }
 }
@@ -102,8 +108,12 @@ pub struct TuningDesk {
     /// The schedule shown (the best's, or a chosen candidate's).
     pub schedule: RwSignal<Option<ScheduleView>>,
     /// The last YARN file sent to the worker, kept to send again to a
-    /// worker restarted by Cancel (the file lives only in the worker).
+    /// worker restarted by Cancel (in case the worker could not save it).
     sent_xml: StoredValue<Option<TuningRequest>>,
+    /// The saved state has arrived: from then on every change of the form
+    /// or the queue tree is saved (not before, or the defaults would
+    /// overwrite what was saved).
+    restored: RwSignal<bool>,
 }
 
 impl TuningDesk {
@@ -118,9 +128,32 @@ impl TuningDesk {
             group: RwSignal::new(0),
             schedule: RwSignal::new(None),
             sent_xml: StoredValue::new(None),
+            restored: RwSignal::new(false),
         };
         page.on_restart(move || desk.restarted());
+        Effect::new(move |_| desk.keep());
         desk
+    }
+
+    /// Asks the worker for the saved state (once, when the page starts).
+    pub fn open(self) {
+        self.send(TuningRequest::Open);
+    }
+
+    /// Saves the form (when it parses) and the queue tree; tracked by the
+    /// desk's effect, so every change is saved once the saved state is in.
+    fn keep(self) {
+        let (Ok(settings), parent) = self.form.with(|f| (f.settings(), f.parent.clone())) else {
+            return;
+        };
+        let current = self.current.get();
+        if self.restored.get() {
+            self.send(TuningRequest::Keep {
+                settings,
+                current,
+                parent,
+            });
+        }
     }
 
     /// A fresh worker is starting: it holds no YARN file, so the one read
@@ -304,6 +337,20 @@ impl TuningDesk {
     /// Takes in one answer of the worker.
     pub fn apply(self, response: TuningResponse) {
         match response {
+            TuningResponse::Restored(state) => {
+                self.form
+                    .set(TuningForm::of(&state.settings, &state.parent));
+                self.current.set(
+                    state
+                        .current
+                        .unwrap_or_else(|| equal_queues(SchedulerKind::Capacity, 2)),
+                );
+                if state.xml.is_none() {
+                    self.sent_xml.set_value(None);
+                }
+                self.source.set(state.xml.map(|(name, _)| name));
+                self.restored.set(true);
+            }
             TuningResponse::Config { name, config } => {
                 self.run.error.set(None);
                 self.source.set(Some(name));

@@ -3,9 +3,12 @@
 //! candidates and writes the tuned configuration back as XML.
 
 use super::protocol::{TuningRequest, TuningResponse};
+use super::saved::SavedTuning;
 use super::views::{candidate_schedule, run, LastRun};
+use crate::store::PanelRecord;
 use crate::toolkit::host::{timed, Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
+use skyplan_engine::bundle::TuningState;
 use skyplan_engine::tuning::{
     read_capacity_xml, read_fair_xml, update_capacity_xml, update_fair_xml, write_capacity_xml,
     write_fair_xml, FairContext, GroupConfig, SchedulerKind, XmlError,
@@ -14,8 +17,11 @@ use skyplan_engine::tuning::{
 /// The Tuning part's worker state.
 #[derive(Default)]
 pub struct TuningHost {
-    /// The imported file: name and text (updated in place on export).
-    xml: Option<(String, String)>,
+    /// The saved record was read (on the first request of the session).
+    restored: bool,
+    /// What is saved: settings, queue tree, parent queue and the imported
+    /// file (name and text, updated in place on export).
+    state: TuningState,
     /// The last run.
     last: Option<LastRun>,
 }
@@ -24,8 +30,20 @@ impl PartHost for TuningHost {
     type Request = TuningRequest;
 
     async fn handle(&mut self, ctx: &mut Ctx<'_>, request: TuningRequest) {
+        self.restore_once(ctx).await;
         let send = |r: TuningResponse| ctx.send(r);
         match request {
+            TuningRequest::Open => send(TuningResponse::Restored(self.state.clone())),
+            TuningRequest::Keep {
+                settings,
+                current,
+                parent,
+            } => {
+                self.state.settings = settings;
+                self.state.current = Some(current);
+                self.state.parent = parent;
+                self.save(ctx).await;
+            }
             TuningRequest::ReadXml {
                 name,
                 text,
@@ -33,7 +51,10 @@ impl PartHost for TuningHost {
                 containers,
             } => match read_current(&text, &parent, containers) {
                 Ok(config) => {
-                    self.xml = Some((name.clone(), text));
+                    self.state.xml = Some((name.clone(), text));
+                    self.state.current = Some(config.clone());
+                    self.state.parent = parent;
+                    self.save(ctx).await;
                     send(TuningResponse::Config { name, config });
                 }
                 Err(e) => send(TuningResponse::ConfigFailed {
@@ -41,7 +62,10 @@ impl PartHost for TuningHost {
                     name,
                 }),
             },
-            TuningRequest::ForgetXml => self.xml = None,
+            TuningRequest::ForgetXml => {
+                self.state.xml = None;
+                self.save(ctx).await;
+            }
             TuningRequest::Run {
                 ticket,
                 settings,
@@ -85,7 +109,7 @@ impl PartHost for TuningHost {
                 parent,
             } => {
                 let ctx = FairContext::paper(containers);
-                let written = match (&self.xml, config.scheduler) {
+                let written = match (&self.state.xml, config.scheduler) {
                     (Some((name, text)), kind) if same_kind(text, kind) => {
                         let updated = match kind {
                             SchedulerKind::Capacity => update_capacity_xml(text, &parent, &config),
@@ -105,9 +129,33 @@ impl PartHost for TuningHost {
         }
     }
 
-    /// "Clear": the imported file and the last run go.
-    async fn clear(&mut self, _ctx: &mut Ctx<'_>) {
-        *self = TuningHost::default();
+    /// "Clear": the imported file and the last run go (saved so, and the
+    /// panel told); the settings and the queue tree stay.
+    async fn clear(&mut self, ctx: &mut Ctx<'_>) {
+        self.restore_once(ctx).await;
+        self.last = None;
+        self.state.xml = None;
+        self.save(ctx).await;
+        ctx.send(TuningResponse::Restored(self.state.clone()));
+    }
+}
+
+impl TuningHost {
+    /// Reads the saved record on the first request of a worker session (a
+    /// new page, or the worker restarted by Cancel).
+    async fn restore_once(&mut self, ctx: &Ctx<'_>) {
+        if !self.restored {
+            self.restored = true;
+            if let Some(saved) = ctx.read_record::<SavedTuning>().await {
+                self.state = saved.into_state();
+            }
+        }
+    }
+
+    /// Saves the record (a failure is a notice; the session goes on).
+    async fn save(&self, ctx: &Ctx<'_>) {
+        ctx.write_record(&SavedTuning::of_state(self.state.clone()))
+            .await;
     }
 }
 

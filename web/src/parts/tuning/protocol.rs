@@ -4,10 +4,12 @@
 
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
+use skyplan_engine::bundle::TuningState;
 use skyplan_engine::tuning::{GroupConfig, SchedulerKind};
 
-/// The panel's settings (the CLI's defaults) and the seeded runs of the
-/// simulated confirmation: the engine's, shared with the plan report.
+/// The panel's settings (the CLI's defaults; the saved record and a
+/// workspace bundle carry them) and the seeded runs of the simulated
+/// confirmation: the engine's, shared with the plan report.
 pub use skyplan_engine::tuning::{TuningSettings, SIM_RUNS};
 
 /// What the Tuning panel asks of the worker.
@@ -30,6 +32,19 @@ pub enum TuningRequest {
     },
     /// Forget the imported file: the export writes a fresh one.
     ForgetXml,
+    /// Send the panel's saved state (answered by
+    /// [`TuningResponse::Restored`]); the page asks once, at start.
+    Open,
+    /// Save the panel's settings, queue tree and parent queue (with the
+    /// YARN file the worker holds) for the next page; no answer.
+    Keep {
+        /// Settings as last parsed from the form.
+        settings: TuningSettings,
+        /// The queue tree in force.
+        current: GroupConfig,
+        /// The parent queue in the YARN file.
+        parent: String,
+    },
     /// Tune the current configuration's queues on the window's jobs
     /// (answered by [`TuningResponse::Progress`], then
     /// [`TuningResponse::Ready`] or [`TuningResponse::Failed`]).
@@ -69,6 +84,7 @@ impl TuningRequest {
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
             TuningRequest::Run { .. } => Supersedes::any("tuning run"),
+            TuningRequest::Keep { .. } => Supersedes::any("tuning keep"),
             _ => None,
         }
     }
@@ -78,6 +94,9 @@ impl TuningRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op")]
 pub enum TuningResponse {
+    /// The panel's saved state (the defaults when nothing was saved), for
+    /// the form, the queue tree and the YARN file's name.
+    Restored(TuningState),
     /// An imported file's configuration.
     Config {
         /// File name.

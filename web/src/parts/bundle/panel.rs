@@ -1,0 +1,54 @@
+//! The workspace buttons in the page's header, always there: "Save
+//! workspace", "Open workspace" and the status line of the last save or
+//! open.
+//!
+//! Test ids: `workspace-save`, `workspace-open` (the file input),
+//! `workspace-status` (with `data-state`: saving, opening, saved, opened,
+//! failed).
+
+use crate::state::Studio;
+use crate::widgets::file_button::FileButton;
+use leptos::prelude::*;
+
+/// The header's workspace controls.
+#[component]
+pub fn WorkspaceBar() -> impl IntoView {
+    let studio = expect_context::<Studio>();
+    let desk = studio.bundle;
+    let busy = move || {
+        !studio.page.ready.get() || desk.status.with(|s| s.as_ref().is_some_and(|s| s.busy()))
+    };
+    view! {
+        <div class="workspace-bar">
+            <button
+                class="button small"
+                data-testid="workspace-save"
+                title="Download everything the studio keeps — files, decisions, every panel — as one .skyplan file"
+                disabled=busy
+                on:click=move |_| desk.save()
+            >
+                "Save workspace"
+            </button>
+            <FileButton
+                label="Open workspace"
+                testid="workspace-open"
+                accept=".skyplan,application/gzip"
+                title="Open a .skyplan file in place of this workspace (it is checked first; a file refused changes nothing)"
+                on_files=move |files| {
+                    if let Some(file) = files.into_iter().next() {
+                        desk.open(file);
+                    }
+                }
+            />
+            <span
+                class="workspace-status"
+                data-testid="workspace-status"
+                data-state=move || desk.status.with(|s| s.as_ref().map_or("", |s| s.state()))
+                role="status"
+                title=move || desk.status.with(|s| s.as_ref().map(|s| s.text()).unwrap_or_default())
+            >
+                {move || desk.status.with(|s| s.as_ref().map(|s| s.text()).unwrap_or_default())}
+            </span>
+        </div>
+    }
+}
