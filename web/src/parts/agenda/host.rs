@@ -688,6 +688,15 @@ fn push_bounded(stack: &mut Vec<Change>, change: Change) {
     stack.push(change);
 }
 
+/// `why` with its first letter capitalized, as the panel's notices are.
+fn capitalized(why: &str) -> String {
+    let mut c = why.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -709,14 +718,5 @@ mod tests {
         let r = form("x", (0, 600), 2.0, 5).request(&p).unwrap();
         assert_eq!(r.total_demand(), 2.0 * 5.0 * 60.0);
         assert_eq!(r.recurrence, Recurrence::OneOff);
-    }
-}
-
-/// `why` with its first letter capitalized, as the panel's notices are.
-fn capitalized(why: &str) -> String {
-    let mut c = why.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
