@@ -4,7 +4,8 @@
 //! if it opens, replaces the saved workspace — then the page reloads, so
 //! every panel restores from it exactly as after any reload (resetting
 //! each desk in place would be a second restore path to keep in step with
-//! the first). Holds no algorithm.
+//! the first). "Download report" asks the worker for the plan report of
+//! the saved workspace and downloads the page. Holds no algorithm.
 
 use super::protocol::{BundleRequest, BundleResponse};
 use crate::page::Page;
@@ -21,6 +22,10 @@ pub enum BundleStatus {
     Saving,
     /// The worker is checking the bundle named so.
     Opening(String),
+    /// The worker is rendering the report: where it is.
+    Reporting(String),
+    /// The report was downloaded: what, in words.
+    Reported(String),
     /// Saved: what was downloaded, in words.
     Saved(String),
     /// Opened: the page reloads.
@@ -35,6 +40,8 @@ impl BundleStatus {
         match self {
             BundleStatus::Saving => "saving",
             BundleStatus::Opening(_) => "opening",
+            BundleStatus::Reporting(_) => "reporting",
+            BundleStatus::Reported(_) => "reported",
             BundleStatus::Saved(_) => "saved",
             BundleStatus::Opened(_) => "opened",
             BundleStatus::Failed(_) => "failed",
@@ -46,6 +53,8 @@ impl BundleStatus {
         match self {
             BundleStatus::Saving => "Saving the workspace…".into(),
             BundleStatus::Opening(name) => format!("Opening {name}…"),
+            BundleStatus::Reporting(stage) => format!("Making the report: {stage}…"),
+            BundleStatus::Reported(text) => text.clone(),
             BundleStatus::Saved(text) | BundleStatus::Opened(text) | BundleStatus::Failed(text) => {
                 text.clone()
             }
@@ -54,7 +63,10 @@ impl BundleStatus {
 
     /// A save or an open is out.
     pub fn busy(&self) -> bool {
-        matches!(self, BundleStatus::Saving | BundleStatus::Opening(_))
+        matches!(
+            self,
+            BundleStatus::Saving | BundleStatus::Opening(_) | BundleStatus::Reporting(_)
+        )
     }
 }
 
@@ -71,6 +83,18 @@ fn bundle_name() -> String {
     let today = js_sys::Date::new_0();
     format!(
         "skyplan-workspace-{:04}-{:02}-{:02}.{BUNDLE_EXTENSION}",
+        today.get_full_year(),
+        today.get_month() + 1,
+        today.get_date()
+    )
+}
+
+/// The report's download name, by today's date:
+/// `skyplan-report-YYYY-MM-DD.html`.
+fn report_name() -> String {
+    let today = js_sys::Date::new_0();
+    format!(
+        "skyplan-report-{:04}-{:02}-{:02}.html",
         today.get_full_year(),
         today.get_month() + 1,
         today.get_date()
@@ -121,6 +145,21 @@ impl BundleDesk {
             .send(Request::Bundle(BundleRequest::Save { ticket }));
     }
 
+    /// Asks the worker for the plan report of the saved workspace.
+    pub fn report(self) {
+        if self.busy() {
+            return;
+        }
+        let ticket = self.page.next_id();
+        self.out
+            .set_value(Some((ticket, report_name(), 0.0, now_ms())));
+        self.status
+            .set(Some(BundleStatus::Reporting("starting".into())));
+        let now_secs = (js_sys::Date::now() / 1000.0) as i64;
+        self.page
+            .send(Request::Bundle(BundleRequest::Report { ticket, now_secs }));
+    }
+
     /// Hands `file` to the worker to open in place of the workspace.
     pub fn open(self, file: File) {
         if self.busy() {
@@ -140,7 +179,10 @@ impl BundleDesk {
     /// Takes in one answer of the worker.
     pub fn apply(self, response: BundleResponse) {
         let ticket = match &response {
-            BundleResponse::Saved { ticket, .. } | BundleResponse::Opened { ticket, .. } => *ticket,
+            BundleResponse::Saved { ticket, .. }
+            | BundleResponse::Opened { ticket, .. }
+            | BundleResponse::Progress { ticket, .. }
+            | BundleResponse::Report { ticket, .. } => *ticket,
             BundleResponse::Failed(f) => f.ticket,
         };
         let Some((out, name, size, asked)) = self.out.get_value() else {
@@ -149,9 +191,45 @@ impl BundleDesk {
         if out != ticket {
             return;
         }
+        if let BundleResponse::Progress { stage, .. } = response {
+            self.status.set(Some(BundleStatus::Reporting(stage)));
+            return;
+        }
         self.out.set_value(None);
         let took = now_ms() - asked;
         match response {
+            BundleResponse::Progress { .. } => {}
+            BundleResponse::Report {
+                html,
+                sections,
+                millis,
+                ..
+            } => {
+                log(&format!(
+                    "skyplan report: {name}: {} bytes, {} sections; worker {millis:.0} ms, {took:.0} ms in all",
+                    html.len(),
+                    sections.len()
+                ));
+                let absent: Vec<&str> = sections
+                    .iter()
+                    .filter(|(_, present)| !present)
+                    .map(|(title, _)| title.as_str())
+                    .collect();
+                let status = match save_bytes(&name, "text/html", html.as_bytes()) {
+                    Ok(()) => BundleStatus::Reported(format!(
+                        "Report {name} ({} kB, {} sections{}).",
+                        html.len().div_ceil(1024),
+                        sections.len(),
+                        if absent.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; nothing yet for: {}", absent.join(", "))
+                        }
+                    )),
+                    Err(e) => BundleStatus::Failed(format!("{name} could not be downloaded: {e}")),
+                };
+                self.status.set(Some(status));
+            }
             BundleResponse::Saved {
                 bytes,
                 contents,

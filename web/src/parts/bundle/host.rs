@@ -5,7 +5,9 @@
 //! it with `skyplan_engine::bundle::encode`. Opening decodes a bundle,
 //! imports each of its trace files as a check, then replaces the saved
 //! workspace in one IndexedDB transaction ([`Store::replace`]): a bundle
-//! refused at any step leaves everything as it was. After a bundle is
+//! refused at any step leaves everything as it was. The plan report is
+//! rendered from the same gathered bundle (`skyplan_report`), so it shows
+//! what a saved bundle would. After a bundle is
 //! opened this worker answers nothing more: the page reloads, and the
 //! fresh worker restores every panel from the records, as on any reload.
 
@@ -26,6 +28,7 @@ use crate::toolkit::protocol::Failure;
 use js_sys::{Array, Uint8Array};
 use skyplan_engine::bundle::{decode, encode, Bundle, BundleFile};
 use skyplan_engine::Importer;
+use skyplan_report::{render_with_progress, Progress, ReportOptions};
 use wasm_bindgen::JsValue;
 use web_sys::{Blob, FileReaderSync};
 
@@ -70,6 +73,49 @@ impl PartHost for BundleHost {
                     )),
                 });
             }
+            BundleRequest::Report { ticket, now_secs } => {
+                let report = match gather(ctx.store).await {
+                    Ok(bundle) => {
+                        let options = ReportOptions {
+                            title: None,
+                            source: Some("the studio's saved workspace".into()),
+                            generated_at: Some(now_secs),
+                        };
+                        // One message a stage or a whole percent of one:
+                        // a message per application would flood the page.
+                        let mut last = (None, usize::MAX);
+                        let mut progress = |p: Progress| {
+                            let pct = (p.done * 100).checked_div(p.total).unwrap_or(0);
+                            if last != (Some(p.stage), pct) {
+                                last = (Some(p.stage), pct);
+                                ctx.send(BundleResponse::Progress {
+                                    ticket,
+                                    stage: stage_text(&p),
+                                });
+                            }
+                        };
+                        render_with_progress(&bundle, &options, &mut progress)
+                            .map_err(|e| e.to_string())
+                    }
+                    Err(e) => Err(e),
+                };
+                ctx.send(match report {
+                    Ok(r) => BundleResponse::Report {
+                        ticket,
+                        sections: r
+                            .sections
+                            .iter()
+                            .map(|s| (s.title.to_string(), s.present))
+                            .collect(),
+                        html: r.html,
+                        millis: now_ms() - t0,
+                    },
+                    Err(why) => BundleResponse::Failed(Failure::new(
+                        ticket,
+                        format!("The report could not be made: {why}."),
+                    )),
+                });
+            }
             BundleRequest::Open { ticket, name } => {
                 let file = ctx.file.take();
                 match open(ctx.store, &name, file).await {
@@ -106,6 +152,15 @@ impl BundleHost {
                 ctx.notice(format!("Could not update the saved workspace: {e}"));
             }
         }
+    }
+}
+
+/// A report's progress in words: the stage, and how far when counted.
+fn stage_text(p: &Progress) -> String {
+    if p.total > 0 {
+        format!("{}: {} of {}", p.stage.label(), p.done, p.total)
+    } else {
+        p.stage.label().to_string()
     }
 }
 

@@ -1,10 +1,10 @@
 //! The workspace buttons in the page's header, always there: "Save
-//! workspace", "Open workspace" and the status line of the last save or
-//! open.
+//! workspace", "Download report", "Open workspace" and the status line of
+//! the last of them.
 //!
-//! Test ids: `workspace-save`, `workspace-open` (the file input),
-//! `workspace-status` (with `data-state`: saving, opening, saved, opened,
-//! failed).
+//! Test ids: `workspace-save`, `workspace-report`, `workspace-open` (the
+//! file input), `workspace-status` (with `data-state`: saving, opening,
+//! reporting, saved, opened, reported, failed).
 
 use crate::state::Studio;
 use crate::widgets::file_button::FileButton;
@@ -28,6 +28,15 @@ pub fn WorkspaceBar() -> impl IntoView {
                 on:click=move |_| desk.save()
             >
                 "Save workspace"
+            </button>
+            <button
+                class="button small"
+                data-testid="workspace-report"
+                title="Download the plan report: one self-contained HTML page of the saved workspace — SLOs, agenda, pricing, harvesting, shaping and tuning advice, each with its settings"
+                disabled=busy
+                on:click=move |_| desk.report()
+            >
+                "Download report"
             </button>
             <FileButton
                 label="Open workspace"

@@ -17,6 +17,16 @@ pub enum BundleRequest {
         /// The page's ticket, echoed.
         ticket: u32,
     },
+    /// Render the saved workspace as the plan report (answered by
+    /// [`BundleResponse::Progress`] as it goes, then
+    /// [`BundleResponse::Report`] or [`BundleResponse::Failed`]).
+    Report {
+        /// The page's ticket, echoed.
+        ticket: u32,
+        /// The page's clock, seconds since the epoch (the report says when
+        /// it was made; the engine has no clock).
+        now_secs: i64,
+    },
     /// Open the bundle posted next to this message in place of the saved
     /// workspace (answered by [`BundleResponse::Opened`], after which the
     /// page reloads, or [`BundleResponse::Failed`], with nothing changed).
@@ -34,6 +44,7 @@ impl BundleRequest {
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
             BundleRequest::Save { .. } => Supersedes::any("bundle save"),
+            BundleRequest::Report { .. } => Supersedes::any("bundle report"),
             BundleRequest::Open { .. } => None,
         }
     }
@@ -53,6 +64,24 @@ pub enum BundleResponse {
         /// What it holds, in words (`4 files, 12 SLO decisions, …`).
         contents: String,
         /// Worker time to gather and compress, milliseconds.
+        millis: f64,
+    },
+    /// The report's progress: the section it is computing.
+    Progress {
+        /// The report's ticket.
+        ticket: u32,
+        /// What it is doing, in words (`shaping: application 120 of 400`).
+        stage: String,
+    },
+    /// The plan report, one self-contained HTML page, to download.
+    Report {
+        /// The report's ticket.
+        ticket: u32,
+        /// The page.
+        html: String,
+        /// Its sections with their input (`true`) or its absence.
+        sections: Vec<(String, bool)>,
+        /// Worker time to gather and render, milliseconds.
         millis: f64,
     },
     /// The bundle replaced the saved workspace; the page reloads to restore
