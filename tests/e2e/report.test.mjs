@@ -39,15 +39,15 @@ async function reported() {
 studioTest('Plan report: every section of the demo, charts drawn, nothing run, nothing fetched', { timeout: 600_000 }, 'no uncaught errors while reporting', async () => {
   // The panels that keep their state once opened: visit them so the saved
   // workspace holds what a planner would have.
-  for (const [nav, panel] of [
-    ['nav-agenda', 'agenda-panel'],
-    ['nav-pricing', 'pricing-panel'],
-    ['nav-harvest', 'harvest-panel'],
-    ['nav-shaping', 'shaping-panel'],
-    ['nav-tuning', 'tuning-panel'],
+  for (const [nav, shown] of [
+    ['nav-agenda', '[data-testid=agenda-row]'],
+    ['nav-pricing', '[data-testid=queue-row]'],
+    ['nav-harvest', '[data-testid=harvest-panel]'],
+    ['nav-shaping', '[data-testid=shaping-panel]'],
+    ['nav-tuning', '[data-testid=tuning-panel]'],
   ]) {
     await page.click(`[data-testid=${nav}]`);
-    await page.locator(`[data-testid=${panel}]`).waitFor({ timeout: WAIT_MS });
+    await page.locator(shown).first().waitFor({ timeout: WAIT_MS });
   }
   const t0 = Date.now();
   const [file] = await Promise.all([
