@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
   REPO,
@@ -302,6 +303,49 @@ test('Workspace: truncated, corrupt and foreign files are refused; the workspace
   await page.reload();
   await openTraces();
   assert.deepEqual(await counts(), kept, 'the saved workspace is kept');
+});
+
+/** The `skyplan` CLI built by `cargo test` (make test builds it before this test); built here if missing. */
+function cli() {
+  const bin = path.join(REPO, 'target', 'debug', 'skyplan');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '-p', 'skyplan-cli'], { cwd: REPO, stdio: 'inherit' });
+  return (args) => execFileSync(bin, args, { cwd: REPO, encoding: 'utf8' });
+}
+
+test('Workspace: the studio opens what skyplan bundle writes, and skyplan reads what the studio saves', { timeout: 600_000 }, async () => {
+  assert.ok(saved, 'the first test saved a bundle');
+  const skyplan = cli();
+  // The studio's own bundle, read by the CLI: what it lists is what was saved.
+  const listed = skyplan(['bundle', '--list', saved]);
+  assert.match(listed, /SLO decisions: 7\n/);
+  assert.match(listed, /agenda: 6 reservations/);
+  assert.match(listed, /tuning: 24 containers/);
+  const page1 = skyplan(['report', saved, '-o', '-']);
+  assert.match(page1, /id="tuning"/);
+  assert.doesNotMatch(page1, /No scheduler tuning in this workspace/);
+
+  // A bundle the CLI writes (the demo's), opened in the studio.
+  const written = path.join(tmpDir, 'cli-demo.skyplan');
+  skyplan(['bundle', '-o', written]);
+  await openTraces();
+  await openBundle(written);
+  const notice = page.locator('[data-testid=notice]', { hasText: 'Opened cli-demo.skyplan' });
+  await notice.waitFor();
+  await openTraces();
+  await waitForCounts((c) => c.files === 4, 'the four demo trace files');
+  assert.deepEqual(
+    await page.$$eval('[data-testid=file-row]', (rs) => rs.map((r) => r.dataset.name)),
+    ['demo/runs.csv', 'demo/utilization.csv', 'demo/history.csv', 'demo/tenant_utilization.csv'],
+  );
+  // The agenda the CLI admitted, and its refusals, as the CLI listed them.
+  const cliList = skyplan(['bundle', '--list', written]);
+  const [, placed] = cliList.match(/agenda: (\d+) reservations/);
+  await page.click('[data-testid=nav-agenda]');
+  await waitForCount(page.locator('[data-testid=agenda-row]'), Number(placed), 'the CLI\'s reservations');
+  const [, queued] = cliList.match(/pricing queue: (\d+) jobs/);
+  await page.click('[data-testid=nav-pricing]');
+  await waitForCount(page.locator('[data-testid=queue-row]'), Number(queued), 'the CLI\'s queue');
+  await screenshot('cli-bundle-opened');
 });
 
 test('no uncaught errors in the page', () => {
