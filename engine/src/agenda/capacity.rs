@@ -71,7 +71,7 @@ pub fn derived_capacity(
         memory_mb: cores * MB_PER_CORE,
     };
     let note = format!(
-        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core. Change it here."
+        "Derived when the first jobs were admitted: {HEADROOM} × the lower bound on their peak load ({bound:.1} cores), rounded up, {MB_PER_CORE} MB a core."
     );
     Ok((capacity, note))
 }
