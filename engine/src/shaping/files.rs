@@ -123,12 +123,11 @@ pub fn read_workload_files(
         .map(|(_, n, _)| *n)
         .collect::<Vec<_>>()
         .join(" + ");
-    let read = match by_kind.len() {
-        1 if get(FileKind::Json).is_some() => {
-            let (n, t) = get(FileKind::Json).expect("present");
-            read_applications_json(n, t)
-        }
-        2 => match (
+    // One workload JSON by itself, or a pair of CSVs or Alibaba tables.
+    let json = get(FileKind::Json).filter(|_| by_kind.len() == 1);
+    let read = match (by_kind.len(), json) {
+        (1, Some((n, t))) => read_applications_json(n, t),
+        (2, _) => match (
             get(FileKind::Applications),
             get(FileKind::Usage),
             get(FileKind::AlibabaMeta),
