@@ -76,3 +76,18 @@ impl From<lexopt::Error> for Failure {
         Failure::usage(e.to_string())
     }
 }
+
+/// Located input errors as one failure, the way `skyplan import` lists
+/// them: the first ten, then how many more.
+pub fn located<E: std::fmt::Display>(errors: impl IntoIterator<Item = E>) -> Failure {
+    use std::fmt::Write as _;
+    let errors: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+    let mut msg = errors.first().cloned().unwrap_or_default();
+    for e in errors.iter().skip(1).take(9) {
+        let _ = write!(msg, "\n  {e}");
+    }
+    if errors.len() > 10 {
+        let _ = write!(msg, "\n  … and {} more", errors.len() - 10);
+    }
+    Failure::input(msg)
+}

@@ -3,7 +3,7 @@
 //! earliest-first baselines and the lower bounds, and the plan written back
 //! as YARN reservations.
 
-use crate::common::Failure;
+use crate::common::{located, Failure};
 use serde_json::{json, Value};
 use skyplan_engine::agenda::{
     lower_bounds, optimize_batch, optimize_plan, parse_yarn, plan_to_yarn, requests_from_decisions,
@@ -74,19 +74,6 @@ enum Input {
     Decisions(Vec<SloDecision>),
 }
 
-/// Lists located errors the way `skyplan import` does: the first ten.
-fn located(errors: impl IntoIterator<Item = String>) -> Failure {
-    let errors: Vec<String> = errors.into_iter().collect();
-    let mut msg = errors.first().cloned().unwrap_or_default();
-    for e in errors.iter().skip(1).take(9) {
-        let _ = write!(msg, "\n  {e}");
-    }
-    if errors.len() > 10 {
-        let _ = write!(msg, "\n  … and {} more", errors.len() - 10);
-    }
-    Failure::input(msg)
-}
-
 fn yarn_failure(path: &str, e: &YarnError) -> Failure {
     match e {
         YarnError::Json { .. } => Failure::input(format!("{path}:{e}")),
@@ -108,7 +95,7 @@ fn read_input(path: &str) -> Result<Input, Failure> {
     if !(body.starts_with('{') || body.starts_with('[')) {
         return read_decisions_csv(path, &text)
             .map(Input::Decisions)
-            .map_err(|errs| located(errs.iter().map(|e| e.to_string())));
+            .map_err(located);
     }
     let value: Value = match serde_json::from_str(body) {
         Ok(v) => v,

@@ -2,7 +2,7 @@
 //! the command line — the demo's by default — that the studio opens ("Open
 //! workspace") as it opens its own; `--list` says what a bundle holds.
 
-use crate::common::Failure;
+use crate::common::{located, Failure};
 use crate::input::import_file;
 use skyplan_engine::agenda::{AgendaParams, AgendaState, Capacity, Method as AgendaMethod};
 use skyplan_engine::bundle::{
@@ -198,21 +198,6 @@ fn read_text(path: &str) -> Result<String, Failure> {
     })
 }
 
-/// Lists located errors: the first ten.
-fn located<E: std::fmt::Display>(errors: &[E]) -> Failure {
-    let mut msg = String::new();
-    for (i, e) in errors.iter().take(10).enumerate() {
-        if i > 0 {
-            msg.push_str("\n  ");
-        }
-        let _ = write!(msg, "{e}");
-    }
-    if errors.len() > 10 {
-        let _ = write!(msg, "\n  … and {} more", errors.len() - 10);
-    }
-    Failure::input(msg)
-}
-
 /// A trace file, read by the importer first (so the studio will read it),
 /// with the format it was read as; its history jobs are returned too.
 fn trace(path: &str, name: &str, lenient: bool) -> Result<(BundleFile, Vec<WorkloadJob>), Failure> {
@@ -225,7 +210,7 @@ fn trace(path: &str, name: &str, lenient: bool) -> Result<(BundleFile, Vec<Workl
         if lines.is_empty() {
             Failure::input(e.to_string())
         } else {
-            located(&lines)
+            located(lines)
         }
     })?;
     let jobs = if loaded.format == Format::JobHistoryCsv {
@@ -255,8 +240,8 @@ fn demo(a: &Args) -> Result<Bundle, Failure> {
         history.extend(jobs);
     }
     let decisions_path = format!("{dir}/decisions.csv");
-    bundle.decisions = read_decisions_csv(&decisions_path, &read_text(&decisions_path)?)
-        .map_err(|e| located(&e))?;
+    bundle.decisions =
+        read_decisions_csv(&decisions_path, &read_text(&decisions_path)?).map_err(located)?;
     if !a.no_agenda {
         bundle.agenda = Some(agenda(a, &bundle)?);
     }
@@ -354,13 +339,13 @@ fn from_args(a: &Args) -> Result<Bundle, Failure> {
         bundle.files.push(file);
     }
     if let Some(path) = &a.decisions {
-        bundle.decisions = read_decisions_csv(path, &read_text(path)?).map_err(|e| located(&e))?;
+        bundle.decisions = read_decisions_csv(path, &read_text(path)?).map_err(located)?;
         if !a.no_agenda {
             bundle.agenda = Some(agenda(a, &bundle)?);
         }
     }
     if let Some(path) = &a.queue {
-        let queue = read_queue_csv(path, &read_text(path)?).map_err(|e| located(&e))?;
+        let queue = read_queue_csv(path, &read_text(path)?).map_err(located)?;
         bundle.pricing = Some(PricingState {
             settings: Some(PricingSettings::default()),
             queue: queue
