@@ -18,12 +18,12 @@ OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
-echo "==> native: cargo bench -p skyplan-engine --bench import -- --sizes $SIZES"
-cargo bench -p skyplan-engine --bench import -- --sizes "$SIZES" | tee "$OUT/native.log"
+echo "==> native: cargo bench -p skyplan-bench --bench import -- --sizes $SIZES"
+cargo bench -p skyplan-bench --bench import -- --sizes "$SIZES" | tee "$OUT/native.log"
 
-echo "==> headless Chrome: wasm-pack test --release tests/wasm-bench"
+echo "==> headless Chrome: wasm-pack test --release bench"
 wasm-pack test --release --headless --chrome --chromedriver /usr/bin/chromedriver \
-	tests/wasm-bench -- --nocapture 2>&1 | tee "$OUT/wasm.log"
+	bench -- --test wasm --nocapture 2>&1 | tee "$OUT/wasm.log"
 
 # The studio's release wasm, as served.
 if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then

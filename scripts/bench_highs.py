@@ -3,7 +3,7 @@
 benchmark, written as the paper writes them, with the paper's two passes
 (β = 0.1·V). Usage:
 
-    cargo bench -p skyplan-engine --bench skyline -- --dump target/bench/lp
+    cargo bench -p skyplan-bench --bench skyline -- --dump target/bench/lp
     python3 scripts/bench_highs.py target/bench/lp
 
 Needs scipy (pip install scipy); prints one markdown row per size.

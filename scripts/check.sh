@@ -21,6 +21,6 @@ step() {
 step "the repository stands on its own" python3 scripts/check_self_contained.py
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
-step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
-step "cargo test (native)" cargo test --workspace --quiet
+step "clippy + build (native, all targets)" lint_env cargo test --workspace --all-targets --no-run --quiet
+step "cargo test (native)" lint_env cargo test --workspace --lib --bins --tests --quiet
 printf '==> make check passed in %ds\n' $((SECONDS - T0))

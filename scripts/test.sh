@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every check of the project, in order, stopping at the first failure:
-# nothing reaches outside the repository, formatting, no import cycles between source files, clippy (native and, for
-# the web crate, wasm32), native unit and integration tests, the engine's tests in headless Chrome, the release build
-# of the studio, and the end-to-end test of the built studio in Chrome.
+# nothing reaches outside the repository, formatting, no import cycles between source files, clippy and the build of
+# every native target in one compile, the native unit and integration tests, the engine's tests in headless Chrome,
+# clippy and the release build of the studio for wasm32 in one compile, and the end-to-end test of the built studio.
 # Run `scripts/setup.sh test` first (`make test` does).
 set -euo pipefail
 
@@ -27,16 +27,20 @@ step() {
 step "the repository stands on its own" python3 scripts/check_self_contained.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
-step "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
-if [ -f web/Cargo.toml ]; then
-	step "clippy (web, wasm32)" \
-		cargo clippy -p skyplan-web --target wasm32-unknown-unknown --all-targets -- -D warnings
-fi
-step "cargo test (native)" cargo test --workspace
+# One compile for clippy and the tests (`lint_env`, scripts/env.sh): every
+# target of every crate (benches included) built once with the lints on, then
+# the tests run on what was built. There are no doctests (rustdoc would only
+# report "0 tests" per crate), so the run skips them.
+step "clippy + build (native, all targets)" lint_env cargo test --workspace --all-targets --no-run
+step "cargo test (native)" lint_env cargo test --workspace --lib --bins --tests
+# Only the browser test binary (engine/tests/wasm) is built for wasm32, not
+# the engine's unit tests; it is linted as it compiles.
 step "engine tests in headless Chrome" \
-	wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver engine
+	lint_env wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver engine -- --test wasm
 if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then
-	step "trunk build --release" trunk build --release
+	# The release build of the page and the worker is also the wasm32 lint
+	# (clippy-driver compiles the web, report and engine crates for wasm32).
+	step "clippy + trunk build --release (wasm32)" lint_env trunk build --release
 	step "end-to-end test in Chrome" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
 else
 	printf '\n==> web app not there yet: skipping trunk build and the e2e test\n'

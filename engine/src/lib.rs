@@ -9,7 +9,6 @@
 #![warn(missing_docs)]
 
 pub mod agenda;
-pub mod bench_data;
 pub mod bundle;
 pub mod csv_cell;
 pub mod estimate;

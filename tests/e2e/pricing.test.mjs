@@ -157,7 +157,7 @@ studioTest('Pricing: the §6.3 simulation runs in the worker, compares MRM, FCFS
 
 /**
  * A feasible queue of `n` jobs on 64 map and 32 reduce slots, as CSV: the
- * shape of `bench_data::pricing_queue` (map work 200–6,000 slot-seconds,
+ * shape of `skyplan_bench::data::pricing_queue` (map work 200–6,000 slot-seconds,
  * reduce 50–2,000, deadlines back to back with 30 % slack), from a seeded
  * LCG.
  */

@@ -11,7 +11,9 @@ fn nab(name: &str) -> Vec<f64> {
         "nyc_taxi" => include_str!("../../../fixtures/real/nab/nyc_taxi.csv"),
         _ => include_str!("../../../fixtures/real/nab/ec2_cpu_utilization_77c1ca.csv"),
     };
-    crate::bench_data::csv_values(text)
+    text.lines()
+        .filter_map(|l| l.rsplit(',').next()?.trim().parse().ok())
+        .collect()
 }
 
 fn set_of(dc: &crate::fixtures::Datacenter) -> TenantSet {

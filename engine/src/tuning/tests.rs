@@ -735,7 +735,7 @@ fn simulation_follows_each_scheduler() {
 
 #[test]
 fn evaluation_runs_every_setting_and_reports_shares() {
-    let swim = crate::bench_data::swim_like_jobs(60, 5);
+    let swim = crate::fixtures::swim_like_jobs(60, 5);
     let p = EvalParams {
         facebook_windows: 1,
         facebook_containers: vec![6],

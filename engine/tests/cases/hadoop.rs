@@ -1,6 +1,6 @@
 //! Hadoop ResourceEstimator's own LP test (`TestLpSolver`), shared by the
 //! native test (`src/resource_model/tests.rs`) and the browser's
-//! (`tests/wasm_slo.rs`), each including this file with `#[path]`.
+//! (`tests/wasm/slo.rs`), each including this file with `#[path]`.
 #![allow(dead_code)]
 
 /// The usage of 13 runs of TPC-H Q12, as the native log's usage field

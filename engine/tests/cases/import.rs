@@ -1,5 +1,5 @@
 //! Import checks that run twice, natively (`src/import/tests.rs`) and in
-//! headless Chrome (`tests/wasm.rs`): the same inputs, the same
+//! headless Chrome (`tests/wasm/import.rs`): the same inputs, the same
 //! assertions. Each includes this file with `#[path]`; the including
 //! module brings in `import`, `Format`, `ImportError`, `ImportOptions`,
 //! `ParseError` and `Resource`.

@@ -2,10 +2,10 @@
 """Reference optima for skyplan's batch optimizer (engine/src/agenda/optimize).
 
 Writes optimize_highs.json, which engine/tests/optimize_reference.rs (the
-tests) and engine/benches/optimize.rs (the 40-request benchmark) check
+tests) and bench/benches/optimize.rs (the 40-request benchmark) check
 skyplan against. None of this shares code with skyplan: the instances are
 drawn with a port of skyplan's seeded generator (xoshiro256** seeded by
-SplitMix64, engine/src/fixtures/rng.rs) so that `bench_data::rigid_batch`
+SplitMix64, engine/src/fixtures/rng.rs) so that `skyplan_bench::data::rigid_batch`
 builds the same requests, and each is solved by HiGHS through
 scipy.optimize.milp as a time-indexed integer program:
 
@@ -81,7 +81,7 @@ def rnd(x):
 # order (True: R_ORDER with gaps; False: stages back to back)).
 
 def rigid_batch(n, seed, horizon=240):
-    """bench_data::rigid_batch: n one-off gangs on a 4-hour horizon."""
+    """skyplan_bench::data::rigid_batch: n one-off gangs on a 4-hour horizon."""
     rng = Rng(seed)
     reqs = []
     for i in range(n):

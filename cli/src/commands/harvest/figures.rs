@@ -34,7 +34,7 @@ pub fn datacenters(
         .iter()
         .take(n)
         .map(|&(name, tenants, seed)| {
-            let set = skyplan_engine::bench_data::harvest_set(
+            let set = skyplan_engine::fixtures::harvest_set(
                 tenants,
                 days.ceil().max(1.0) as u32,
                 step_secs,

@@ -1168,7 +1168,7 @@ mod tests {
 
     #[test]
     fn runs_agree_with_the_reference_to_the_bit() {
-        let set = crate::bench_data::harvest_set(30, 2, 600, Some(80), 5);
+        let set = crate::fixtures::harvest_set(30, 2, 600, Some(80), 5);
         let dags = tpcds_like(12, 4);
         let p = SimParams {
             days: 2.0,

@@ -338,7 +338,7 @@ fn the_runs_give_the_same_answer_on_any_thread_count() {
 /// tenants, one day at 20 %, the default mix and load.
 fn single_class_share(servers: usize, batch_load: f64) -> f64 {
     use crate::harvest::{simulate_serial, tpcds_like, SimParams};
-    let set = crate::bench_data::harvest_set(200, 1, 600, Some(servers), 100);
+    let set = crate::fixtures::harvest_set(200, 1, 600, Some(servers), 100);
     let p = SimParams {
         days: 1.0,
         runs: 1,
