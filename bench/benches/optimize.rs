@@ -4,8 +4,8 @@
 //! optimum, our time and HiGHS's), and the 1,000-request agenda benchmark
 //! optimized next to LowCost.
 
-use skyplan_engine::agenda::{optimize_batch, AgendaParams, Method, OptimizeParams, Plan};
 use skyplan_bench::data::{agenda_capacity, agenda_requests, rigid_batch, rigid_batch_plan};
+use skyplan_engine::agenda::{optimize_batch, AgendaParams, Method, OptimizeParams, Plan};
 use std::time::Instant;
 
 mod common;

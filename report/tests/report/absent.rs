@@ -2,7 +2,6 @@
 //! report: each section missing its input says so in one line, never an
 //! empty placeholder; a bundle that does not hold together is refused.
 
-
 use crate::common::{assert_inert, demo, section};
 use skyplan_engine::bundle::{
     AgendaState, Bundle, PricingState, ShapingState, TuningSettings, TuningState,

@@ -4,7 +4,6 @@
 //! are shown as text: the page has no script, no image, no `src`/`href`
 //! with a URL, and each name appears escaped.
 
-
 use crate::common::{assert_inert, demo, seeded_agenda};
 use skyplan_engine::bundle::{
     AdmittedJob, Bundle, BundleFile, HarvestState, PricingState, TuningState,
