@@ -4,8 +4,8 @@
 //! admits on clusters too small for all of them, and the live update while
 //! dragging (a move preview on the full plan).
 
-use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan, Recurrence};
 use skyplan_bench::data::{agenda_capacity, agenda_requests};
+use skyplan_engine::agenda::{lower_bounds, AgendaParams, Capacity, Method, Plan, Recurrence};
 use std::time::Instant;
 
 fn main() {

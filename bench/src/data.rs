@@ -12,8 +12,8 @@
 //! The text is written by the [`skyplan_engine::export`] writers, so the benchmarks
 //! read exactly what skyplan itself writes.
 
-pub use skyplan_engine::fixtures::{harvest_set, swim_like_jobs};
 use skyplan_engine::export;
+pub use skyplan_engine::fixtures::{harvest_set, swim_like_jobs};
 use skyplan_engine::import::LoadedFile;
 use skyplan_engine::import::{Format, ImportOptions, Importer};
 use skyplan_engine::model::{ContainerSize, JobRun, Resource, Skyline, UtilizationSeries};
@@ -405,7 +405,6 @@ pub fn rigid_batch(n: usize, seed: u64) -> Vec<skyplan_engine::agenda::Reservati
         .collect()
 }
 
-
 /// A job history of `n` finished jobs for the estimation benchmarks:
 /// [`swim_like_jobs`] through [`skyplan_engine::estimate::history_from_swim`] with
 /// its default processing-time model (three runs a job).
@@ -524,7 +523,10 @@ pub fn pricing_queue(n: usize, seed: u64) -> (Vec<skyplan_engine::pricing::Queue
 
 /// The price functions the pricing benchmarks time, with their labels.
 pub const PRICING_FUNCTIONS: [(&str, skyplan_engine::pricing::PriceFunction); 3] = [
-    ("eq. 13", skyplan_engine::pricing::PriceFunction::Mrm { kappa: 1.0 }),
+    (
+        "eq. 13",
+        skyplan_engine::pricing::PriceFunction::Mrm { kappa: 1.0 },
+    ),
     (
         "eq. 14",
         skyplan_engine::pricing::PriceFunction::Exponential { kappa: 2.0 },
@@ -610,7 +612,9 @@ pub fn measure_forecast(
     arima_steps: usize,
     now_ms: &mut dyn FnMut() -> f64,
 ) -> Result<Vec<StepTiming>, skyplan_engine::forecast::ForecastError> {
-    use skyplan_engine::forecast::{auto_arima, ForecastError, HistoryGp, HistoryGpParams, SelectParams};
+    use skyplan_engine::forecast::{
+        auto_arima, ForecastError, HistoryGp, HistoryGpParams, SelectParams,
+    };
     let (h, n) = (10, 100);
     let need = n + h + steps.max(arima_steps).max(200) + 1;
     if y.len() < need {
@@ -698,7 +702,12 @@ pub fn tuning_group(n: usize, seed: u64) -> Vec<skyplan_engine::tuning::TuneJob>
 /// `span` more with falling latencies (`L*` drops by a random 0–10 s a
 /// container, shrinking), so `R = m·(lower + span)` holds every upper
 /// bound and `r_sum` reaches `r_Alloc = m·span` at the last group.
-pub fn tuning_curves(m: usize, lower: u32, span: u32, seed: u64) -> Vec<skyplan_engine::tuning::GroupCurve> {
+pub fn tuning_curves(
+    m: usize,
+    lower: u32,
+    span: u32,
+    seed: u64,
+) -> Vec<skyplan_engine::tuning::GroupCurve> {
     let mut rng = Rng::new(seed);
     (0..m)
         .map(|k| {
@@ -740,7 +749,9 @@ pub struct GroupSearch {
 impl GroupSearch {
     /// The grid and the rules of its first configuration.
     pub fn paper() -> Self {
-        use skyplan_engine::tuning::{ConstraintRule, ExecRule, RuleSet, SchedulerKind, SearchSpace};
+        use skyplan_engine::tuning::{
+            ConstraintRule, ExecRule, RuleSet, SchedulerKind, SearchSpace,
+        };
         let space = SearchSpace::paper(SchedulerKind::Fair, 4).expect("grid");
         let rules = RuleSet::for_config(
             &space.config(&space.grid()[0]),
@@ -750,7 +761,11 @@ impl GroupSearch {
         GroupSearch { space, rules }
     }
 
-    fn rrs(&self, group: &[skyplan_engine::tuning::TuneJob], cluster: &skyplan_engine::tuning::Cluster) -> usize {
+    fn rrs(
+        &self,
+        group: &[skyplan_engine::tuning::TuneJob],
+        cluster: &skyplan_engine::tuning::Cluster,
+    ) -> usize {
         skyplan_engine::tuning::rrs(
             group,
             cluster,
@@ -767,7 +782,10 @@ impl GroupSearch {
     /// One untimed RRS (20 jobs, 8 containers): lets a JIT tier the code up
     /// before timing.
     pub fn warm_up(&self) {
-        self.rrs(&tuning_group(20, 11), &skyplan_engine::tuning::Cluster::of(8, 4));
+        self.rrs(
+            &tuning_group(20, 11),
+            &skyplan_engine::tuning::Cluster::of(8, 4),
+        );
     }
 
     /// Searches [`tuning_group`]`(jobs, 11)` on `containers` containers of
@@ -885,10 +903,13 @@ pub fn measure_classify(
     let generate_ms = now_ms() - t0;
     let mut classes = 0;
     let classify_ms = median_ms(3, now_ms, &mut || {
-        classes = skyplan_engine::harvest::classify(&set, &skyplan_engine::harvest::ClassifyParams::default())
-            .expect("classify")
-            .classes
-            .len();
+        classes = skyplan_engine::harvest::classify(
+            &set,
+            &skyplan_engine::harvest::ClassifyParams::default(),
+        )
+        .expect("classify")
+        .classes
+        .len();
     });
     ClassifyTiming {
         set,
@@ -919,7 +940,6 @@ pub fn measure_harvest_simulation(
     let r = skyplan_engine::harvest::simulate(&set, &jobs, &p, &mut |_, _| {}).expect("simulate");
     (r, (now_ms() - t0) / 1000.0)
 }
-
 
 /// `n` classes for the class-selection benchmark: patterns in §3's mix,
 /// 10–100 servers of 12 cores, averages 10–60 %, peaks above them.
@@ -1091,7 +1111,10 @@ pub struct ShapingTiming {
 pub fn measure_shaping(
     params: &skyplan_engine::shaping::Params,
     now_ms: &mut dyn FnMut() -> f64,
-) -> Result<(ShapingTiming, skyplan_engine::shaping::ShapingReport), skyplan_engine::shaping::ShapingError> {
+) -> Result<
+    (ShapingTiming, skyplan_engine::shaping::ShapingReport),
+    skyplan_engine::shaping::ShapingError,
+> {
     let t0 = now_ms();
     let w = skyplan_engine::shaping::generate_for(params)?;
     let t1 = now_ms();
@@ -1133,7 +1156,10 @@ pub fn measure_shaping_grid(
     params: &skyplan_engine::shaping::Params,
     g: &skyplan_engine::shaping::GridParams,
     now_ms: &mut dyn FnMut() -> f64,
-) -> Result<(ShapingGridTiming, skyplan_engine::shaping::GridReport), skyplan_engine::shaping::ShapingError> {
+) -> Result<
+    (ShapingGridTiming, skyplan_engine::shaping::GridReport),
+    skyplan_engine::shaping::ShapingError,
+> {
     let t0 = now_ms();
     let mut runs = 0;
     let report = skyplan_engine::shaping::grid_generated(params, g, |d, _| runs = d)?;
@@ -1224,7 +1250,10 @@ pub fn measure_placements(
     now_ms: &mut dyn FnMut() -> f64,
 ) -> Vec<PlacementTiming> {
     let mut out = Vec::new();
-    for policy in [skyplan_engine::harvest::Policy::HdfsH, skyplan_engine::harvest::Policy::Stock] {
+    for policy in [
+        skyplan_engine::harvest::Policy::HdfsH,
+        skyplan_engine::harvest::Policy::Stock,
+    ] {
         for replication in [3usize, 4] {
             let (ms, relaxed) =
                 measure_placement(tenants, policy, blocks, replication, reps, now_ms);

@@ -2,9 +2,9 @@
 //! `bench/benches/agenda.rs` (same requests from `skyplan_bench::data`), timed with
 //! `performance.now()`, printed as `BENCH-AGENDA wasm …` lines.
 
-use skyplan_engine::agenda::{AgendaParams, Method, Plan};
 use skyplan_bench::data::{agenda_capacity, agenda_requests};
 use skyplan_bench::performance_now;
+use skyplan_engine::agenda::{AgendaParams, Method, Plan};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 #[wasm_bindgen_test]

@@ -6,8 +6,8 @@
 //! --chromedriver /usr/bin/chromedriver . --test estimate -- --nocapture`.
 
 use skyplan_bench::data::measure_estimate;
-use skyplan_engine::estimate::GpParams;
 use skyplan_bench::performance_now;
+use skyplan_engine::estimate::GpParams;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 fn bench(jobs: usize, gp: &GpParams, label: &str) {

@@ -2,9 +2,9 @@
 //! `bench/benches/optimize.rs` (same requests from `skyplan_bench::data`), timed
 //! with `performance.now()`, printed as `BENCH-OPTIMIZE wasm …` lines.
 
-use skyplan_engine::agenda::{optimize_batch, AgendaParams, OptimizeParams, Plan};
 use skyplan_bench::data::{agenda_capacity, agenda_requests, rigid_batch, rigid_batch_plan};
 use skyplan_bench::performance_now;
+use skyplan_engine::agenda::{optimize_batch, AgendaParams, OptimizeParams, Plan};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 #[wasm_bindgen_test]

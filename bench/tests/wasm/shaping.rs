@@ -8,8 +8,8 @@
 //! --nocapture`.
 
 use skyplan_bench::data::measure_shaping;
-use skyplan_engine::shaping::{Params, Predictor};
 use skyplan_bench::performance_now;
+use skyplan_engine::shaping::{Params, Predictor};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 #[wasm_bindgen_test]

@@ -4,8 +4,8 @@
 //! `scripts/bench.sh`.
 
 use skyplan_bench::data::skyline_history;
-use skyplan_engine::resource_model::{fit, ModelParams, SolverKind};
 use skyplan_bench::performance_now;
+use skyplan_engine::resource_model::{fit, ModelParams, SolverKind};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 fn bench(n: usize, k: usize, solver: SolverKind) {

@@ -10,8 +10,8 @@
 //! storage -- --nocapture`.
 
 use skyplan_bench::data::{measure_placements, storage_datacenter};
-use skyplan_engine::harvest::{simulate_durability, DurabilityParams};
 use skyplan_bench::performance_now;
+use skyplan_engine::harvest::{simulate_durability, DurabilityParams};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 #[wasm_bindgen_test]

@@ -2,7 +2,6 @@
 //! submissions on the agenda, every interpreter and rejection, the YARN
 //! export read back, and its errors and usage.
 
-
 use crate::common::{skyplan, temp_file};
 
 /// A daily YARN submission (REST API JSON) `window_min` minutes after

@@ -3,7 +3,6 @@
 //! and settings from the command line go in as given; bad input writes
 //! nothing.
 
-
 use crate::common::{skyplan, skyplan_ok, temp_file};
 use skyplan_engine::agenda::{AgendaParams, AgendaState, Method};
 use skyplan_engine::bundle::{decode, Bundle};

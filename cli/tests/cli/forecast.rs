@@ -1,7 +1,6 @@
 //! `forecast`: Alibaba container usage with the trace's markers left out,
 //! and bad lines located.
 
-
 use crate::common::{skyplan, temp_file};
 
 #[test]

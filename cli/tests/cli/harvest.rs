@@ -3,7 +3,6 @@
 //! compute side (tenant classes and capacity, `select`, scheduling
 //! simulation).
 
-
 use crate::common::{default_of, option_text, skyplan, temp_file};
 
 #[test]

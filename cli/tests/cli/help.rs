@@ -2,7 +2,6 @@
 //! help and its options with the engine's defaults, `--help` anywhere, and
 //! unknown commands and options exiting 2 with a pointer to the help.
 
-
 use crate::common::{default_of, option_text, skyplan};
 
 /// Every command, as `skyplan help` lists them.

@@ -2,7 +2,6 @@
 //! evaluation), `simulate-pricing` (MRM against FCFS and Priority) and
 //! `quote` (the earliest feasible finish and the price curve).
 
-
 use crate::common::{skyplan, temp_file, SWIM};
 
 #[test]

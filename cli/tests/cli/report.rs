@@ -1,7 +1,6 @@
 //! `report`: a bundle written with the engine's encoder, reported to a
 //! file and to stdout; the page inert; bad bundles and usage refused.
 
-
 use crate::common::{skyplan, skyplan_ok};
 use skyplan_engine::bundle::{encode, AdmittedJob, Bundle, BundleFile, PricingState};
 use skyplan_engine::import::{read_decisions_csv, read_queue_csv};

@@ -1,7 +1,6 @@
 //! `shape`: simulating and gridding admission shaping, and refusing bad
 //! settings.
 
-
 use crate::common::{skyplan, skyplan_ok};
 
 /// `shape simulate` of 60 applications on 6 hosts with the oracle.

@@ -2,7 +2,6 @@
 //! gets none), `skyline` (per-step skylines and their quality) and `replay`
 //! (users' provisioning against Morpheus).
 
-
 use crate::common::skyplan;
 
 #[test]

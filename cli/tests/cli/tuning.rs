@@ -2,7 +2,6 @@
 //! exported `capacity-scheduler.xml`, and bad files refused with their
 //! location.
 
-
 use crate::common::{skyplan, temp_file, SWIM};
 
 #[test]

@@ -3,7 +3,6 @@
 //! committed demo, and the demo's decisions and queue fitting the studio's
 //! capacity and the demo cluster.
 
-
 use crate::common::{skyplan, temp_file};
 
 #[test]

@@ -3,8 +3,9 @@
 //! the page is inert, and it is measured (time and size, printed with
 //! `--nocapture`).
 
-
-use crate::common::{assert_inert, demo, demo_bundle, section, seeded_agenda_with_refusals, workspace_of};
+use crate::common::{
+    assert_inert, demo, demo_bundle, section, seeded_agenda_with_refusals, workspace_of,
+};
 use skyplan_engine::bundle::ShapingSettings;
 use skyplan_engine::harvest::{
     capacity, classify, group_series, read_reimages_csv, read_tenants_csv, reimage_stats,
