@@ -28,7 +28,8 @@ fn main() {
         opt_params.ip_max_vars, opt_params.ip_node_limit
     );
     let doc: serde_json::Value =
-        serde_json::from_str(include_str!("../tests/data/optimize_highs.json")).expect("json");
+        serde_json::from_str(include_str!("../../engine/tests/data/optimize_highs.json"))
+            .expect("json");
     println!("| seed | optimum | LowCost | optimized | / optimum | bound | gap | ms | HiGHS s |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let (mut sum, mut worst, mut times) = (0.0, 0.0f64, Vec::new());

@@ -10,7 +10,7 @@ use skyplan_bench::performance_now;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 /// The NAB series the native benchmark uses by default.
-const SERIES: &str = include_str!("../../../../fixtures/real/nab/ec2_cpu_utilization_5f5533.csv");
+const SERIES: &str = include_str!("../../../fixtures/real/nab/ec2_cpu_utilization_5f5533.csv");
 
 #[wasm_bindgen_test]
 fn forecast_per_step() {

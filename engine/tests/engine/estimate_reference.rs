@@ -11,7 +11,7 @@ use skyplan_engine::numerics::quantile::{normal_quantile, student_t_quantile};
 use crate::support::{close, matrix, reference, vector};
 
 fn doc() -> Value {
-    reference(include_str!("../../data/estimate_reference.json"))
+    reference(include_str!("../data/estimate_reference.json"))
 }
 
 #[test]

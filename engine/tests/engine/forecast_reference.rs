@@ -14,7 +14,7 @@ use skyplan_engine::forecast::{
 use crate::support::{close, num, reference, vector};
 
 fn doc() -> Value {
-    reference(include_str!("../../data/forecast_reference.json"))
+    reference(include_str!("../data/forecast_reference.json"))
 }
 
 fn order(v: &Value) -> ArimaOrder {

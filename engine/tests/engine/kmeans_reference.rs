@@ -9,7 +9,7 @@ use crate::support::{matrix, reference};
 
 #[test]
 fn lloyd_matches_scikit_learn() {
-    let doc = reference(include_str!("../../data/kmeans_reference.json"));
+    let doc = reference(include_str!("../data/kmeans_reference.json"));
     let cases = doc["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 3);
     for c in cases {

@@ -75,8 +75,7 @@ fn plan_for(inst: &serde_json::Value) -> Plan {
 #[test]
 fn optimized_peaks_match_highs_optima() {
     let doc: serde_json::Value =
-        serde_json::from_str(include_str!("../../data/optimize_highs.json"))
-            .expect("reference JSON");
+        serde_json::from_str(include_str!("../data/optimize_highs.json")).expect("reference JSON");
     let target = doc["gap_target"].as_f64().expect("gap target");
     let tests = doc["tests"].as_array().expect("tests");
     assert_eq!(tests.len(), 15);

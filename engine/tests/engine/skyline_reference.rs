@@ -6,7 +6,7 @@ use skyplan_engine::resource_model::{flow, SkylineLp};
 
 #[test]
 fn flow_and_simplex_match_highs() {
-    let text = include_str!("../../data/skyline_lp_highs.json");
+    let text = include_str!("../data/skyline_lp_highs.json");
     let doc: serde_json::Value = serde_json::from_str(text).expect("reference JSON");
     let cases = doc["cases"].as_array().expect("cases");
     assert!(cases.len() >= 20);

@@ -41,7 +41,7 @@ fn an_empty_bundle_says_what_is_absent_section_by_section() {
 #[test]
 fn files_without_panel_states_still_report_the_workspace() {
     let bundle = Bundle {
-        files: vec![common::demo_file("runs.csv")],
+        files: vec![crate::common::demo_file("runs.csv")],
         ..Bundle::default()
     };
     let report = render(&bundle, &ReportOptions::default()).expect("report");
@@ -110,9 +110,9 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
     let mut decisions =
         skyplan_engine::import::read_decisions_csv("d.csv", &demo("decisions.csv")).unwrap();
     decisions.truncate(2);
-    let mut agenda = common::seeded_agenda(&decisions);
+    let mut agenda = crate::common::seeded_agenda(&decisions);
     agenda.origin = None;
-    let history = common::demo_file("history.csv");
+    let history = crate::common::demo_file("history.csv");
     let mut shaping = ShapingSettings::default();
     shaping.params.hosts = 0;
     let queue: Vec<skyplan_engine::bundle::AdmittedJob> =
@@ -171,7 +171,7 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
 #[test]
 fn without_a_tenants_file_every_cpu_series_is_classified() {
     let bundle = Bundle {
-        files: vec![common::demo_file("tenant_utilization.csv")],
+        files: vec![crate::common::demo_file("tenant_utilization.csv")],
         harvest: Some(Default::default()),
         ..Bundle::default()
     };

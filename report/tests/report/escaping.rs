@@ -59,7 +59,7 @@ fn hostile_bundle() -> Bundle {
             bytes: runs_named(h).into_bytes(),
         })
         .collect();
-    files.push(common::demo_file("history.csv"));
+    files.push(crate::common::demo_file("history.csv"));
     let queue = HOSTILE
         .iter()
         .enumerate()
@@ -120,18 +120,18 @@ fn hostile_names_are_shown_not_run() {
         assert!(html.contains(&shown), "{h} is not shown");
     }
     // Where each kind of name lands.
-    let sources = common::section(html, "sources");
+    let sources = crate::common::section(html, "sources");
     assert!(sources.contains(&escape("<script>alert(1)</script>.csv")));
-    let slos = common::section(html, "slos");
+    let slos = crate::common::section(html, "slos");
     assert!(slos.contains(&escape(&bundle.decisions[0].job)));
-    let pricing = common::section(html, "pricing");
+    let pricing = crate::common::section(html, "pricing");
     assert!(pricing.contains(&escape(HOSTILE[1])));
-    let harvest = common::section(html, "harvest");
+    let harvest = crate::common::section(html, "harvest");
     assert!(
         harvest.contains("class=\"problem\""),
         "the bad tenants file is reported"
     );
-    let tuning = common::section(html, "tuning");
+    let tuning = crate::common::section(html, "tuning");
     assert!(
         tuning.contains(&escape(HOSTILE[2])),
         "queue names are shown"
