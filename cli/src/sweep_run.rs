@@ -6,21 +6,6 @@ use crate::common::{emit, json, Failure};
 use skyplan_engine::sweep::{self, SweepResult, SweepSpec};
 use std::io::IsTerminal as _;
 
-/// The options of `skyplan sweep <part>` that are not the part's.
-pub const OPTIONS_HELP: &str = "\
-SWEEP OPTIONS (every part):
-    --threads N         threads (default 0: every core)
-    --cells             print each cell's settings, one a line, and the
-                        number of cells as the last line; run nothing
-    --cell K[,K…]       run these cells only (numbered from 0, as --cells
-                        lists them): a piece `skyplan sweep merge` joins
-                        with the others into the whole sweep's result
-    --json              print the result as JSON (rows: one per cell)
-    --csv               print the result as CSV
-    -o, --out FILE      also write the result to FILE: CSV when FILE ends
-                        in .csv, JSON otherwise
-";
-
 /// Which cells to run and where the result goes.
 #[derive(Default)]
 pub struct SweepArgs {

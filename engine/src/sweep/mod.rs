@@ -10,12 +10,12 @@
 //! [`merge`] of the pieces equals the whole. A cancelled run keeps the cells
 //! it finished.
 //!
-//! - [`spec`]: `SweepSpec` (one variant per part), `CellRow` and its
+//! - [`spec`] — `SweepSpec` (one variant per part), `CellRow` and its
 //!   outcome;
-//! - [`result`]: `SweepResult`, what is finished and what is missing, CSV;
-//! - [`run`]: the cells on threads, with progress and a stop;
-//! - [`merge`]: pieces of one sweep into the whole;
-//! - [`error`]: `SweepError`.
+//! - [`result`] — `SweepResult`, what is finished and what is missing, CSV;
+//! - [`run`] — the cells on threads, with progress and a stop;
+//! - [`merge`] — pieces of one sweep into the whole;
+//! - [`error`] — [`SweepError`].
 
 pub mod error;
 pub mod merge;

@@ -9,6 +9,9 @@
 //!   reading a picked file as text.
 //! - In the messages: [`protocol`], the progress and failure every job
 //!   reports and the key by which a queued request is superseded.
+//! - Sweeps: [`pool`], a pool of sweep workers and [`pool::SweepJob`], the
+//!   sweep a card shows, with [`sweep_controls`]; [`sweep_worker`], what a
+//!   sweep worker does.
 //! - In the worker: [`host`], the one context a part host answers in and
 //!   the one shape of a part host.
 //!
@@ -18,5 +21,8 @@ pub mod files;
 pub mod form;
 pub mod host;
 pub mod job;
+pub mod pool;
 pub mod protocol;
 pub mod run;
+pub mod sweep_controls;
+pub mod sweep_worker;

@@ -112,3 +112,44 @@ pub mod bytes {
         }
     }
 }
+
+/// The name a sweep worker is started with (`new Worker(url, { name })`):
+/// under it the worker binary serves sweep cells and nothing else — no
+/// workspace, no IndexedDB — so a pool of them costs only their wasm.
+pub const SWEEP_WORKER: &str = "skyplan-sweep";
+
+/// What the page asks a sweep worker: one cell of a sweep. The sweep
+/// travels as its JSON (the engine's `SweepSpec`, as `skyplan sweep`
+/// writes it), so a cell's row is the CLI's for the same sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellAsk {
+    /// The sweep run's ticket (the page's).
+    pub ticket: u32,
+    /// The sweep, as JSON.
+    pub sweep: String,
+    /// The cell's number.
+    pub cell: usize,
+}
+
+/// What a sweep worker says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op")]
+pub enum CellAnswer {
+    /// Loaded and listening.
+    Ready,
+    /// A cell's row (the engine's `CellRow`, as JSON).
+    Cell {
+        /// The sweep run's ticket.
+        ticket: u32,
+        /// The row.
+        row: String,
+    },
+    /// The ask could not be read (a broken message, not a failed cell:
+    /// a cell's own failure is in its row).
+    Refused {
+        /// The sweep run's ticket.
+        ticket: u32,
+        /// Why.
+        message: String,
+    },
+}

@@ -7,8 +7,7 @@ use super::options::{is_params_flag, params_option, predictor};
 use crate::common::{emit, json, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
-    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, PreemptOn,
-    RunSummary, ShapingReport, Spread, UsageModel, Workload,
+    workload_from_alibaba, GridParams, GridReport, Params, RunSummary, ShapingReport, Workload,
 };
 use std::fmt::Write as _;
 
