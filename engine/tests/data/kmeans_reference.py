@@ -14,7 +14,8 @@ tenants (the features the clustering service uses) with four peak hours;
 five overlapping 3-D clusters started from poor centres (several Lloyd
 iterations before convergence); uniform 2-D points with tol=1e-4; the blobs
 from a centre no point is nearest (scikit-learn moves it to the point
-farthest from its centre).
+farthest from its centre). Then whole seeded fits ("seeded"):
+KMeans(k, n_init=3, random_state=7) on three of those data sets.
 
 None of this shares code with skyplan. Run once:
     pip install scikit-learn numpy && python3 kmeans_reference.py
@@ -72,11 +73,21 @@ def main():
     cases.append(case("uniform_tol", flat, flat[:16], tol=1e-4))
     far = np.vstack([blobs[[0, 30]], [[200.0, -150.0]]])
     cases.append(case("empty_cluster", blobs, far))
+    # Whole fits, seeding included: KMeans(k, n_init=3, random_state=7)
+    # with its defaults (greedy k-means++, tol=1e-4) on three of the cases'
+    # data; skyplan draws numpy's stream, so it picks the same centres.
+    seeded = []
+    for i, k in ((1, 4), (2, 5), (3, 16)):
+        x = np.array(cases[i]["data"])
+        km = KMeans(n_clusters=k, n_init=3, random_state=7).fit(x)
+        seeded.append({"case": i, "k": k, "n_init": 3, "seed": 7,
+                       "labels": km.labels_.tolist(), "inertia": float(km.inertia_)})
     out = {
         "generator": "engine/tests/data/kmeans_reference.py",
         "sklearn": sklearn.__version__,
         "numpy": np.__version__,
         "cases": cases,
+        "seeded": seeded,
     }
     with open("kmeans_reference.json", "w") as f:
         json.dump(out, f, indent=1)

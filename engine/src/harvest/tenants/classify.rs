@@ -23,7 +23,6 @@ use super::tenant::{Tenant, TenantSet};
 use crate::harvest::error::{check, HarvestError};
 use crate::numerics::spectrum::RealSpectrum;
 use crate::numerics::stats::{lane_sum, percentile_select};
-use crate::numerics::Rng;
 use crate::parallel::map_jobs;
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +48,8 @@ pub struct ClassifyParams {
     /// of the features' mean variance (default 1e-4, scikit-learn's; 0
     /// waits until no label changes).
     pub tol: f64,
-    /// Seed of the k-means++ draws (default 7).
+    /// Seed of the k-means++ draws, scikit-learn's `random_state` for every
+    /// pattern's K-Means (default 7; at most 2³² − 1, as numpy's).
     pub seed: u64,
     /// Percentile taken as a tenant's or class's peak utilization (default
     /// 99: one 2-minute spike a month is not the peak a long job must
@@ -103,6 +103,11 @@ impl ClassifyParams {
             "must be in [0, 1]",
         )?;
         self.kmeans().validate()?;
+        check(
+            u32::try_from(self.seed).is_ok(),
+            "seed",
+            "must be below 2^32 (numpy's RandomState)",
+        )?;
         check(
             (0.0..=100.0).contains(&self.peak_percentile),
             "peak_percentile",
@@ -385,10 +390,9 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
     )
     .into_iter()
     .collect::<Result<Vec<_>, _>>()?;
-    // Each pattern's search draws from its own seed, whichever patterns
-    // the tenants show.
-    let mut rng = Rng::new(p.seed);
-    let seeds: Vec<u64> = Pattern::ALL.iter().map(|_| rng.next_u64()).collect();
+    // Every pattern's search draws from the seed itself, as each KMeans of
+    // the peer does from `random_state` (checked to fit 32 bits).
+    let seed = u32::try_from(p.seed).unwrap_or(u32::MAX);
     let mut groups: Vec<(usize, Vec<usize>, Points)> = Vec::new();
     for (pi, pattern) in Pattern::ALL.into_iter().enumerate() {
         let idx: Vec<usize> = (0..passes.len())
@@ -405,7 +409,7 @@ pub fn classify(set: &TenantSet, p: &ClassifyParams) -> Result<Classification, H
         .map(|(pi, _, points)| Search {
             points,
             k: p.k[*pi],
-            seed: seeds[*pi],
+            seed,
         })
         .collect();
     let found = search_all(&searches, p.k_max, p.min_explained, &p.kmeans())?;

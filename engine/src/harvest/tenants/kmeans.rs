@@ -28,12 +28,18 @@
 //! with its default 1e-4, and with a centre no point is nearest) by
 //! `engine/tests/data/kmeans_reference.py`.
 //!
-//! Every seeded run draws from its own generator, seeded from the search's
-//! seed, k and the run's index, so the restarts and the k of a search can
-//! run on several threads ([`crate::parallel::map_jobs`]) with the same
-//! result as on one.
+//! The draws are scikit-learn's: `KMeans(random_state=seed)` draws every
+//! restart from one numpy `RandomState(seed)` ([`Mt19937`]), the first
+//! centre by `choice` over the points' cumulative weights, then 2 + ⌊ln k⌋
+//! uniforms per further centre — a fixed count per restart, so restart r
+//! at k starts r·(1 + (k − 1)(2 + ⌊ln k⌋)) doubles into the stream. Each
+//! run skips to its place in a generator of its own, so the restarts and
+//! the k of a search run on several threads ([`crate::parallel::map_jobs`])
+//! with the same result as on one, and with scikit-learn's seed the same
+//! initial centres as scikit-learn (up to rounding in its distances).
 
 use crate::harvest::error::{check, HarvestError};
+use crate::numerics::mt19937::Mt19937;
 use crate::numerics::Rng;
 use crate::parallel::map_jobs;
 use serde::{Deserialize, Serialize};
@@ -107,8 +113,8 @@ pub struct Search<'a> {
     pub points: &'a Points,
     /// k given (clamped to the points), or `None` for the elbow rule.
     pub k: Option<usize>,
-    /// Seed of its runs' draws.
-    pub seed: u64,
+    /// Seed of its runs' draws (scikit-learn's `random_state`).
+    pub seed: u32,
 }
 
 /// What a search found.
@@ -189,10 +195,10 @@ fn dist2(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Greedy k-means++ (scikit-learn's `_kmeans_plusplus`): k centres, flat.
-fn greedy_seeds(p: &Points, k: usize, rng: &mut Rng) -> Vec<f64> {
+fn greedy_seeds(p: &Points, k: usize, rng: &mut Mt19937) -> Vec<f64> {
     let n = p.len();
-    let trials = 2 + (k as f64).ln() as usize;
-    let first = (rng.unit() * n as f64) as usize % n;
+    let trials = trials(k);
+    let first = first_index(n, rng.next_f64());
     let mut centres = p.row(first).to_vec();
     let mut closest: Vec<f64> = p.rows().map(|x| dist2(x, p.row(first))).collect();
     let mut pot: f64 = closest.iter().sum();
@@ -207,7 +213,7 @@ fn greedy_seeds(p: &Points, k: usize, rng: &mut Rng) -> Vec<f64> {
         }
         let mut best: Option<(usize, f64)> = None;
         for _ in 0..trials {
-            let r = rng.unit() * pot;
+            let r = rng.next_f64() * pot;
             let cand = cumsum.partition_point(|&c| c < r).min(n - 1);
             let mut cand_pot = 0.0;
             for ((d, x), c) in cand_d.iter_mut().zip(p.rows()).zip(&closest) {
@@ -326,22 +332,35 @@ fn lloyd_flat(p: &Points, mut centres: Vec<f64>, max_iter: usize, tol: f64) -> K
     }
 }
 
-/// One seeded run: greedy k-means++ then Lloyd.
-fn run(p: &Points, k: usize, max_iter: usize, tol: f64, seed: u64) -> KMeansResult {
-    let mut rng = Rng::new(seed);
-    let init = greedy_seeds(p, k, &mut rng);
-    lloyd_flat(p, init, max_iter, tol)
+/// Candidates drawn per centre after the first (scikit-learn's
+/// `n_local_trials`).
+fn trials(k: usize) -> usize {
+    2 + (k as f64).ln() as usize
 }
 
-/// The seed of run `init` at `k` of a search seeded `seed` (SplitMix64's
-/// finalizer over the three: nearby inputs, unrelated streams).
-fn run_seed(seed: u64, k: usize, init: usize) -> u64 {
-    let mut z = seed
-        ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (init as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The first centre as numpy's `choice(n, p=w / w.sum())` picks it with
+/// equal weights from the uniform `u`: the first index whose normalized
+/// cumulative weight (summed one by one, as `cumsum`) exceeds `u`.
+fn first_index(n: usize, u: f64) -> usize {
+    let w = 1.0 / n as f64;
+    let mut cdf = Vec::with_capacity(n);
+    let mut acc = 0.0;
+    for _ in 0..n {
+        acc += w;
+        cdf.push(acc);
+    }
+    let last = acc;
+    cdf.partition_point(|&c| c / last <= u).min(n - 1)
+}
+
+/// One seeded run, restart `init` at k of a search seeded `seed`: greedy
+/// k-means++ from its place in the stream (see the module notes), then
+/// Lloyd.
+fn run(p: &Points, k: usize, max_iter: usize, tol: f64, seed: u32, init: usize) -> KMeansResult {
+    let mut rng = Mt19937::new(seed);
+    rng.skip_f64(init * (1 + (k - 1) * trials(k)));
+    let centres = greedy_seeds(p, k, &mut rng);
+    lloyd_flat(p, centres, max_iter, tol)
 }
 
 /// Whether two labellings are the same partition up to renaming
@@ -375,7 +394,7 @@ fn best_of(runs: impl IntoIterator<Item = KMeansResult>, k: usize) -> Option<KMe
 pub fn kmeans_plus_plus(
     data: &[Vec<f64>],
     k: usize,
-    rng: &mut Rng,
+    rng: &mut Mt19937,
 ) -> Result<Vec<Vec<f64>>, HarvestError> {
     let p = Points::new(data)?;
     p.check_k(k)?;
@@ -463,7 +482,7 @@ fn search_one(
     let search = Search {
         points: &p,
         k,
-        seed: rng.next_u64(),
+        seed: (rng.next_u64() >> 32) as u32,
     };
     search_all(&[search], k_max, min_explained, &params)?
         .pop()
@@ -533,13 +552,7 @@ pub fn search_all(
             || (),
             |_, &(i, k, r)| {
                 let s = &searches[i];
-                run(
-                    s.points,
-                    k,
-                    params.max_iter,
-                    params.tol,
-                    run_seed(s.seed, k, r),
-                )
+                run(s.points, k, params.max_iter, params.tol, s.seed, r)
             },
             &mut |_, _| {},
         );
