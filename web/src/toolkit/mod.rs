@@ -14,9 +14,13 @@
 //!
 //! Nothing here knows a part: parts look down on it, never the reverse.
 
-pub mod files;
-pub mod form;
-pub mod host;
-pub mod job;
 pub mod protocol;
-pub mod run;
+page_side! {
+    pub mod files;
+    pub mod form;
+    pub mod job;
+    pub mod run;
+}
+worker_side! {
+    pub mod host;
+}
