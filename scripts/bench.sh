@@ -23,7 +23,7 @@ cargo bench -p skyplan-bench --bench import -- --sizes "$SIZES" | tee "$OUT/nati
 
 echo "==> headless Chrome: wasm-pack test --release bench"
 wasm-pack test --release --headless --chrome --chromedriver /usr/bin/chromedriver \
-	bench -- --test wasm --nocapture 2>&1 | tee "$OUT/wasm.log"
+	bench --test wasm -- --nocapture 2>&1 | tee "$OUT/wasm.log"
 
 # The studio's release wasm, as served.
 if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then

@@ -38,7 +38,7 @@ step "cargo test (native)" lint_env cargo test --workspace --lib --bins --tests
 # Only the browser test binary (engine/tests/wasm) is built for wasm32, not
 # the engine's unit tests; it is linted as it compiles.
 step "engine tests in headless Chrome" \
-	lint_env wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver engine -- --test wasm
+	lint_env wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver engine --test wasm
 if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then
 	# The release build of the page and the worker is also the wasm32 lint
 	# (clippy-driver compiles the web, report and engine crates for wasm32).

@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! wasm-pack test --release --headless --chrome --chromedriver /usr/bin/chromedriver \
-//!     bench -- --test wasm --nocapture
+//!     bench --test wasm -- --nocapture
 //! ```
 //!
 //! ) call the same functions, so both targets time the same work on the same

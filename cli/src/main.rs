@@ -12,8 +12,11 @@
 mod commands;
 mod common;
 mod input;
+mod sweep_run;
 
-use commands::{agenda, forecast, harvest, pricing, report, shaping, slos, tuning, workspace};
+use commands::{
+    agenda, forecast, harvest, pricing, report, shaping, slos, sweep, tuning, workspace,
+};
 use common::Failure;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -113,6 +116,12 @@ const COMMANDS: &[Command] = &[
         summary: "dynamic resource shaping: the §IV simulation and the K1 × K2 grid",
         help: shaping::shape::HELP,
         run: shaping::shape::run,
+    },
+    Command {
+        name: "sweep",
+        summary: "a lever's benefit against its regime: a grid of runs, on every core or as cells to merge",
+        help: sweep::HELP,
+        run: sweep::run,
     },
     Command {
         name: "report",

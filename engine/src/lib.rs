@@ -25,6 +25,7 @@ pub mod pricing;
 pub mod resource_model;
 pub mod shaping;
 pub mod slo;
+pub mod sweep;
 pub mod time;
 pub mod tuning;
 pub mod workspace;

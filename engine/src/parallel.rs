@@ -38,19 +38,52 @@ where
     J: Sync,
     R: Send,
 {
+    let total = jobs.len();
+    map_jobs_until(
+        jobs,
+        threads,
+        scratch,
+        work,
+        &mut |done, _, _| progress(done, total),
+        &|| false,
+    )
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// [`map_jobs`] that can be stopped: no job starts once `stop()` is true
+/// (it is asked before each one), the jobs under way finish, and the result
+/// holds every finished job in job order, `None` for those never started.
+/// `finished(done, index, result)` is called on the calling thread as each
+/// job ends, in the order they end — a sweep shows its cells as they come
+/// and keeps them when cancelled.
+pub fn map_jobs_until<J, S, R>(
+    jobs: &[J],
+    threads: usize,
+    scratch: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &J) -> R + Sync,
+    finished: &mut dyn FnMut(usize, usize, &R),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Vec<Option<R>>
+where
+    J: Sync,
+    R: Send,
+{
     let threads = thread_count(threads).min(jobs.len()).max(1);
     let total = jobs.len();
+    let mut out: Vec<Option<R>> = (0..total).map(|_| None).collect();
     if threads == 1 {
         let mut s = scratch();
-        return jobs
-            .iter()
-            .enumerate()
-            .map(|(i, j)| {
-                let r = work(&mut s, j);
-                progress(i + 1, total);
-                r
-            })
-            .collect();
+        for (i, j) in jobs.iter().enumerate() {
+            if stop() {
+                break;
+            }
+            let r = work(&mut s, j);
+            finished(i + 1, i, &r);
+            out[i] = Some(r);
+        }
+        return out;
     }
     #[cfg(target_arch = "wasm32")]
     unreachable!("one thread in the browser");
@@ -58,7 +91,6 @@ where
     {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let next = AtomicUsize::new(0);
-        let mut out: Vec<Option<R>> = (0..total).map(|_| None).collect();
         std::thread::scope(|sc| {
             let (tx, rx) = std::sync::mpsc::channel();
             for _ in 0..threads {
@@ -67,6 +99,9 @@ where
                 sc.spawn(move || {
                     let mut s = scratch();
                     loop {
+                        if stop() {
+                            break;
+                        }
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(j) = jobs.get(i) else { break };
                         if tx.send((i, work(&mut s, j))).is_err() {
@@ -77,12 +112,12 @@ where
             }
             drop(tx);
             for (done, (i, r)) in rx.into_iter().enumerate() {
+                finished(done + 1, i, &r);
                 out[i] = Some(r);
-                progress(done + 1, total);
             }
         });
         // A job that panicked has already panicked the scope above.
-        out.into_iter().flatten().collect()
+        out
     }
 }
 
@@ -109,5 +144,40 @@ mod tests {
             assert_eq!(seen, (1..=37).map(|d| (d, 37)).collect::<Vec<_>>());
         }
         assert!(map_jobs(&[] as &[u8], 2, || (), |_, _| 0, &mut |_, _| {}).is_empty());
+    }
+
+    #[test]
+    fn a_stopped_run_keeps_the_jobs_it_finished() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let jobs: Vec<u64> = (0..40).collect();
+        for threads in [1, 2, 3] {
+            // Stop once five jobs have ended: at most `threads` more were
+            // under way then, and nothing after them starts.
+            let ended = AtomicUsize::new(0);
+            let mut order = Vec::new();
+            let out = map_jobs_until(
+                &jobs,
+                threads,
+                || (),
+                |_, &j| {
+                    ended.fetch_add(1, Ordering::SeqCst);
+                    j + 100
+                },
+                &mut |done, i, r| {
+                    assert_eq!(*r, i as u64 + 100);
+                    order.push(done);
+                },
+                &|| ended.load(Ordering::SeqCst) >= 5,
+            );
+            let kept: Vec<usize> = (0..40).filter(|&i| out[i].is_some()).collect();
+            assert!(
+                kept.len() >= 5 && kept.len() < 5 + threads,
+                "{threads}: {kept:?}"
+            );
+            for &i in &kept {
+                assert_eq!(out[i], Some(i as u64 + 100));
+            }
+            assert_eq!(order, (1..=kept.len()).collect::<Vec<_>>());
+        }
     }
 }

@@ -23,12 +23,15 @@
 // `longtask` is the main thread's time in long tasks (over 50 ms) until then
 // — compiling and starting the page's wasm, building the UI.
 //
-// Prints one Markdown table per milestone (median, min, max over the runs)
-// and the bytes each DIST served until `chart`, raw as read from disk.
+// Prints a Markdown table of the milestones (median, min–max over the
+// runs), the bytes each DIST served until `chart` (raw, as read from disk),
+// and a table of each DIST's wasm and JS glue, raw and gzip -9 (what a
+// server compressing them sends).
 
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROME_ARGS, serve } from './helpers.mjs';
 
@@ -104,6 +107,19 @@ async function once(dist) {
   }
 }
 
+// The DIST's wasm and JS files: [name, raw bytes, gzip -9 bytes], the page's
+// (app) first.
+function sizes(dist) {
+  return fs
+    .readdirSync(dist)
+    .filter((f) => /\.(wasm|js)$/.test(f))
+    .sort((a, b) => (a.startsWith('app') ? -1 : 0) - (b.startsWith('app') ? -1 : 0) || a.localeCompare(b))
+    .map((f) => {
+      const bytes = fs.readFileSync(path.join(dist, f));
+      return [f, bytes.length, zlib.gzipSync(bytes, { level: 9 }).length];
+    });
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -154,6 +170,11 @@ async function main(argv) {
       .sort()
       .map(([ext, n]) => `${ext} ${n}`);
     console.log(`- ${d.name}: ${parts.join(', ')}`);
+  }
+  console.log('\n| build | file | raw (B) | gzip -9 (B) |');
+  console.log('| --- | --- | ---: | ---: |');
+  for (const d of dists) {
+    for (const [file, raw, gz] of sizes(d.dir)) console.log(`| ${d.name} | ${file} | ${raw} | ${gz} |`);
   }
 }
 

@@ -215,9 +215,19 @@ fn listen(link: &Rc<Link>) {
     onerror.forget();
 }
 
-/// Creates the worker from a Blob script that loads Trunk's worker build
-/// from the page's base URL.
+/// Creates the engine worker from a Blob script that loads Trunk's worker
+/// build from the page's base URL.
 fn start_worker() -> Result<Worker, JsValue> {
+    start_worker_named(None)
+}
+
+/// Creates a worker of Trunk's worker build, named `name` if given (a
+/// sweep worker, [`crate::toolkit::protocol::SWEEP_WORKER`], serves sweep
+/// cells instead of the workspace).
+///
+/// # Errors
+/// When the page has no base URL or cannot create the worker.
+pub fn start_worker_named(name: Option<&str>) -> Result<Worker, JsValue> {
     let base = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
@@ -233,7 +243,14 @@ fn start_worker() -> Result<Worker, JsValue> {
     options.set_type("text/javascript");
     let blob = Blob::new_with_str_sequence_and_options(&Array::of1(&script.into()), &options)?;
     let url = Url::create_object_url_with_blob(&blob)?;
-    Worker::new(&url)
+    match name {
+        Some(name) => {
+            let options = web_sys::WorkerOptions::new();
+            options.set_name(name);
+            Worker::new_with_options(&url, &options)
+        }
+        None => Worker::new(&url),
+    }
 }
 
 /// A JS string literal of `s`.

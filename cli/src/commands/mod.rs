@@ -9,5 +9,6 @@ pub mod pricing;
 pub mod report;
 pub mod shaping;
 pub mod slos;
+pub mod sweep;
 pub mod tuning;
 pub mod workspace;

@@ -13,5 +13,6 @@ mod pricing;
 mod report;
 mod shaping;
 mod slos;
+mod sweep;
 mod tuning;
 mod workspace;

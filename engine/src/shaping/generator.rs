@@ -53,6 +53,41 @@ pub enum UsageModel {
 /// (the reference's `scaleFactor`).
 pub const BURST: usize = 50;
 
+/// When applications arrive, apart from what they are: the one setting a
+/// load sweep moves besides the load (issue 35: where the baseline
+/// saturates depends on how much of the work arrives at once).
+///
+/// Under every choice the applications themselves — sizes, runtimes,
+/// usage — are drawn from the same random stream as under [`Arrivals::Model`],
+/// so two workloads that differ only in their arrivals hold the same
+/// applications; only the arrival times come from a stream of their own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arrivals {
+    /// The usage model's own (default): bursts in the first tenth for
+    /// [`UsageModel::Reference`], spread over the span for
+    /// [`UsageModel::Plateau`].
+    #[default]
+    Model,
+    /// The reference simulator's: [`BURST`] applications at each instant,
+    /// every instant within the first tenth of the span.
+    Bursty,
+    /// One application at a time, a Poisson process over the whole span
+    /// (the same span and so the same offered load).
+    Spread,
+}
+
+impl Arrivals {
+    /// Its name on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arrivals::Model => "model",
+            Arrivals::Bursty => "bursty",
+            Arrivals::Spread => "spread",
+        }
+    }
+}
+
 /// Settings of [`generate`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -68,6 +103,8 @@ pub struct GeneratorParams {
     pub rigid_share: f64,
     /// The usage and arrival model (default the reference's).
     pub model: UsageModel,
+    /// When applications arrive (default: as `model` says).
+    pub arrivals: Arrivals,
     /// Seed (default 7).
     pub seed: u64,
 }
@@ -79,6 +116,7 @@ impl Default for GeneratorParams {
             load: 1.3,
             rigid_share: 0.2,
             model: UsageModel::Reference,
+            arrivals: Arrivals::Model,
             seed: 7,
         }
     }
@@ -147,15 +185,29 @@ pub fn generate(
     let instant_gap = 0.1 * span / params.apps.div_ceil(BURST) as f64;
     let mut t = 0.0;
     let mut apps = Vec::with_capacity(params.apps);
+    // Spread arrivals come from a stream of their own, so the applications
+    // drawn from `rng` are the model's whatever the arrivals.
+    let mut spread_rng = Rng::new(params.seed ^ 0x1f83_d9ab_fb41_bd6b);
+    let spread_gap = span / params.apps as f64;
     for i in 0..params.apps {
         if i > 0 {
-            t += match params.model {
+            let model_gap = match params.model {
                 UsageModel::Reference if i % BURST == 0 => exponential(&mut rng, instant_gap)
                     .min(0.1 * span - t)
                     .max(0.0),
                 UsageModel::Reference => 0.0,
                 UsageModel::Plateau if rng.chance(burst) => exponential(&mut rng, burst_mean),
                 UsageModel::Plateau => exponential(&mut rng, pause_mean),
+            };
+            t += match (params.arrivals, params.model) {
+                (Arrivals::Model, _) | (Arrivals::Bursty, UsageModel::Reference) => model_gap,
+                (Arrivals::Bursty, UsageModel::Plateau) if i % BURST == 0 => {
+                    exponential(&mut spread_rng, instant_gap)
+                        .min(0.1 * span - t)
+                        .max(0.0)
+                }
+                (Arrivals::Bursty, UsageModel::Plateau) => 0.0,
+                (Arrivals::Spread, _) => exponential(&mut spread_rng, spread_gap),
             };
         }
         let rigid = rng.chance(params.rigid_share);
@@ -217,9 +269,9 @@ pub fn generate(
     // One factor on every runtime so that the requested load is `load`:
     // over the arrival period, or for the reference's bursts over the whole
     // span (arrivals in its first tenth, then the drain).
-    let period = match params.model {
-        UsageModel::Reference => span,
-        UsageModel::Plateau => (t + gap).max(gap),
+    let period = match (params.arrivals, params.model) {
+        (Arrivals::Model, UsageModel::Plateau) => (t + gap).max(gap),
+        _ => span,
     };
     let requested: f64 = apps
         .iter()

@@ -32,7 +32,9 @@
 //!   forecasts kept;
 //! - [`compare`]: Figure 2, the three policies as box plots;
 //! - [`grid`]: Figure 3, the K1 × K2 heat maps; [`recommend`]: the best
-//!   cell for a target failure rate.
+//!   cell for a target failure rate;
+//! - [`load_sweep`]: where shaping pays — baseline against shaped over
+//!   offered loads, arrival patterns and forecaster settings (issue 35).
 
 pub mod buffer;
 pub mod compare;
@@ -43,6 +45,7 @@ pub mod generator;
 pub mod grid;
 pub mod input;
 mod learning;
+pub mod load_sweep;
 pub mod metrics;
 pub mod model;
 pub mod optimistic;
@@ -65,13 +68,14 @@ pub use buffer::Spread;
 pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComparison};
 pub use error::ShapingError;
 pub use files::{error_text, read_checked, read_workload_files, WorkloadFile};
-pub use generator::{generate, GeneratorParams, UsageModel, PAPER_APPS};
+pub use generator::{generate, Arrivals, GeneratorParams, UsageModel, PAPER_APPS};
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
+pub use load_sweep::{Config, LoadPoint, LoadRow, LoadSweep};
 pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};
 pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
-pub use params::{Params, Policy, Predictor, PreemptOn};
+pub use params::{generate_for, Params, Policy, Predictor, PreemptOn};
 pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
 pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};
@@ -82,17 +86,3 @@ pub use simulate::{
     pick_timeline_app, simulate, simulate_verified, simulate_with, ShapingReport, WorkloadSummary,
 };
 pub use timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent};
-
-/// Generates the workload `params.workload` describes, for `params`'
-/// cluster.
-pub fn generate_for(params: &Params) -> Result<Workload, ShapingError> {
-    params.validate()?;
-    generate(
-        &params.workload,
-        params.hosts,
-        Host {
-            cpu: params.host_cpu,
-            mem: params.host_mem,
-        },
-    )
-}

@@ -28,6 +28,11 @@ struct Posted {
 fn main() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    // A sweep worker of the page's pool serves sweep cells only.
+    if skyplan_web::toolkit::sweep_worker::is_sweep_worker(&scope) {
+        skyplan_web::toolkit::sweep_worker::serve(scope);
+        return;
+    }
 
     let outbox = Rc::new({
         let scope = scope.clone();

@@ -13,6 +13,7 @@ pub mod file_button;
 pub mod file_source;
 pub mod format;
 pub mod progress;
+pub mod regime;
 pub mod stat;
 pub mod table;
 

@@ -3,11 +3,11 @@
 //! shaped run on a generated or given workload; `shape grid` prints the
 //! K1 × K2 heat maps (Figure 3) with the recommended cell.
 
+use super::options::{is_params_flag, params_option, predictor};
 use crate::common::{emit, json, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
-    workload_from_alibaba, GridParams, GridReport, Params, Policy, Predictor, PreemptOn,
-    RunSummary, ShapingReport, Spread, UsageModel, Workload,
+    workload_from_alibaba, GridParams, GridReport, Params, RunSummary, ShapingReport, Workload,
 };
 use std::fmt::Write as _;
 
@@ -45,6 +45,10 @@ OPTIONS:
     --load X            requested CPU over capacity of the generated
                         workload (default 1.3)
     --seed N            the generated workload's seed (default 7)
+    --arrivals A        when applications arrive (default model): model,
+                        as --usage says; bursty, the reference's bursts
+                        of 50 in the first tenth; spread, one at a time
+                        over the whole span (same applications, same load)
     --usage M           the generated usage and arrivals (default reference):
                         reference, the first author's simulator (smoothed
                         random walk with sparse jumps, bursts of 50
@@ -111,17 +115,6 @@ struct Args {
     alibaba_usage: Option<String>,
 }
 
-fn predictor(s: &str) -> Result<Predictor, Failure> {
-    match s {
-        "oracle" => Ok(Predictor::Oracle),
-        "arima" => Ok(Predictor::Arima),
-        "gp" => Ok(Predictor::Gp),
-        other => Err(Failure::usage(format!(
-            "--predictor must be oracle, arima or gp, not `{other}`"
-        ))),
-    }
-}
-
 fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
@@ -139,74 +132,16 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
         alibaba_usage: None,
     };
     let mut first = true;
-    let p = &mut a.params;
     while let Some(arg) = parser.next()? {
         match arg {
+            Long(name) if is_params_flag(name) => {
+                let name = name.to_string();
+                params_option(&name, parser, &mut a.params)?;
+            }
             Value(v) if first && v == "simulate" => {}
             Value(v) if first && v == "grid" => a.grid = true,
             Value(v) if first && v == "generate" => a.generate = true,
             Long("out") => a.out = Some(parser.value()?.string()?),
-            Long("apps") => p.workload.apps = parser.value()?.parse()?,
-            Long("hosts") => p.hosts = parser.value()?.parse()?,
-            Long("host-cpu") => p.host_cpu = parser.value()?.parse()?,
-            Long("host-mem") => p.host_mem = parser.value()?.parse()?,
-            Long("load") => p.workload.load = parser.value()?.parse()?,
-            Long("seed") => p.workload.seed = parser.value()?.parse()?,
-            Long("preempt-on") => {
-                p.preempt_on = match parser.value()?.string()?.as_str() {
-                    "cpu-and-memory" => PreemptOn::CpuAndMemory,
-                    "memory" => PreemptOn::Memory,
-                    other => {
-                        return Err(Failure::usage(format!(
-                            "--preempt-on {other}: give cpu-and-memory or memory"
-                        )))
-                    }
-                }
-            }
-            Long("rigid-share") => p.workload.rigid_share = parser.value()?.parse()?,
-            Long("usage") => {
-                p.workload.model = match parser.value()?.string()?.as_str() {
-                    "reference" => UsageModel::Reference,
-                    "plateau" => UsageModel::Plateau,
-                    other => {
-                        return Err(Failure::usage(format!(
-                            "--usage {other}: give reference or plateau"
-                        )))
-                    }
-                }
-            }
-            Long("predictor") => p.predictor = predictor(&parser.value()?.string()?)?,
-            Long("policy") => {
-                p.policy = match parser.value()?.string()?.as_str() {
-                    "pessimistic" => Policy::Pessimistic,
-                    "optimistic" => Policy::Optimistic,
-                    "reservation" => Policy::Reservation,
-                    other => {
-                        return Err(Failure::usage(format!(
-                            "--policy must be pessimistic, optimistic or reservation, not `{other}`"
-                        )))
-                    }
-                }
-            }
-            Long("k1") => p.k1 = parser.value()?.parse()?,
-            Long("k2") => p.k2 = parser.value()?.parse()?,
-            Long("spread") => {
-                p.spread = match parser.value()?.string()?.as_str() {
-                    "std" => Spread::StdDev,
-                    "variance" => Spread::Variance,
-                    other => {
-                        return Err(Failure::usage(format!(
-                            "--spread must be std or variance, not `{other}`"
-                        )))
-                    }
-                }
-            }
-            Long("grace") => p.grace_minutes = parser.value()?.parse()?,
-            Long("history") => p.history = parser.value()?.parse()?,
-            Long("refit-every") => p.refit_every = parser.value()?.parse()?,
-            Long("gp-window") => p.gp_window = parser.value()?.parse()?,
-            Long("max-crashes") => p.max_crashes = parser.value()?.parse()?,
-            Long("timeline-app") => p.timeline_app = Some(parser.value()?.string()?),
             Long("compare") => a.compare = true,
             Long("seeds") => a.g.seeds = parser.value()?.parse()?,
             Long("predictors") => {

@@ -15,13 +15,15 @@ use super::desk::Shown;
 use crate::widgets::chart::{
     frame, legend, tick, Area, Ctx, DrawError, Plot, Px, FONT, INK, MUTED,
 };
+use crate::widgets::regime::{Line, Mark, RegimePlot};
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
 use skyplan_engine::shaping::{
-    AppTimeline, BoxStats, EventKind, GridReport, HostTimeline, PolicyComparison,
+    AppTimeline, BoxStats, Config, EventKind, GridReport, HostTimeline, PolicyComparison,
 };
+use skyplan_engine::sweep::{CellOutcome, CellRow};
 
 const REQUEST: RGBColor = RGBColor(100, 116, 139);
 const USED: RGBColor = RGBColor(37, 99, 235);
@@ -736,4 +738,75 @@ impl Plot for HeatPlot {
         }
         Ok(())
     }
+}
+
+/// The paper's best forecaster speed-up (GP, Figure 3b: up to 10.6×).
+pub const PAPER_SPEEDUP: f64 = 10.6;
+/// Where it is drawn: the reference simulator's offered load, since the
+/// paper states none.
+pub const PAPER_LOAD: f64 = 1.3;
+
+/// "Where it pays" of a shaping sweep's rows: a speed-up line and a
+/// failure line per configuration over the offered load, the loaded
+/// workload's load `mine` and the paper's point marked; `None` before any
+/// row.
+pub fn pays_plot(rows: &[CellRow], mine: Option<f64>) -> Option<RegimePlot> {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut costs: Vec<Line> = Vec::new();
+    for row in rows {
+        let CellOutcome::Shaping(x) = &row.outcome else {
+            continue;
+        };
+        let label = Config {
+            predictor: x.predictor,
+            policy: x.policy,
+            k1: x.k1,
+            k2: x.k2,
+        }
+        .label();
+        let at = match lines.iter().position(|l| l.label == label) {
+            Some(i) => i,
+            None => {
+                lines.push(Line {
+                    label: label.clone(),
+                    points: Vec::new(),
+                });
+                costs.push(Line {
+                    label,
+                    points: Vec::new(),
+                });
+                lines.len() - 1
+            }
+        };
+        lines[at].points.push((x.load, x.turnaround_speedup));
+        costs[at].points.push((x.load, x.failed_apps_pct));
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    for l in lines.iter_mut().chain(costs.iter_mut()) {
+        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    let mut marks = vec![Mark {
+        label: format!("paper {PAPER_SPEEDUP}×"),
+        x: PAPER_LOAD,
+        y: Some(PAPER_SPEEDUP),
+    }];
+    if let Some(load) = mine.filter(|l| l.is_finite()) {
+        marks.push(Mark {
+            label: format!("yours: {load:.2}"),
+            x: load,
+            y: None,
+        });
+    }
+    Some(RegimePlot {
+        key: format!("{}:{:?}", rows.len(), mine),
+        x_label: "Offered load (requested / capacity)".into(),
+        benefit: ("Turnaround speed-up (baseline / shaped)".into(), "×".into()),
+        lines,
+        neutral: 1.0,
+        cost: ("Applications failed at least once".into(), "%".into()),
+        costs,
+        marks,
+    })
 }

@@ -14,9 +14,13 @@ use crate::page::Page;
 use crate::toolkit::files::read_texts;
 use crate::toolkit::form::{at_least, number, whole};
 use crate::toolkit::job::Job;
+use crate::toolkit::pool::SweepJob;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
-use skyplan_engine::shaping::{Policy, PolicyComparison, Predictor, WorkloadSummary};
+use skyplan_engine::shaping::{
+    Config, LoadSweep, Policy, PolicyComparison, Predictor, WorkloadSummary,
+};
+use skyplan_engine::sweep::SweepSpec;
 
 /// The settings form as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +129,79 @@ impl ShapingForm {
     }
 }
 
+/// The "where it pays" sweep's form as typed: the offered loads to sweep
+/// and the workload's size; the rest is the run's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PaysForm {
+    /// Offered loads, comma-separated.
+    pub loads: String,
+    /// Applications of each cell's generated workload.
+    pub apps: String,
+}
+
+/// The loads a "where it pays" sweep covers by default: well below to well
+/// above saturation (the reference simulator's 1.3 among them).
+pub const DEFAULT_PAYS_LOADS: &str = "0.5,0.8,1.1,1.3,1.6,2";
+
+/// Applications of each cell by default: a cell runs in about a second in
+/// a browser worker, so the default sweep answers in seconds.
+pub const DEFAULT_PAYS_APPS: usize = 200;
+
+impl Default for PaysForm {
+    fn default() -> Self {
+        PaysForm {
+            loads: DEFAULT_PAYS_LOADS.to_owned(),
+            apps: DEFAULT_PAYS_APPS.to_string(),
+        }
+    }
+}
+
+impl PaysForm {
+    /// The sweep of `settings` over the typed loads: the oracle under both
+    /// policies (what a perfect forecaster can reach) and the run's own
+    /// forecaster configuration, each at every load; or what is wrong with
+    /// the form.
+    pub fn sweep(&self, settings: &ShapingSettings) -> Result<SweepSpec, String> {
+        let mut base = settings.params.clone();
+        base.workload.apps = whole(&self.apps, "Sweep applications")?;
+        let loads = self
+            .loads
+            .split(',')
+            .map(|v| number(v.trim(), "Offered loads"))
+            .collect::<Result<Vec<f64>, String>>()?;
+        // Written out as data, not through the engine's constructors: the
+        // page links no engine function (ARCHITECTURE.md, Web).
+        let own = Config {
+            predictor: base.predictor,
+            policy: base.policy,
+            k1: base.k1,
+            k2: base.k2,
+        };
+        let mut configs = vec![
+            Config {
+                predictor: Predictor::Oracle,
+                policy: Policy::Pessimistic,
+                ..own
+            },
+            Config {
+                predictor: Predictor::Oracle,
+                policy: Policy::Optimistic,
+                ..own
+            },
+        ];
+        if !configs.contains(&own) {
+            configs.push(own);
+        }
+        Ok(SweepSpec::Shaping(LoadSweep {
+            arrivals: vec![base.workload.arrivals],
+            seeds: vec![base.workload.seed],
+            configs,
+            loads,
+            base,
+        }))
+    }
+}
+
 /// Which resource the timelines show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shown {
@@ -161,6 +238,10 @@ pub struct ShapingDesk {
     pub compare: Job<(u32, PolicyComparison, f64)>,
     /// The K1 × K2 grid.
     pub grid: Job<GridView>,
+    /// "Where it pays": the speed-up against offered load, on the pool.
+    pub pays: SweepJob,
+    /// Its form.
+    pub pays_form: RwSignal<PaysForm>,
     /// The last files sent to the worker on this page, kept to send again
     /// to a worker restarted by Cancel (in case the worker could not save
     /// them).
@@ -183,10 +264,26 @@ impl ShapingDesk {
             shown: RwSignal::new(Shown::Mem),
             compare: Job::new(page),
             grid: Job::new(page),
+            pays: SweepJob::new(page),
+            pays_form: RwSignal::new(PaysForm::default()),
             sent_files: StoredValue::new(None),
         };
         page.on_restart(move || desk.restarted());
         desk
+    }
+
+    /// Runs "where it pays" on the sweep pool: the run's settings (the
+    /// form's) over the typed loads. The workload is generated in every
+    /// cell, so a sweep needs no files.
+    pub fn run_pays(self) {
+        let asked = self
+            .form
+            .with_untracked(ShapingForm::settings)
+            .and_then(|settings| self.pays_form.with_untracked(|f| f.sweep(&settings)));
+        match asked {
+            Ok(spec) => self.pays.start(spec),
+            Err(message) => self.pays.job.refuse(message),
+        }
     }
 
     /// A fresh worker is starting: it reads the files saved back, but the

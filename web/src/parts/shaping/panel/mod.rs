@@ -25,10 +25,16 @@
 //! `shaping-grid-progress`, `shaping-grid-error`, `shaping-grid-cell`
 //! (`data-k1`, `data-k2`, `data-recommended`), `shaping-recommended`,
 //! `shaping-export-run`, `shaping-export-grid`, `shaping-png-timelines`,
-//! `shaping-png-boxes`, `shaping-png-grid`.
+//! `shaping-png-boxes`, `shaping-png-grid`; "where it pays":
+//! `shaping-pays-loads`, `shaping-pays-apps`, `shaping-pays-run`,
+//! `shaping-pays-cancel`, `shaping-pays-progress` (`data-workers`),
+//! `shaping-pays-status`, `shaping-pays-error`, `shaping-pays-chart`,
+//! `shaping-pays-row` (`data-cell`, `data-load`, `data-config`,
+//! `data-speedup`).
 
 mod export;
 mod grid;
+mod pays;
 mod run;
 mod summary;
 mod timelines;
@@ -36,6 +42,7 @@ mod workload;
 
 use self::export::ExportCard;
 use self::grid::GridCard;
+use self::pays::PaysCard;
 use self::run::RunCard;
 use self::summary::SummaryCard;
 use self::timelines::TimelinesCard;
@@ -61,6 +68,7 @@ pub fn ShapingPanel() -> impl IntoView {
                     <TimelinesCard/>
                     <SummaryCard/>
                     <GridCard/>
+                    <PaysCard/>
                 </div>
                 <aside class="sidebar">
                     <WorkloadCard/>

@@ -1,0 +1,79 @@
+//! `skyplan sweep`: independent runs over a grid of settings and seeds —
+//! where a lever pays against its regime — on every core, one cell alone
+//! (`--cell K`, for a batch engine's task), or pieces merged into the whole
+//! (`skyplan sweep merge`). The part's own folder builds its spec
+//! (`shaping/sweep.rs`); `crate::sweep` runs and prints it.
+
+pub mod merge;
+
+use super::shaping;
+use crate::common::Failure;
+
+/// `skyplan sweep --help`.
+pub const HELP: &str = "\
+skyplan sweep — a lever's benefit against its regime: independent runs
+over a grid of settings and seeds
+
+USAGE:
+    skyplan sweep shaping [SHAPE SIMULATE'S OPTIONS] [--loads LIST]
+                  [--arrivals LIST] [--configs LIST] [--seeds LIST]
+                  [SWEEP OPTIONS]
+    skyplan sweep merge FILE... [--json | --csv] [-o FILE] [--partial]
+
+A sweep's cells are numbered from 0 (`--cells` lists them); each is a
+pure function of the sweep's settings and its number, so running cells on
+separate machines (`--cell K --json -o cell-K.json`, e.g. as a Kubernetes
+Indexed Job or a Slurm job array) and merging the files gives exactly the
+whole sweep's JSON.
+
+shaping: every cell generates the workload at its settings and runs the
+reservation baseline and the shaped run, as `skyplan shape simulate` does
+with the same options — a cell's turnaround_speedup is that command's at
+that --load. Cells are every combination, loads outermost.
+    --loads LIST        offered loads: requested core-seconds over the
+                        cluster's (default: --load's, 1.3)
+    --arrivals LIST     model, bursty, spread (default model)
+    --configs LIST      forecaster configurations, each
+                        PREDICTOR[/POLICY[/K1/K2]], e.g.
+                        oracle/pessimistic,oracle/optimistic,arima/pessimistic/0.5/3
+                        (default: --predictor, --policy, --k1, --k2)
+    --seeds LIST        workload seeds (default: --seed's, 7)
+    SHAPE SIMULATE'S OPTIONS   --apps, --hosts, --host-cpu, --host-mem,
+                        --usage, --rigid-share, --predictor, --policy,
+                        --k1, --k2, --spread, --grace, --history,
+                        --refit-every, --gp-window, --preempt-on,
+                        --max-crashes: what every cell starts from
+                        (`skyplan help shape`)
+
+merge: joins pieces of one sweep (the JSON `--cell` wrote) into one
+result, rows in cell order. Pieces of different sweeps, or one cell with
+two different results, are refused; so is a merge missing cells, unless
+--partial.
+    --partial           print what the pieces hold even if cells are
+                        missing (they are listed on stderr)
+
+SWEEP OPTIONS (every part):
+    --threads N         threads (default 0: every core)
+    --cells             print each cell's settings, one a line, and the
+                        number of cells as the last line; run nothing
+    --cell K[,K…]       run these cells only (numbered from 0)
+    --json              print the result as JSON (`rows`: one per cell)
+    --csv               print the result as CSV
+    -o, --out FILE      also write the result to FILE: CSV when FILE ends
+                        in .csv, JSON otherwise
+    -h, --help          print this help
+";
+
+/// `skyplan sweep PART …`.
+pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    use lexopt::prelude::*;
+    match parser.next()? {
+        Some(Value(v)) if v == "shaping" => shaping::sweep::run(parser),
+        Some(Value(v)) if v == "merge" => merge::run(parser),
+        Some(Value(v)) => Err(Failure::usage(format!(
+            "sweep: `{}` is not a sweep; give shaping or merge",
+            v.to_string_lossy()
+        ))),
+        _ => Err(Failure::usage("sweep: give shaping or merge")),
+    }
+}

@@ -1,0 +1,112 @@
+//! What a sweep runs: one variant per part, each with its base settings and
+//! swept values, and what one cell gives.
+
+use super::error::SweepError;
+use crate::shaping::{LoadRow, LoadSweep};
+use serde::{Deserialize, Serialize};
+
+/// A sweep of one part. Serialized with its part's name in `part`, so a
+/// sweep's JSON says what it is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "part", rename_all = "kebab-case")]
+pub enum SweepSpec {
+    /// Shaping against offered load ([`LoadSweep`]).
+    Shaping(LoadSweep),
+}
+
+/// One cell's result: its number and what it gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellRow {
+    /// The cell's number in its sweep.
+    pub cell: usize,
+    /// Its settings and measures, or why it failed.
+    #[serde(flatten)]
+    pub outcome: CellOutcome,
+}
+
+/// What a cell gave. Written flat into its row: a part's row is its
+/// settings and measures as columns; a failed cell has `error` instead.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CellOutcome {
+    /// The cell's run failed (its settings made no valid run); the others
+    /// go on.
+    Failed {
+        /// Why.
+        error: String,
+    },
+    /// A shaping cell.
+    Shaping(LoadRow),
+}
+
+impl SweepSpec {
+    /// The part's name (`shaping`).
+    pub fn part(&self) -> &'static str {
+        match self {
+            SweepSpec::Shaping(_) => "shaping",
+        }
+    }
+
+    /// Checks every setting once, before any cell runs.
+    pub fn validate(&self) -> Result<(), SweepError> {
+        match self {
+            SweepSpec::Shaping(s) => s.validate(),
+        }
+        .map_err(|e| SweepError::Invalid(e.to_string()))
+    }
+
+    /// Cells in the grid.
+    pub fn cells(&self) -> usize {
+        match self {
+            SweepSpec::Shaping(s) => s.cells(),
+        }
+    }
+
+    /// Checks that `cell` is one of the grid's.
+    pub fn check_cell(&self, cell: usize) -> Result<(), SweepError> {
+        let cells = self.cells();
+        if cell < cells {
+            Ok(())
+        } else {
+            Err(SweepError::NoSuchCell { cell, cells })
+        }
+    }
+
+    /// Runs cell `cell` (a pure function of the spec and the number); a
+    /// failure is kept in the row.
+    pub fn run_cell(&self, cell: usize) -> CellRow {
+        let outcome = match self {
+            SweepSpec::Shaping(s) => s.run_cell(cell).map(CellOutcome::Shaping),
+        }
+        .unwrap_or_else(|e| CellOutcome::Failed {
+            error: e.to_string(),
+        });
+        CellRow { cell, outcome }
+    }
+
+    /// The columns of this part's rows (after `cell`).
+    pub fn columns(&self) -> &'static [&'static str] {
+        match self {
+            SweepSpec::Shaping(_) => &LoadRow::COLUMNS,
+        }
+    }
+}
+
+impl CellOutcome {
+    /// The row's cells in its part's column order (empty for a failed
+    /// cell).
+    pub fn cells(&self) -> Vec<String> {
+        match self {
+            CellOutcome::Failed { .. } => Vec::new(),
+            CellOutcome::Shaping(r) => r.cells(),
+        }
+    }
+
+    /// The error of a failed cell.
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            CellOutcome::Failed { error } => Some(error),
+            _ => None,
+        }
+    }
+}
