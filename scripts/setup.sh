@@ -4,8 +4,7 @@
 # run takes a second or two.
 #
 #   scripts/setup.sh serve   rustup wasm32 target, trunk, wasm-bindgen-cli,
-#                            Debian's binaryen (wasm-opt), and every crate
-#                            of Cargo.lock (cargo fetch)
+#                            and every crate of Cargo.lock (cargo fetch)
 #   scripts/setup.sh test    the above + wasm-pack, Debian chromium and
 #                            chromium-driver, and the e2e test's npm packages
 #   scripts/setup.sh bench   same as test
@@ -101,42 +100,16 @@ rust_target() {
 	fi
 }
 
-# apt_install PACKAGE...: Debian's packages, as root or through sudo.
-apt_install() {
-	local sudo=""
-	if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-	$sudo apt-get update
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "$@"
-}
-
-# Trunk's release build runs wasm-opt on both binaries (web/index.html,
-# data-wasm-opt) and must find it installed: Trunk.toml names the version
-# (`[tools] wasm_opt`) and builds offline, so a missing or other wasm-opt
-# fails the build instead of being downloaded.
-binaryen() {
-	local want have
-	want="$(awk -F'"' '/^wasm_opt *=/ { sub(/^version_/, "", $2); print $2 }' "$ROOT/Trunk.toml")"
-	have="$(command -v wasm-opt >/dev/null 2>&1 && wasm-opt --version | awk '{ print $3 }' || true)"
-	if [ "$have" = "$want" ]; then
-		log "binaryen (wasm-opt) $want: ok"
-		return
-	fi
-	log "installing Debian binaryen (wasm-opt $want; have: '${have:-none}')"
-	apt_install binaryen
-	have="$(wasm-opt --version | awk '{ print $3 }')"
-	if [ "$have" != "$want" ]; then
-		log "Debian's wasm-opt is version $have, Trunk.toml's [tools] wasm_opt wants $want: set it to version_$have"
-		exit 1
-	fi
-}
-
 chromium() {
 	if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
 		log "chromium + chromedriver: ok"
 		return
 	fi
+	local sudo=""
+	if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 	log "installing Debian chromium and chromium-driver"
-	apt_install chromium chromium-driver
+	$sudo apt-get update
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends chromium chromium-driver
 }
 
 # npm ci, skipped when node_modules was installed from this very lock file.
@@ -163,7 +136,6 @@ fetch_crates() {
 rust_target
 cargo_tool trunk "$TRUNK_VERSION" trunk
 cargo_tool wasm-bindgen-cli "$(wasm_bindgen_version)" wasm-bindgen wasm-bindgen-test-runner
-binaryen
 if [ "$MODE" != serve ]; then
 	cargo_tool wasm-pack "$WASM_PACK_VERSION" wasm-pack
 	chromium
