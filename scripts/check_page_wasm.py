@@ -109,15 +109,21 @@ def leb(data, i):
             return value, i
 
 
-def function_names(data):
-    """The wasm's function names (its `name` section), or None without one."""
+def sections(data):
+    """The wasm's sections, in order: (id, start of its content, end)."""
     if data[:4] != b"\0asm":
         raise ValueError("not a wasm module")
     i = 8
     while i < len(data):
-        section = data[i]
-        size, i = leb(data, i + 1)
-        end = i + size
+        size, start = leb(data, i + 1)
+        yield data[i], start, start + size
+        i = start + size
+
+
+def names_by_index(data):
+    """The wasm's function names (its `name` section) by function index,
+    in the section's order, or None without one."""
+    for section, i, end in sections(data):
         if section == 0:
             length, j = leb(data, i)
             if data[j : j + length] == b"name":
@@ -127,16 +133,21 @@ def function_names(data):
                     sub_size, j = leb(data, j + 1)
                     if kind == 1:
                         count, k = leb(data, j)
-                        names = []
+                        names = {}
                         for _ in range(count):
-                            _, k = leb(data, k)
+                            index, k = leb(data, k)
                             length, k = leb(data, k)
-                            names.append(demangle(data[k : k + length].decode("utf-8", "replace")))
+                            names[index] = demangle(data[k : k + length].decode("utf-8", "replace"))
                             k += length
                         return names
                     j += sub_size
-        i = end
     return None
+
+
+def function_names(data):
+    """The wasm's function names (its `name` section), or None without one."""
+    names = names_by_index(data)
+    return None if names is None else list(names.values())
 
 
 def closing(text, start):
