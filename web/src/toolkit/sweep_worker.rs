@@ -84,10 +84,12 @@ mod tests {
     /// A sweep of a small workload (20 applications on 4 hosts, the
     /// oracle's forecasts) over `loads`, as the page sends it.
     fn ask_json(loads: Vec<f64>) -> String {
-        let mut base = Params::default();
-        base.hosts = 4;
+        let mut base = Params {
+            hosts: 4,
+            predictor: Predictor::Oracle,
+            ..Params::default()
+        };
         base.workload.apps = 20;
-        base.predictor = Predictor::Oracle;
         let spec = SweepSpec::Shaping(LoadSweep::over_loads(base, loads));
         serde_json::to_string(&spec).unwrap()
     }
