@@ -974,10 +974,7 @@ mod tests {
                     let (ar, ma) = random_arma(&mut rng, p, q, bound);
                     let mu = rng.uniform(2.0, 4.0);
                     let kalman = filter(&x, &state_space(&ar, &ma, mu)).unwrap().sums;
-                    let mut lik = ArmaLikelihood::new(p, q).unwrap();
-                    lik.phi.copy_from_slice(&ar);
-                    lik.theta.copy_from_slice(&ma);
-                    let fast = lik.innovations(&x, mu).unwrap();
+                    let fast = super::super::likelihood::tests::fresh(&ar, &ma, &x, mu).unwrap();
                     assert_eq!(fast.n, kalman.n);
                     for (a, b) in [
                         (fast.sum_v2f, kalman.sum_v2f),
