@@ -16,6 +16,12 @@
 // notes). A screenshot of the chart of the first series is written to
 // target/e2e/stream-bench-NN-<file>.png.
 //
+// `FILE*N` imports FILE's rows N times as one file of N times its size
+// (its header once): a File made in the page of slices of FILE, which
+// Chrome reads from FILE without copying, dropped on the Traces panel. For
+// a size that does not fit on the disk, e.g. 10 GB as `…-2G.csv*5` (the
+// same rows five times, so the machine totals are five times as large).
+//
 // Linux only (/proc). Environment as the e2e tests: SKYPLAN_DIST, CHROMIUM.
 
 import fs from 'node:fs';
@@ -78,10 +84,58 @@ function renderers() {
   });
 }
 
-/** Imports `file` in a fresh studio; returns what was measured. */
-async function measure(file) {
-  const name = path.basename(file);
-  const bytes = fs.statSync(file).size;
+/** The length of `file`'s first line, with its newline. */
+function headerBytes(file) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 << 10);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(10);
+    if (nl < 0) throw new Error(`${file}: no line in its first 64 KiB`);
+    return nl + 1;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Chooses `file` in the Traces panel; with `times` > 1, drops instead a File
+ * of its header and `times` copies of its rows, made in the page.
+ */
+async function choose(page, file, times, name) {
+  if (times === 1) {
+    await page.setInputFiles('[data-testid=file-input]', file);
+    return;
+  }
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.id = 'stream-bench-source';
+    input.hidden = true;
+    document.body.append(input);
+  });
+  await page.setInputFiles('#stream-bench-source', file);
+  await page.evaluate(
+    ({ times, name, header }) => {
+      const source = document.getElementById('stream-bench-source').files[0];
+      const parts = [source];
+      for (let i = 1; i < times; i++) parts.push(source.slice(header));
+      const dt = new DataTransfer();
+      dt.items.add(new File(parts, name, { type: 'text/csv' }));
+      const zone = document.querySelector('[data-testid=dropzone]');
+      for (const kind of ['dragenter', 'dragover', 'drop']) {
+        zone.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      }
+    },
+    { times, name, header: headerBytes(file) },
+  );
+}
+
+/** Imports `file` (its rows `times` times) in a fresh studio; returns what was measured. */
+async function measure(file, times) {
+  const size = fs.statSync(file).size;
+  const bytes = size + (times - 1) * (size - (times > 1 ? headerBytes(file) : 0));
+  const name = times === 1 ? path.basename(file) : `${path.basename(file, '.csv')}-x${times}.csv`;
   const app = await openStudio('stream-bench');
   const { page, baseUrl } = app;
   try {
@@ -99,7 +153,7 @@ async function measure(file) {
       sampledPeak = Math.max(sampledPeak, sum);
     }, 250);
     const t0 = performance.now();
-    await page.setInputFiles('[data-testid=file-input]', file);
+    await choose(page, file, times, name);
     let lastLog = t0;
     for (;;) {
       const done =
@@ -144,15 +198,16 @@ async function measure(file) {
 
 const files = process.argv.slice(2);
 if (!files.length) {
-  console.error('usage: node tests/e2e/stream-bench.mjs FILE...');
+  console.error('usage: node tests/e2e/stream-bench.mjs FILE[*N]...');
   process.exit(2);
 }
 const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`load average (1, 5, 15 min) before: ${load()}`);
 console.log('| file | size | time to imported | MB/s | tab peak RSS | tab RSS before / after | what the panels show |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
-for (const file of files) {
-  const m = await measure(file);
+for (const arg of files) {
+  const [file, times] = arg.includes('*') ? [arg.slice(0, arg.lastIndexOf('*')), Number(arg.slice(arg.lastIndexOf('*') + 1))] : [arg, 1];
+  const m = await measure(file, times);
   const c = m.counts;
   console.log(
     `| ${m.name} | ${m.bytes} bytes | ${m.secs.toFixed(1)} s | ${(m.bytes / 1e6 / m.secs).toFixed(0)} | ` +
