@@ -638,3 +638,26 @@ fn every_reader_on_truncated_and_hostile_input() {
     }
     assert!(wrong_outcomes.is_empty(), "{wrong_outcomes:#?}");
 }
+
+#[test]
+fn chunks_cut_inside_a_character_or_a_byte_order_mark_change_nothing() {
+    // A fatal header error, then a last line of multi-byte characters cut
+    // between chunks: the line is never read, in any chunks.
+    let bytes = "\njob00\t1\t1\t1\t1\n ⷀ0ὐ®𑴋0ﯓ".as_bytes();
+    // A byte-order mark alone, one byte a chunk, the format chosen.
+    let bom: &[u8] = b"\xEF\xBB\xBF";
+    for (bytes, format) in [(bytes, Format::RunsCsv), (bom, Format::YarnAppsJson)] {
+        let options = ImportOptions {
+            format: Some(format),
+            ..strict()
+        };
+        let whole = import("in.csv", bytes, options.clone());
+        for size in [1, 2, 9, 10] {
+            let mut imp = Importer::new("in.csv", options.clone());
+            for c in bytes.chunks(size) {
+                imp.push(c);
+            }
+            assert_eq!(imp.finish(), whole, "{format:?} in chunks of {size}");
+        }
+    }
+}
