@@ -38,18 +38,21 @@ fn workspace() -> Bundle {
                 format: Some(Format::RunsCsv),
                 lenient: false,
                 bytes: RUNS.as_bytes().to_vec(),
+                kept: None,
             },
             BundleFile {
                 name: "=HYPERLINK(\"x\") <script>.csv".into(),
                 format: None,
                 lenient: true,
                 bytes: UTIL.as_bytes().to_vec(),
+                kept: None,
             },
             BundleFile {
                 name: "empty.log".into(),
                 format: None,
                 lenient: false,
                 bytes: Vec::new(),
+                kept: None,
             },
         ],
         decisions,
@@ -250,22 +253,30 @@ fn a_workspace_that_does_not_hold_together_is_not_written() {
     assert!(e.to_string().contains("two SLO decisions"), "{e}");
 }
 
-/// `bytes` rewritten as the bundle version 1 wrote it: header `1`, and no
-/// `refused` in the agenda (version 1 did not keep it).
-fn as_version_1(bytes: &[u8]) -> Vec<u8> {
+/// `bytes` rewritten as an older `version` wrote it: that header, and its
+/// manifest changed by `edit`.
+fn as_version(bytes: &[u8], version: u32, edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let mut text = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
     let header_end = text.iter().position(|&b| b == b'\n').unwrap();
     let rest = &text[header_end + 1..];
     let manifest_end = rest.iter().position(|&b| b == b'\n').unwrap();
     let mut manifest: serde_json::Value = serde_json::from_slice(&rest[..manifest_end]).unwrap();
-    let agenda = manifest["agenda"].as_object_mut().unwrap();
-    assert!(agenda.remove("refused").is_some());
-    let mut out = format!("{MAGIC} 1\n").into_bytes();
+    edit(&mut manifest);
+    let mut out = format!("{MAGIC} {version}\n").into_bytes();
     out.extend(serde_json::to_vec(&manifest).unwrap());
     out.push(b'\n');
     out.extend(&rest[manifest_end + 1..]);
     gzip(&out)
+}
+
+/// `bytes` rewritten as the bundle version 1 wrote it: header `1`, and no
+/// `refused` in the agenda (version 1 did not keep it).
+fn as_version_1(bytes: &[u8]) -> Vec<u8> {
+    as_version(bytes, 1, |manifest| {
+        let agenda = manifest["agenda"].as_object_mut().unwrap();
+        assert!(agenda.remove("refused").is_some());
+    })
 }
 
 #[test]
@@ -302,4 +313,57 @@ fn a_version_1_bundle_opens_with_its_refusals_worked_out() {
     let mut text = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&again[..]), &mut text).unwrap();
     assert!(text.starts_with(format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes()));
+}
+
+/// `bytes` rewritten as version 2 wrote it: header `2`, and no `kept` in
+/// the manifest's files (version 2 kept every file as bytes).
+fn as_version_2(bytes: &[u8]) -> Vec<u8> {
+    as_version(bytes, 2, |manifest| {
+        for f in manifest["files"].as_array_mut().unwrap() {
+            assert_eq!(
+                f.as_object_mut().unwrap().remove("kept"),
+                Some(false.into())
+            );
+        }
+    })
+}
+
+#[test]
+fn a_version_2_bundle_opens_as_bytes() {
+    let b = workspace();
+    let old = as_version_2(&encode(&b).unwrap());
+    let back = decode("v2.skyplan", &old).expect("a version-2 bundle opens");
+    assert_eq!(back, b);
+    assert!(back.files.iter().all(|f| f.kept.is_none()));
+}
+
+#[test]
+fn a_large_import_travels_as_its_records_and_says_so() {
+    let text = "timestamp,series,value\n".to_string()
+        + &(0..2000)
+            .map(|t| format!("{},s,{}\n", t * 60, t % 9))
+            .collect::<String>();
+    let loaded = crate::import::import("big.csv", text.as_bytes(), Default::default()).unwrap();
+    assert!(!keeps_records(&loaded), "a small file travels as bytes");
+    let mut b = workspace();
+    b.files.push(BundleFile::of_records(&loaded, false));
+    let bytes = encode(&b).unwrap();
+    let back = decode("kept.skyplan", &bytes).unwrap();
+    assert_eq!(back, b);
+    let kept = back.files.last().unwrap();
+    assert!(kept.bytes.is_empty());
+    let reopened = kept.load(Default::default()).unwrap();
+    assert!(reopened.kept && reopened.summary().kept);
+    assert_eq!(reopened.data, loaded.data);
+    let source = reopened.source.clone().unwrap();
+    assert_eq!(
+        (source.name.as_str(), source.bytes),
+        ("big.csv", text.len() as u64)
+    );
+    assert_eq!(source.hash, loaded.source.unwrap().hash);
+    // Above the threshold, or aggregated, a file is kept as records.
+    let mut large = reopened.clone();
+    large.kept = false;
+    large.bytes = KEEP_RECORDS_ABOVE + 1;
+    assert!(keeps_records(&large));
 }

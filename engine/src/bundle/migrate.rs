@@ -7,13 +7,16 @@
 //!   are the admitted decisions' requests that are not in the plan: each
 //!   non-rejected decision without a reservation is listed as refused, the
 //!   reason saying it was not kept.
+//! - **2 → 3**: version 3 may keep a large file as its records instead of
+//!   its bytes (`kept` in the manifest); every file of an older bundle is
+//!   bytes, which is what a missing `kept` reads as — nothing to change.
 
 use super::error::BundleError;
 use super::state::Bundle;
 use serde_json::Value;
 
 /// The version this build writes; it reads every version from 1 up to it.
-pub const BUNDLE_VERSION: u32 = 2;
+pub const BUNDLE_VERSION: u32 = 3;
 
 /// The reason given to a refusal worked out from a version-1 bundle.
 pub const UNKNOWN_REASON: &str =

@@ -6,9 +6,9 @@ use crate::common::{located, Failure};
 use crate::input::import_file;
 use skyplan_engine::agenda::{AgendaParams, AgendaState, Capacity, Method as AgendaMethod};
 use skyplan_engine::bundle::{
-    decode, encode, AdmittedJob, Bundle, BundleFile, HarvestState, PricingSettings, PricingState,
-    ShapingFiles, ShapingSettings, ShapingState, TuningSettings, TuningState, WorkloadFile,
-    WorkloadSource,
+    decode, encode, keeps_records, AdmittedJob, Bundle, BundleFile, HarvestState, PricingSettings,
+    PricingState, ShapingFiles, ShapingSettings, ShapingState, TuningSettings, TuningState,
+    WorkloadFile, WorkloadSource,
 };
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::harvest::{read_reimages_csv, read_tenants_csv};
@@ -218,15 +218,16 @@ fn trace(path: &str, name: &str, lenient: bool) -> Result<(BundleFile, Vec<Workl
     } else {
         Vec::new()
     };
-    Ok((
-        BundleFile {
-            name: name.to_string(),
-            format: None,
-            lenient,
-            bytes: read_bytes(path)?,
-        },
-        jobs,
-    ))
+    // A large import travels as its records, with the source's name,
+    // size and hash, not its bytes (the studio keeps it so too).
+    let file = if keeps_records(&loaded) {
+        let mut kept = loaded;
+        kept.name = name.to_string();
+        BundleFile::of_records(&kept, lenient)
+    } else {
+        BundleFile::of_bytes(name, None, lenient, read_bytes(path)?)
+    };
+    Ok((file, jobs))
 }
 
 /// The studio's demo workspace, from the files under `--demo`.
@@ -434,7 +435,18 @@ fn list(b: &Bundle, size: usize) -> String {
         total
     );
     for f in &b.files {
-        let _ = writeln!(out, "  file {} ({} bytes)", f.name, f.bytes.len());
+        match f.kept.as_ref().and_then(|k| k.source.as_ref()) {
+            Some(source) => {
+                let _ = writeln!(
+                    out,
+                    "  file {} (kept as records: {} bytes read, xxh3-128 {})",
+                    f.name, source.bytes, source.hash
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  file {} ({} bytes)", f.name, f.bytes.len());
+            }
+        }
     }
     let _ = writeln!(out, "SLO decisions: {}", b.decisions.len());
     match &b.agenda {
