@@ -1,27 +1,28 @@
 //! `skyplan harvest figures`: §6's Figures 13 and 14 on ten generated
-//! datacenters, ours beside the paper's. The datacenters are fixed here,
-//! before any comparison was run, and written down in docs/harvest.md:
-//! each is the demo generator's §3 mix (about 60 % constant, 25 % periodic
-//! tenants holding ~40 % of the servers, 15 % unpredictable), its own seed
-//! and tenant count, its tenants' servers rescaled to `servers`.
+//! datacenters, ours beside the paper's. The datacenters are the engine's
+//! `harvest::DATACENTERS`, fixed before any comparison was run and written
+//! down in docs/harvest.md: each is the demo generator's §3 mix (about
+//! 60 % constant, 25 % periodic tenants holding ~40 % of the servers, 15 %
+//! unpredictable), its own seed and tenant count, its tenants' servers
+//! rescaled to `servers`; [`generate`] builds one, for `regime` too.
 
 use crate::common::Failure;
-use skyplan_engine::harvest::{figures, FiguresReport, JobDag, Scaling, SimParams, TenantSet};
+use skyplan_engine::harvest::{
+    figures, DatacenterSpec, FiguresReport, JobDag, Scaling, SimParams, TenantSet, DATACENTERS,
+};
 use std::fmt::Write as _;
 
-/// The ten datacenters: name, tenants, seed.
-pub const DATACENTERS: [(&str, usize, u64); 10] = [
-    ("DC-0", 200, 100),
-    ("DC-1", 300, 101),
-    ("DC-2", 400, 102),
-    ("DC-3", 250, 103),
-    ("DC-4", 350, 104),
-    ("DC-5", 450, 105),
-    ("DC-6", 220, 106),
-    ("DC-7", 320, 107),
-    ("DC-8", 280, 108),
-    ("DC-9", 380, 109),
-];
+/// The tenants of datacenter `spec` with `servers` servers (at least one
+/// per tenant), `days` days at `step_secs`: the figures' generator.
+pub fn generate(spec: &DatacenterSpec, servers: usize, days: u32, step_secs: i64) -> TenantSet {
+    skyplan_engine::fixtures::harvest_set(
+        spec.tenants,
+        days,
+        step_secs,
+        Some(servers.max(spec.tenants)),
+        spec.seed,
+    )
+}
 
 /// The first `n` datacenters, `days` days at `step_secs`, `servers` each.
 pub fn datacenters(
@@ -30,19 +31,11 @@ pub fn datacenters(
     step_secs: i64,
     servers: usize,
 ) -> Vec<(String, TenantSet)> {
+    let days = days.ceil().max(1.0) as u32;
     DATACENTERS
         .iter()
         .take(n)
-        .map(|&(name, tenants, seed)| {
-            let set = skyplan_engine::fixtures::harvest_set(
-                tenants,
-                days.ceil().max(1.0) as u32,
-                step_secs,
-                Some(servers.max(tenants)),
-                seed,
-            );
-            (name.to_string(), set)
-        })
+        .map(|d| (d.name.to_string(), generate(d, servers, days, step_secs)))
         .collect()
 }
 
