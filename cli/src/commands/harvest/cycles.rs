@@ -6,6 +6,7 @@
 use super::storage::{StorageArgs, FLAGS as STORAGE_FLAGS};
 use crate::common::Failure;
 use crate::input::import_loaded;
+use crate::sweep_run::{is_sweep_flag, sweep_option, SweepArgs};
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, read_batch_task, read_dag_json,
@@ -29,7 +30,6 @@ USAGE:
     skyplan harvest capacity FILE... [TENANTS] [--percentile P] [--json]
     skyplan harvest simulate-scheduling FILE... [TENANTS] [JOBS] [SIM] [--json]
     skyplan harvest figures [FIGURES] [JOBS] [SIM] [--json]
-    skyplan harvest regime [REGIME] [SIM] [--json]
     skyplan harvest reimages FILE... --tenants T --reimages R [--json]
     skyplan harvest place FILE... --tenants T --reimages R [STORAGE] [--json]
     skyplan harvest simulate-durability FILE... --tenants T --reimages R [STORAGE]
@@ -46,9 +46,9 @@ classes' capacity); capacity prints the
 containers each class can hand to batch work per hour of day (mean and a
 low percentile); simulate-scheduling compares YARN-PT and YARN-H; figures runs that
 comparison on ten generated datacenters under linear and root scaling
-(Figures 13–14) beside the paper's numbers; regime runs it over a grid of
-datacenter sizes, levels, scalings, datacenters and default placements,
-one paired run per cell and seed (where harvesting pays).
+(Figures 13–14) beside the paper's numbers (`skyplan sweep harvest` runs
+it over a grid of datacenter sizes, levels and scalings: where harvesting
+pays).
 reimages prints each tenant's reimages per server per month, its
 month-to-month thirds and group changes (Figures 4–6); place puts N
 blocks by Algorithm 2 (or stock HDFS) on the reimage × peak grid and
@@ -128,15 +128,6 @@ FIGURES (figures; the SIM options apply, --days, --runs, --levels too):
     (--step applies, default 120 s, the paper's; --threads too, as for
     simulate-scheduling)
 
-REGIME (regime; the SIM options apply: --levels (default 10,20,30,40,50),
-        --days (default 7), --seed and --runs give the seeds seed … seed +
-        runs − 1 (default one), --tpcds, --step and --threads too):
-    --servers L         servers per datacenter (default
-                        1000,2000,5000,10000,20000)
-    --scalings L        linear and/or root:N (default linear,root:2)
-    --dcs L             datacenters, DC-0 … DC-9 or 0–9 (default DC-0)
-    --placements L      readings of the default placement (default heartbeat)
-
 STORAGE (reimages, place, simulate-durability, simulate-availability;
          --tenants and --reimages are required):
     --reimages FILE     reimages CSV: timestamp,server or
@@ -195,6 +186,7 @@ struct Args {
     runs_given: bool,
     days_given: bool,
     levels_given: bool,
+    seeds: Option<Vec<u64>>,
     sim: SimParams,
     storage: StorageArgs,
     json: bool,
@@ -207,16 +199,17 @@ fn parse_f64(flag: &str, v: &str) -> Result<f64, Failure> {
         .ok_or_else(|| Failure::usage(format!("{flag}: `{v}` is not a number")))
 }
 
-/// `linear` or `root:N`.
+/// `linear`, `root` (the square root, `root:2`) or `root:N`.
 fn parse_scaling(flag: &str, s: &str) -> Result<Scaling, Failure> {
     match s.trim() {
         "linear" => Ok(Scaling::Linear),
+        "root" => Ok(Scaling::Root { n: 2.0 }),
         r => match r.strip_prefix("root:") {
             Some(n) => Ok(Scaling::Root {
                 n: parse_f64(flag, n)?,
             }),
             None => Err(Failure::usage(format!(
-                "{flag}: `{s}` is not linear or root:N"
+                "{flag}: `{s}` is not linear, root or root:N"
             ))),
         },
     }
@@ -238,6 +231,31 @@ fn list<T>(v: &str, one: impl Fn(&str) -> Result<T, Failure>) -> Result<Vec<T>, 
 
 /// Runs `skyplan harvest`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    let a = parse(parser, None)?;
+    subcommand(&a)
+}
+
+/// `skyplan sweep harvest …` (after the part's name): the harvest options
+/// and the sweep's, the grid from [`regime_grid`].
+pub fn sweep(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    let mut sweep = SweepArgs::default();
+    let a = parse(parser, Some(&mut sweep))?;
+    if !a.sub.is_empty() || !a.files.is_empty() {
+        return Err(Failure::usage(format!(
+            "sweep harvest takes no file or subcommand (`{}`)",
+            if a.sub.is_empty() {
+                &a.files[0]
+            } else {
+                &a.sub
+            }
+        )));
+    }
+    super::sweep::run(regime_grid(&a)?, &sweep)
+}
+
+/// The command line's options; with `sweep`, the sweep's options too
+/// (`--threads`, `--json`, `--cells`, `--cell`, `--csv`, `-o`).
+fn parse(parser: &mut lexopt::Parser, mut sweep: Option<&mut SweepArgs>) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
         classify: ClassifyParams::default(),
@@ -304,8 +322,19 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                         .map_err(|_| Failure::usage(format!("--servers: `{x}` is not a count")))
                 })?
             }
-            Long("scalings") => a.scalings = list(&val(parser)?, |x| parse_scaling("--scalings", x))?,
-            Long("dcs") => a.dcs = list(&val(parser)?, super::regime::parse_datacenter)?,
+            Long("scalings") => {
+                a.scalings = list(&val(parser)?, |x| parse_scaling("--scalings", x))?
+            }
+            Long("scaling") if sweep.is_some() => {
+                a.scalings = list(&val(parser)?, |x| parse_scaling("--scaling", x))?
+            }
+            Long("seeds") => {
+                a.seeds = Some(list(&val(parser)?, |x| {
+                    x.parse::<u64>()
+                        .map_err(|_| Failure::usage(format!("--seeds: `{x}` is not a seed")))
+                })?)
+            }
+            Long("dcs") => a.dcs = list(&val(parser)?, super::sweep::parse_datacenter)?,
             Long("placements") => {
                 a.placements = list(&val(parser)?, |x| parse_placement("--placements", x))?
             }
@@ -333,6 +362,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("duration-scale") => {
                 a.sim.duration_scale = parse_f64("--duration-scale", &val(parser)?)?
             }
+            Short('o') if sweep.is_some() => {
+                if let Some(s) = sweep.as_deref_mut() {
+                    sweep_option("out", parser, s)?;
+                }
+            }
+            Long(f) if sweep.is_some() && is_sweep_flag(f) => {
+                let f = f.to_owned();
+                if let Some(s) = sweep.as_deref_mut() {
+                    sweep_option(&f, parser, s)?;
+                }
+            }
             Long("json") => a.json = true,
             Long(f) if STORAGE_FLAGS.contains(&f) => {
                 let f = f.to_owned();
@@ -341,7 +381,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let set = || load_tenants(&a);
+    Ok(a)
+}
+
+/// Runs the subcommand `a` names.
+fn subcommand(a: &Args) -> Result<(), Failure> {
+    let set = || load_tenants(a);
     match a.sub.as_str() {
         "classify" => {
             let set = set()?;
@@ -356,7 +401,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         "select" => {
             let set = set()?;
             let c = classify(&set, &a.classify).map_err(Failure::refused)?;
-            let jobs = load_jobs(&a)?;
+            let jobs = load_jobs(a)?;
             if jobs.is_empty() {
                 return Err(Failure::usage(
                     "select needs jobs: --dag, --job, --history or --batch-task",
@@ -377,7 +422,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 .collect::<Result<Vec<_>, skyplan_engine::harvest::HarvestError>>();
             let demands = input(demands)?;
             let rate = 1.0 / SimParams::default().mean_interarrival_secs;
-            let rule = fixed_rule(&a)?;
+            let rule = fixed_rule(a)?;
             let d = input(thresholds(rule, &demands, &c.classes, None, &a.select, rate))?;
             let params = SelectParams {
                 short_max_secs: d.short_max_secs,
@@ -469,7 +514,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "simulate-scheduling" => {
             let set = set()?;
-            let (jobs, p) = sim_setup(&a)?;
+            let (jobs, p) = sim_setup(a)?;
             let r = simulate(&set, &jobs, &p, &mut |_, _| {})
                 .map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
@@ -529,7 +574,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Ok(())
         }
         "figures" => {
-            let (jobs, p) = sim_setup(&a)?;
+            let (jobs, p) = sim_setup(a)?;
             let servers = match a.servers[..] {
                 [] => 1000,
                 [n] => n,
@@ -542,10 +587,6 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 servers,
             );
             super::figures::run(&dcs, &jobs, &[Scaling::Linear, Scaling::Root { n: 2.0 }], &p, a.json)
-        }
-        "regime" => {
-            let (grid, threads) = regime_grid(&a)?;
-            super::regime::run(&grid, threads, a.json)
         }
         "reimages" | "place" | "simulate-durability" | "simulate-availability" => {
             let set = set()?;
@@ -585,9 +626,10 @@ fn or_default<T: Clone>(given: &[T], default: Vec<T>) -> Vec<T> {
     }
 }
 
-/// `regime`'s grid from the flags (its own defaults where none is given)
-/// and the threads to run it on.
-fn regime_grid(a: &Args) -> Result<(HarvestRegime, usize), Failure> {
+/// `sweep harvest`'s grid from the flags (its own defaults where none is
+/// given): the seeds are `--seeds`, or `--seed` … `--seed` + `--runs` − 1
+/// (one by default).
+fn regime_grid(a: &Args) -> Result<HarvestRegime, Failure> {
     let d = HarvestRegime::default();
     let mut base = a.sim.clone();
     base.select = a.select.clone();
@@ -610,10 +652,15 @@ fn regime_grid(a: &Args) -> Result<(HarvestRegime, usize), Failure> {
         scalings: or_default(&a.scalings, d.scalings.clone()),
         datacenters: or_default(&a.dcs, d.datacenters.clone()),
         placements: or_default(&a.placements, d.placements.clone()),
-        seeds: (0..runs as u64).map(|r| a.sim.seed.wrapping_add(r)).collect(),
+        seeds: match &a.seeds {
+            Some(s) => s.clone(),
+            None => (0..runs as u64)
+                .map(|r| a.sim.seed.wrapping_add(r))
+                .collect(),
+        },
         base,
     };
-    Ok((grid, a.storage.threads.unwrap_or(0)))
+    Ok(grid)
 }
 
 /// The simulation's jobs (the flags', or the generated TPC-DS-like mix)

@@ -4,25 +4,14 @@
 //! down in docs/harvest.md: each is the demo generator's §3 mix (about
 //! 60 % constant, 25 % periodic tenants holding ~40 % of the servers, 15 %
 //! unpredictable), its own seed and tenant count, its tenants' servers
-//! rescaled to `servers`; [`generate`] builds one, for `regime` too.
+//! rescaled to `servers` (`fixtures::regime_datacenter`, which the harvest
+//! sweep's cells build too).
 
 use crate::common::Failure;
 use skyplan_engine::harvest::{
-    figures, DatacenterSpec, FiguresReport, JobDag, Scaling, SimParams, TenantSet, DATACENTERS,
+    figures, FiguresReport, JobDag, Scaling, SimParams, TenantSet, DATACENTERS,
 };
 use std::fmt::Write as _;
-
-/// The tenants of datacenter `spec` with `servers` servers (at least one
-/// per tenant), `days` days at `step_secs`: the figures' generator.
-pub fn generate(spec: &DatacenterSpec, servers: usize, days: u32, step_secs: i64) -> TenantSet {
-    skyplan_engine::fixtures::harvest_set(
-        spec.tenants,
-        days,
-        step_secs,
-        Some(servers.max(spec.tenants)),
-        spec.seed,
-    )
-}
 
 /// The first `n` datacenters, `days` days at `step_secs`, `servers` each.
 pub fn datacenters(
@@ -35,7 +24,12 @@ pub fn datacenters(
     DATACENTERS
         .iter()
         .take(n)
-        .map(|d| (d.name.to_string(), generate(d, servers, days, step_secs)))
+        .map(|d| {
+            (
+                d.name.to_string(),
+                skyplan_engine::fixtures::regime_datacenter(d, servers, days, step_secs),
+            )
+        })
         .collect()
 }
 

@@ -146,7 +146,10 @@ mod tests {
             // Binomial: within 5 standard deviations.
             for (got, want) in [(hb[s], want_hb), (pr[s], want_pr)] {
                 let sd = (want * (1.0 - want / draws as f64)).sqrt();
-                assert!((got as f64 - want).abs() <= 5.0 * sd + 1e-9, "{s}: {got} vs {want}");
+                assert!(
+                    (got as f64 - want).abs() <= 5.0 * sd + 1e-9,
+                    "{s}: {got} vs {want}"
+                );
             }
         }
     }

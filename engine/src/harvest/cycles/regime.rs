@@ -47,16 +47,56 @@ pub struct DatacenterSpec {
 /// run (docs/harvest.md): the demo generator's §3 mix, each its own seed
 /// and tenant count, its tenants' servers rescaled to the size asked.
 pub const DATACENTERS: [DatacenterSpec; 10] = [
-    DatacenterSpec { name: "DC-0", tenants: 200, seed: 100 },
-    DatacenterSpec { name: "DC-1", tenants: 300, seed: 101 },
-    DatacenterSpec { name: "DC-2", tenants: 400, seed: 102 },
-    DatacenterSpec { name: "DC-3", tenants: 250, seed: 103 },
-    DatacenterSpec { name: "DC-4", tenants: 350, seed: 104 },
-    DatacenterSpec { name: "DC-5", tenants: 450, seed: 105 },
-    DatacenterSpec { name: "DC-6", tenants: 220, seed: 106 },
-    DatacenterSpec { name: "DC-7", tenants: 320, seed: 107 },
-    DatacenterSpec { name: "DC-8", tenants: 280, seed: 108 },
-    DatacenterSpec { name: "DC-9", tenants: 380, seed: 109 },
+    DatacenterSpec {
+        name: "DC-0",
+        tenants: 200,
+        seed: 100,
+    },
+    DatacenterSpec {
+        name: "DC-1",
+        tenants: 300,
+        seed: 101,
+    },
+    DatacenterSpec {
+        name: "DC-2",
+        tenants: 400,
+        seed: 102,
+    },
+    DatacenterSpec {
+        name: "DC-3",
+        tenants: 250,
+        seed: 103,
+    },
+    DatacenterSpec {
+        name: "DC-4",
+        tenants: 350,
+        seed: 104,
+    },
+    DatacenterSpec {
+        name: "DC-5",
+        tenants: 450,
+        seed: 105,
+    },
+    DatacenterSpec {
+        name: "DC-6",
+        tenants: 220,
+        seed: 106,
+    },
+    DatacenterSpec {
+        name: "DC-7",
+        tenants: 320,
+        seed: 107,
+    },
+    DatacenterSpec {
+        name: "DC-8",
+        tenants: 280,
+        seed: 108,
+    },
+    DatacenterSpec {
+        name: "DC-9",
+        tenants: 380,
+        seed: 109,
+    },
 ];
 
 /// Builds a datacenter's tenants: `(spec, servers, days, step_secs)` →
@@ -327,10 +367,14 @@ impl HarvestRegime {
     ) -> Result<RegimeRow, HarvestError> {
         let p = self.params_at(point);
         let report = simulate_serial(set, jobs, &p)?;
-        let level = report.levels.into_iter().next().ok_or(HarvestError::Invalid {
-            name: "levels",
-            why: "the simulation returned no level".into(),
-        })?;
+        let level = report
+            .levels
+            .into_iter()
+            .next()
+            .ok_or(HarvestError::Invalid {
+                name: "levels",
+                why: "the simulation returned no level".into(),
+            })?;
         let spec = DATACENTERS.get(point.datacenter);
         RegimeRow::of(
             point,
@@ -472,7 +516,12 @@ impl RegimeRow {
             n(self.h_utilization),
             n(self.primary_utilization),
         ];
-        c.extend(self.h_branches.iter().chain(&self.pt_branches).map(|&v| n(v)));
+        c.extend(
+            self.h_branches
+                .iter()
+                .chain(&self.pt_branches)
+                .map(|&v| n(v)),
+        );
         c.extend(
             self.h_kills_by_branch
                 .iter()
@@ -568,7 +617,7 @@ mod tests {
     use super::*;
 
     fn make(spec: &DatacenterSpec, servers: usize, days: u32, step: i64) -> TenantSet {
-        crate::fixtures::harvest_set(spec.tenants, days, step, Some(servers), spec.seed)
+        crate::fixtures::regime_datacenter(spec, servers, days, step)
     }
 
     /// A small grid: a day of 10-minute slots, eight templates.
@@ -651,6 +700,48 @@ mod tests {
             ..g.clone()
         };
         assert_ne!(other.run_cell(1, &make).unwrap(), a);
+    }
+
+    #[test]
+    fn the_harvest_sweep_merged_from_cells_equals_the_single_run() {
+        use crate::sweep::{merge_complete, run, run_cells, CellOutcome, SweepResult, SweepSpec};
+        let g = HarvestRegime {
+            levels: vec![20.0, 40.0],
+            ..small()
+        };
+        let spec = SweepSpec::Harvest(g.clone());
+        assert_eq!((spec.part(), spec.cells()), ("harvest", 4));
+        let quiet = |_: &crate::sweep::CellRow, _: usize, _: usize| {};
+        let whole = run(&spec, 2, &mut { quiet }, &|| false).unwrap();
+        assert!(whole.is_complete());
+        // Each cell is the grid's own run of it, on the figures' generator.
+        for row in &whole.rows {
+            let CellOutcome::Harvest(r) = &row.outcome else {
+                panic!("cell {} failed: {:?}", row.cell, row.outcome.error())
+            };
+            assert_eq!(
+                r,
+                &g.run_cell(row.cell, &crate::fixtures::regime_datacenter)
+                    .unwrap()
+            );
+        }
+        // One process per cell, its JSON read back, merged in another order.
+        let pieces: Vec<SweepResult> = (0..spec.cells())
+            .rev()
+            .map(|k| {
+                let piece = run_cells(&spec, &[k], 1, &mut { quiet }, &|| false).unwrap();
+                serde_json::from_str(&serde_json::to_string(&piece).unwrap()).unwrap()
+            })
+            .collect();
+        let merged = merge_complete(pieces).unwrap();
+        assert_eq!(
+            serde_json::to_string(&merged).unwrap(),
+            serde_json::to_string(&whole).unwrap()
+        );
+        let csv = whole.to_csv();
+        let header = csv.lines().next().unwrap();
+        assert!(header.starts_with("cell,servers,level,scaling"), "{header}");
+        assert_eq!(csv.lines().count(), 5);
     }
 
     #[test]

@@ -1223,7 +1223,7 @@ mod tests {
                     let s = match p.placement {
                         DefaultPlacement::Heartbeat if unlabelled => uniform(&mut rng),
                         DefaultPlacement::Fill if unlabelled => {
-                            if !filling.is_some_and(|f| free(f) > 0) {
+                            if filling.is_none_or(|f| free(f) <= 0) {
                                 filling = uniform(&mut rng);
                             }
                             filling

@@ -443,7 +443,11 @@ fn every_job_counts_those_past_the_horizon_drained_and_the_stuck_at_their_time()
     // times kept to the millisecond).
     // The first seed with a job arriving in the last 100 s.
     let seed = (0..1000)
-        .find(|&s| arrivals(s, 300.0, horizon).iter().any(|&t| t > horizon - 100.0))
+        .find(|&s| {
+            arrivals(s, 300.0, horizon)
+                .iter()
+                .any(|&t| t > horizon - 100.0)
+        })
         .unwrap();
     let times = arrivals(seed, 300.0, horizon);
     let p = |level| crate::harvest::SimParams {
@@ -453,8 +457,15 @@ fn every_job_counts_those_past_the_horizon_drained_and_the_stuck_at_their_time()
     let r = simulate_serial(&flat_pair(30.0, 2), &four_by_100(), &p(0.0)).unwrap();
     for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
         assert_eq!(run.jobs, times.len());
-        assert_eq!((run.finished, run.unfinished, run.kills), (times.len(), 0, 0));
-        assert!((run.avg_job_secs - 100.0).abs() < 1e-3, "{}", run.avg_job_secs);
+        assert_eq!(
+            (run.finished, run.unfinished, run.kills),
+            (times.len(), 0, 0)
+        );
+        assert!(
+            (run.avg_job_secs - 100.0).abs() < 1e-3,
+            "{}",
+            run.avg_job_secs
+        );
     }
     // The primaries take every core (99.9 % rounds up to 12, the reserve
     // leaves none): no task ever starts, the run stops at twice the
@@ -464,7 +475,11 @@ fn every_job_counts_those_past_the_horizon_drained_and_the_stuck_at_their_time()
     for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
         assert_eq!((run.finished, run.unfinished), (0, times.len()));
         assert_eq!(run.tasks_started, 0);
-        assert!((run.avg_job_secs - want).abs() < 1e-6 * want, "{} vs {want}", run.avg_job_secs);
+        assert!(
+            (run.avg_job_secs - want).abs() < 1e-6 * want,
+            "{} vs {want}",
+            run.avg_job_secs
+        );
         assert!((run.full_servers - 100.0).abs() < 1e-9);
     }
 }

@@ -1,59 +1,63 @@
-//! `skyplan harvest regime`: where harvesting pays. YARN-H against YARN-PT
+//! `skyplan sweep harvest`: where harvesting pays. YARN-H against YARN-PT
 //! over servers per datacenter, primary levels, scalings, datacenters and
-//! readings of RM-H's default placement — one paired run per cell and
-//! seed (the engine's `harvest::HarvestRegime`), the cells spread over the
-//! cores, printed per setting and, per size, as Figure 14's minimum,
-//! average and maximum over the levels.
+//! readings of RM-H's default placement — one paired run per cell (the
+//! engine's `harvest::HarvestRegime`, run as `SweepSpec::Harvest` by
+//! `crate::sweep_run`), printed per setting and, per size, as Figure 14's
+//! minimum, average and maximum over the levels.
 
-use super::figures::generate;
 use crate::common::Failure;
+use crate::sweep_run::{run_and_emit, SweepArgs};
 use skyplan_engine::harvest::{
     paper_figures, summarize, HarvestRegime, MinAvgMax, RegimeRow, RegimeSummary, DATACENTERS,
 };
+use skyplan_engine::sweep::{CellOutcome, SweepResult, SweepSpec};
 use std::fmt::Write as _;
 
-/// The grid's rows and their sums per setting.
-#[derive(serde::Serialize)]
-struct Report<'a> {
-    grid: &'a HarvestRegime,
-    rows: &'a [RegimeRow],
-    summaries: &'a [RegimeSummary],
+/// Runs `grid` as the sweep options `a` say and prints it.
+pub fn run(grid: HarvestRegime, a: &SweepArgs) -> Result<(), Failure> {
+    let spec = SweepSpec::Harvest(grid.clone());
+    let describe = |k: usize| match grid.point(k) {
+        Some(p) => format!(
+            "servers={} level={} scaling={} dc={} placement={} seed={}",
+            p.servers,
+            p.level,
+            p.scaling.name(),
+            DATACENTERS[p.datacenter].name,
+            p.placement.name(),
+            p.seed
+        ),
+        None => String::new(),
+    };
+    run_and_emit(&spec, a, describe, |r| table(&grid, r))
 }
 
-/// Runs every cell of `grid` on `threads` threads and prints the rows'
-/// sums (or everything as JSON).
-pub fn run(grid: &HarvestRegime, threads: usize, json: bool) -> Result<(), Failure> {
-    grid.validate().map_err(Failure::refused)?;
-    let cells: Vec<usize> = (0..grid.cells()).collect();
-    let t0 = std::time::Instant::now();
-    let rows = skyplan_engine::parallel::map_jobs(
-        &cells,
-        threads,
-        || (),
-        |_, &k| grid.run_cell(k, &generate),
-        &mut |d, t| {
-            if !json {
-                eprint!("\r{d}/{t} cells");
-            }
-        },
-    )
-    .into_iter()
-    .collect::<Result<Vec<_>, _>>()
-    .map_err(Failure::refused)?;
-    if !json {
-        eprintln!(" in {:.1} s", t0.elapsed().as_secs_f64());
-    }
-    let summaries = summarize(&rows);
-    crate::common::emit(&if json {
-        crate::common::json(&Report {
-            grid,
-            rows: &rows,
-            summaries: &summaries,
+/// The finished cells summed up per setting, and the failed ones.
+fn table(grid: &HarvestRegime, r: &SweepResult) -> String {
+    let rows: Vec<RegimeRow> = r
+        .rows
+        .iter()
+        .filter_map(|row| match &row.outcome {
+            CellOutcome::Harvest(x) => Some(x.clone()),
+            _ => None,
         })
-    } else {
-        text(grid, &summaries)
-    });
-    Ok(())
+        .collect();
+    let failed: String = r
+        .rows
+        .iter()
+        .filter_map(|row| {
+            Some(format!(
+                "cell {} failed: {}\n",
+                row.cell,
+                row.outcome.error()?
+            ))
+        })
+        .collect();
+    let mut t = text(grid, &summarize(&rows));
+    t.push_str(&failed);
+    if !r.is_complete() {
+        let _ = writeln!(t, "{} of {} cells run", r.rows.len(), r.cells);
+    }
+    t
 }
 
 fn text(grid: &HarvestRegime, sums: &[RegimeSummary]) -> String {
@@ -123,7 +127,12 @@ fn text(grid: &HarvestRegime, sums: &[RegimeSummary]) -> String {
         let avgs: Vec<f64> = sums
             .iter()
             .filter(|o| {
-                (o.datacenter.clone(), o.servers, o.scaling.name(), o.placement) == key
+                (
+                    o.datacenter.clone(),
+                    o.servers,
+                    o.scaling.name(),
+                    o.placement,
+                ) == key
             })
             .map(|o| o.improvement.avg)
             .collect();
