@@ -17,8 +17,8 @@
 //!   alike, however much room it has.
 //! - **proportional**: RM-H's label rule applied to every server, ∝ free
 //!   cores — the reading this simulation used first. It spreads the batch
-//!   work as evenly as any rule can, where §6 credits YARN-H, not YARN-PT,
-//!   with "the more balanced utilization of the cluster capacity".
+//!   work as evenly as any rule can, a rule the paper states only for
+//!   labelled requests.
 //! - **fill**: the heartbeating server is given containers until it has no
 //!   free core (several assignments per heartbeat, as the Capacity
 //!   Scheduler makes for node-local requests), then the next one.
