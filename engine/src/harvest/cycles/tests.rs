@@ -483,3 +483,45 @@ fn every_job_counts_those_past_the_horizon_drained_and_the_stuck_at_their_time()
         assert!((run.full_servers - 100.0).abs() < 1e-9);
     }
 }
+
+#[test]
+fn a_primary_rise_kills_exactly_the_containers_running_on_the_servers_it_fills() {
+    use crate::harvest::simulate_serial;
+    // Two one-server tenants idle on day 1 and at 60 % on day 2: 12 cores,
+    // 4 reserved, 60 % rounds up to 8 cores, so the batch room drops from
+    // 8 cores a server to none at t = 86,400 s and every container then
+    // running is killed, in both systems; the killed tasks wait for the
+    // replay's idle day past the horizon and run once. A job is 4 tasks of
+    // 100 s on 16 free cores, so the containers running at the rise are
+    // the 4 tasks of each job that arrived in its last 100 s. Counted by
+    // hand from the arrivals: a seed with exactly one job there and none in
+    // the 100 s before it (no queueing), so 4 kills.
+    let mut set = flat_pair(0.0, 2);
+    for t in &mut set.tenants {
+        for u in &mut t.utilization[144..] {
+            *u = 60.0;
+        }
+    }
+    let horizon = 2.0 * 86_400.0;
+    let rise = 86_400.0;
+    let seed = (0..1000)
+        .find(|&s| {
+            let times = arrivals(s, 300.0, horizon);
+            let near = |lo: f64, hi: f64| times.iter().filter(|&&t| t > lo && t < hi).count();
+            near(rise - 100.0, rise) == 1 && near(rise - 200.0, rise - 100.0) == 0
+        })
+        .unwrap();
+    let p = crate::harvest::SimParams {
+        seed,
+        ..unscaled(30.0)
+    };
+    let r = simulate_serial(&set, &four_by_100(), &p).unwrap();
+    let jobs = arrivals(seed, 300.0, horizon).len();
+    for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
+        assert_eq!(run.kills, 4, "{run:?}");
+        assert_eq!(run.kills_by_branch.iter().sum::<u64>(), 4);
+        assert_eq!((run.finished, run.unfinished), (jobs, 0));
+        // Every task ran once to the end, the 4 killed ones twice.
+        assert_eq!(run.tasks_started, 4 * jobs as u64 + 4);
+    }
+}
