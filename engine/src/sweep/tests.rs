@@ -38,7 +38,9 @@ fn quiet() -> impl FnMut(&CellRow, usize, usize) {
 
 #[test]
 fn cells_cover_the_grid_once_loads_outermost() {
-    let SweepSpec::Shaping(s) = sweep();
+    let SweepSpec::Shaping(s) = sweep() else {
+        unreachable!("a shaping sweep")
+    };
     assert_eq!(s.cells(), 12);
     let points: Vec<_> = (0..12).map(|k| s.point(k).unwrap()).collect();
     for (i, a) in points.iter().enumerate() {
@@ -56,7 +58,9 @@ fn cells_cover_the_grid_once_loads_outermost() {
 #[test]
 fn a_cell_is_the_simulation_of_its_settings() {
     let spec = sweep();
-    let SweepSpec::Shaping(s) = &spec;
+    let SweepSpec::Shaping(s) = &spec else {
+        unreachable!("a shaping sweep")
+    };
     for k in [0, 7, 11] {
         let row = spec.run_cell(k);
         let params = s.params_at(k).unwrap();
@@ -139,7 +143,9 @@ fn a_stopped_sweep_keeps_its_finished_cells() {
 fn merging_refuses_other_sweeps_conflicts_and_missing_cells() {
     let spec = sweep();
     let a = run_cells(&spec, &[0, 1], 1, &mut quiet(), &|| false).unwrap();
-    let SweepSpec::Shaping(mut other) = spec.clone();
+    let SweepSpec::Shaping(mut other) = spec.clone() else {
+        unreachable!("a shaping sweep")
+    };
     other.loads[2] = 1.9;
     let b = run_cells(&SweepSpec::Shaping(other), &[2], 1, &mut quiet(), &|| false).unwrap();
     assert!(matches!(
