@@ -31,10 +31,10 @@ pub fn skyplan_ok(args: &[&str]) -> String {
     out
 }
 
-/// Writes `content` to `name` in this test process's temporary directory
-/// (`skyplan-cli-PID`) and returns its path.
+/// Writes `content` (text or bytes) to `name` in this test process's
+/// temporary directory (`skyplan-cli-PID`) and returns its path.
 #[allow(dead_code)]
-pub fn temp_file(name: &str, content: &str) -> String {
+pub fn temp_file(name: &str, content: impl AsRef<[u8]>) -> String {
     let dir = std::env::temp_dir().join(format!("skyplan-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);

@@ -222,8 +222,7 @@ impl Decoder {
         Err(CodecError {
             offset: self.offset,
             reason: format!(
-                "the {} stream is truncated ({} byte(s) of an unfinished block; an unfinished `.inprogress` log?)",
-                self.codec,
+                "truncated ({} byte(s) of an unfinished block; an unfinished `.inprogress` log?)",
                 self.pending.len()
             ),
         })
