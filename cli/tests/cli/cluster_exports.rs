@@ -1,7 +1,7 @@
 //! `skyplan import --json` on what a running cluster exports (the samples
 //! in `fixtures/clusters/`): each format reported as today's are.
 
-use crate::common::{skyplan, temp_file};
+use crate::common::{skyplan, temp_bytes};
 
 /// The `--json` summary of importing `file`.
 fn summary(file: &str) -> serde_json::Value {
@@ -63,7 +63,7 @@ fn compressed_spark_event_logs_read_as_the_plain_log() {
     // Cut short: refused with the codec and the byte offset.
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let bytes = std::fs::read(format!("{root}/{dir}/app.zstd")).unwrap();
-    let cut = temp_file("cut.zstd", &bytes[..bytes.len() - 100]);
+    let cut = temp_bytes("cut.zstd", &bytes[..bytes.len() - 100]);
     let (code, _, err) = skyplan(&["import", &cut]);
     assert_eq!(code, 1);
     assert!(
