@@ -3,6 +3,7 @@
 
 use super::error::SweepError;
 use crate::shaping::{LoadRow, LoadSweep};
+use crate::tuning::{ContentionRow, ContentionSweep};
 use serde::{Deserialize, Serialize};
 
 /// A sweep of one part. Serialized with its part's name in `part`, so a
@@ -12,6 +13,8 @@ use serde::{Deserialize, Serialize};
 pub enum SweepSpec {
     /// Shaping against offered load ([`LoadSweep`]).
     Shaping(LoadSweep),
+    /// Tuning against contention ([`ContentionSweep`]).
+    Tuning(ContentionSweep),
 }
 
 /// One cell's result: its number and what it gave.
@@ -37,6 +40,8 @@ pub enum CellOutcome {
     },
     /// A shaping cell.
     Shaping(LoadRow),
+    /// A tuning cell.
+    Tuning(ContentionRow),
 }
 
 impl SweepSpec {
@@ -44,21 +49,24 @@ impl SweepSpec {
     pub fn part(&self) -> &'static str {
         match self {
             SweepSpec::Shaping(_) => "shaping",
+            SweepSpec::Tuning(_) => "tuning",
         }
     }
 
     /// Checks every setting once, before any cell runs.
     pub fn validate(&self) -> Result<(), SweepError> {
         match self {
-            SweepSpec::Shaping(s) => s.validate(),
+            SweepSpec::Shaping(s) => s.validate().map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s.validate().map_err(|e| e.to_string()),
         }
-        .map_err(|e| SweepError::Invalid(e.to_string()))
+        .map_err(SweepError::Invalid)
     }
 
     /// Cells in the grid.
     pub fn cells(&self) -> usize {
         match self {
             SweepSpec::Shaping(s) => s.cells(),
+            SweepSpec::Tuning(s) => s.cells(),
         }
     }
 
@@ -76,11 +84,16 @@ impl SweepSpec {
     /// failure is kept in the row.
     pub fn run_cell(&self, cell: usize) -> CellRow {
         let outcome = match self {
-            SweepSpec::Shaping(s) => s.run_cell(cell).map(CellOutcome::Shaping),
+            SweepSpec::Shaping(s) => s
+                .run_cell(cell)
+                .map(CellOutcome::Shaping)
+                .map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s
+                .run_cell(cell)
+                .map(CellOutcome::Tuning)
+                .map_err(|e| e.to_string()),
         }
-        .unwrap_or_else(|e| CellOutcome::Failed {
-            error: e.to_string(),
-        });
+        .unwrap_or_else(|error| CellOutcome::Failed { error });
         CellRow { cell, outcome }
     }
 
@@ -88,6 +101,7 @@ impl SweepSpec {
     pub fn columns(&self) -> &'static [&'static str] {
         match self {
             SweepSpec::Shaping(_) => &LoadRow::COLUMNS,
+            SweepSpec::Tuning(_) => &ContentionRow::COLUMNS,
         }
     }
 }
@@ -99,6 +113,7 @@ impl CellOutcome {
         match self {
             CellOutcome::Failed { .. } => Vec::new(),
             CellOutcome::Shaping(r) => r.cells(),
+            CellOutcome::Tuning(r) => r.cells(),
         }
     }
 
