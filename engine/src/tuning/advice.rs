@@ -18,6 +18,7 @@ use super::model::{Cluster, GroupConfig, TuneJob};
 use super::panel::simulated_latency;
 use super::rules::RuleSet;
 use super::search::{same_config, Candidate, TIE_TOLERANCE};
+use super::tune::{GroupResult, TuneParams};
 use serde::{Deserialize, Serialize};
 
 /// What to do with the recommendation.
@@ -149,6 +150,30 @@ pub fn advise(
         simulated_current,
         kept_current || same_config(&best.config, current),
     ))
+}
+
+/// [`advise`] on one group of a tuning pass run with `params`: its
+/// containers on `params.per_machine` a machine, its search's
+/// recommendation and tie rule, the rules `params` estimates with — what
+/// the studio, `skyplan tune` and the report each show.
+pub fn advise_group(
+    jobs: &[TuneJob],
+    group: &GroupResult,
+    current: &GroupConfig,
+    params: &TuneParams,
+    seed: u64,
+) -> Result<Advice, TuneError> {
+    let cluster = Cluster::of(group.containers, params.per_machine);
+    let rules = |c: &GroupConfig| RuleSet::for_config(c, params.constraint, params.exec);
+    advise(
+        jobs,
+        &cluster,
+        current,
+        group.search.best(),
+        group.search.kept_current,
+        &rules,
+        seed,
+    )
 }
 
 #[cfg(test)]

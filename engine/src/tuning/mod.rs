@@ -62,7 +62,7 @@ pub mod tune;
 pub mod workload;
 pub mod yarn_xml;
 
-pub use advice::{advise, Advice, Verdict};
+pub use advice::{advise, advise_group, Advice, Verdict};
 pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
     GroupCurve,
