@@ -126,7 +126,10 @@ fn bad_sweeps_are_refused_in_one_line() {
     }
     let (code, _, err) = skyplan(&["sweep", "nothing"]);
     assert_eq!(code, 2);
-    assert!(err.contains("is not a sweep; give shaping"), "{err}");
+    assert!(
+        err.contains("give shaping") && err.contains("merge"),
+        "{err}"
+    );
     let bad = temp_file("not-a-sweep.json", "{\"rows\": 3}");
     let (code, _, err) = skyplan(&["sweep", "merge", &bad]);
     assert_eq!(code, 1);

@@ -4,6 +4,7 @@
 use super::error::SweepError;
 use crate::harvest::{HarvestRegime, RegimeRow};
 use crate::shaping::{LoadRow, LoadSweep};
+use crate::tuning::{ContentionRow, ContentionSweep};
 use serde::{Deserialize, Serialize};
 
 /// A sweep of one part. Serialized with its part's name in `part`, so a
@@ -19,6 +20,8 @@ pub enum SweepSpec {
     Shaping(LoadSweep),
     /// Harvesting against size and primary level ([`HarvestRegime`]).
     Harvest(HarvestRegime),
+    /// Tuning against contention ([`ContentionSweep`]).
+    Tuning(ContentionSweep),
 }
 
 /// One cell's result: its number and what it gave.
@@ -46,6 +49,8 @@ pub enum CellOutcome {
     Shaping(LoadRow),
     /// A harvesting cell.
     Harvest(RegimeRow),
+    /// A tuning cell.
+    Tuning(ContentionRow),
 }
 
 impl SweepSpec {
@@ -54,6 +59,7 @@ impl SweepSpec {
         match self {
             SweepSpec::Shaping(_) => "shaping",
             SweepSpec::Harvest(_) => "harvest",
+            SweepSpec::Tuning(_) => "tuning",
         }
     }
 
@@ -62,6 +68,7 @@ impl SweepSpec {
         match self {
             SweepSpec::Shaping(s) => s.validate().map_err(|e| e.to_string()),
             SweepSpec::Harvest(h) => h.validate().map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s.validate().map_err(|e| e.to_string()),
         }
         .map_err(SweepError::Invalid)
     }
@@ -71,6 +78,7 @@ impl SweepSpec {
         match self {
             SweepSpec::Shaping(s) => s.cells(),
             SweepSpec::Harvest(h) => h.cells(),
+            SweepSpec::Tuning(s) => s.cells(),
         }
     }
 
@@ -96,6 +104,10 @@ impl SweepSpec {
                 .run_cell(cell, &crate::fixtures::regime_datacenter)
                 .map(CellOutcome::Harvest)
                 .map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s
+                .run_cell(cell)
+                .map(CellOutcome::Tuning)
+                .map_err(|e| e.to_string()),
         }
         .unwrap_or_else(|error| CellOutcome::Failed { error });
         CellRow { cell, outcome }
@@ -106,6 +118,7 @@ impl SweepSpec {
         match self {
             SweepSpec::Shaping(_) => &LoadRow::COLUMNS,
             SweepSpec::Harvest(_) => &RegimeRow::COLUMNS,
+            SweepSpec::Tuning(_) => &ContentionRow::COLUMNS,
         }
     }
 }
@@ -118,6 +131,7 @@ impl CellOutcome {
             CellOutcome::Failed { .. } => Vec::new(),
             CellOutcome::Shaping(r) => r.cells(),
             CellOutcome::Harvest(r) => r.cells(),
+            CellOutcome::Tuning(r) => r.cells(),
         }
     }
 

@@ -257,3 +257,41 @@ fn spread_arrivals_keep_the_applications_and_move_only_their_arrivals() {
         |w: &crate::shaping::Workload| w.applications.iter().map(|a| a.arrival).fold(0.0, f64::max);
     assert!(last(&spread) > 3.0 * last(&bursty));
 }
+
+/// The tuning variant: its JSON names the part and reads back, its pieces
+/// on two threads merge into the one-thread run, and a cell is its part's
+/// row.
+#[test]
+fn a_tuning_sweep_runs_and_merges_like_any_part() {
+    let base = crate::tuning::EvalParams {
+        facebook_windows: 1,
+        google_mixes: 1,
+        jobs_per_mix: 6,
+        repeats: 1,
+        adapt_minutes: vec![2.0],
+        adapt_jobs: 12,
+        ..crate::tuning::EvalParams::default()
+    };
+    let s = crate::tuning::ContentionSweep::new(
+        base,
+        crate::fixtures::swim_like_jobs(30, 5),
+        vec![1.0, 2.5],
+        vec![2],
+    );
+    let spec = SweepSpec::Tuning(s.clone());
+    assert_eq!(spec.part(), "tuning");
+    let text = serde_json::to_string(&spec).unwrap();
+    assert!(text.starts_with(r#"{"part":"tuning""#), "{text:.40}");
+    assert_eq!(serde_json::from_str::<SweepSpec>(&text).unwrap(), spec);
+    let whole = run(&spec, 1, &mut quiet(), &|| false).unwrap();
+    let a = run_cells(&spec, &[1], 2, &mut quiet(), &|| false).unwrap();
+    let b = run_cells(&spec, &[0], 2, &mut quiet(), &|| false).unwrap();
+    assert_eq!(merge_complete(vec![a, b]).unwrap(), whole);
+    for row in &whole.rows {
+        let CellOutcome::Tuning(r) = &row.outcome else {
+            panic!("cell {} failed: {:?}", row.cell, row.outcome.error());
+        };
+        assert_eq!(*r, s.run_cell(row.cell).unwrap());
+        assert_eq!(row.outcome.cells().len(), spec.columns().len());
+    }
+}

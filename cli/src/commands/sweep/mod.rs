@@ -6,7 +6,7 @@
 
 pub mod merge;
 
-use super::{harvest, shaping};
+use super::{harvest, shaping, tuning};
 use crate::common::Failure;
 
 /// `skyplan sweep --help`.
@@ -21,6 +21,8 @@ USAGE:
     skyplan sweep harvest [--servers LIST] [--levels LIST] [--scaling LIST]
                   [--dcs LIST] [--placements LIST] [--seeds LIST]
                   [HARVEST'S SIM OPTIONS] [SWEEP OPTIONS]
+    skyplan sweep tuning [SWIM] [--loads LIST] [--queues LIST] [OPTIONS]
+                  [SWEEP OPTIONS]
     skyplan sweep merge FILE... [--json | --csv] [-o FILE] [--partial]
 
 A sweep's cells are numbered from 0 (`--cells` lists them); each is a
@@ -73,6 +75,21 @@ placements, seeds.
                         --interarrival, --duration-scale,
                         --scale-counts-only, --short, --long, --reserved
                         … (`skyplan help harvest`)
+tuning: every cell is `skyplan tune evaluate` (§4.3 and §4.4, Capacity
+and Fair) at one mix load and queue count: how much the configurations
+differ (non-best increase; paper 52.9 %), exact hits, within 2 %, regret
+(the pick's mean increase) and §4.4's reduction. Cells are every
+combination, loads outermost. Without SWIM: Google-like mixes only, no
+§4.4.
+    --loads LIST        mix loads: task work over span, × the containers,
+                        for §4.3's mixes and §4.4's stream (default 1.5)
+    --queues LIST       queue counts, 1–8 (default 2,4)
+    --windows N         SWIM windows (default 3), --google-mixes N (6),
+    --jobs N            jobs per mix (12), --repeats N (1), --max-tasks N
+                        (4096), --adapt-jobs N (60), --intervals LIST
+                        (§4.4's minutes, 2), --seed N (7)
+    --swim-jobs N       the SWIM file's first N jobs are the sweep's
+                        (default 240; carried in the sweep's JSON)
 
 merge: joins pieces of one sweep (the JSON `--cell` wrote) into one
 result, rows in cell order. Pieces of different sweeps, or one cell with
@@ -99,11 +116,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     match parser.next()? {
         Some(Value(v)) if v == "shaping" => shaping::sweep::run(parser),
         Some(Value(v)) if v == "harvest" => harvest::cycles::sweep(parser),
+        Some(Value(v)) if v == "tuning" => tuning::sweep::run(parser),
         Some(Value(v)) if v == "merge" => merge::run(parser),
         Some(Value(v)) => Err(Failure::usage(format!(
-            "sweep: `{}` is not a sweep; give shaping, harvest or merge",
+            "sweep: `{}` is not a sweep; give shaping, harvest, tuning or merge",
             v.to_string_lossy()
         ))),
-        _ => Err(Failure::usage("sweep: give shaping, harvest or merge")),
+        _ => Err(Failure::usage("sweep: give shaping, harvest, tuning or merge")),
     }
 }
