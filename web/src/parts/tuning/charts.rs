@@ -71,7 +71,7 @@ impl Plot for CandidatesPlot {
         let y_max = order
             .iter()
             .map(|&k| g.candidates[k].latency_secs)
-            .chain(std::iter::once(g.current_secs))
+            .chain(std::iter::once(g.advice.estimated_current_secs))
             .filter(|v| v.is_finite())
             .fold(1.0_f64, f64::max)
             * 1.12;
@@ -107,10 +107,10 @@ impl Plot for CandidatesPlot {
             }
         }
         ctx.draw_series(LineSeries::new(
-            [(0.0, g.current_secs), (n, g.current_secs)],
+            [(0.0, g.advice.estimated_current_secs), (n, g.advice.estimated_current_secs)],
             CURRENT.stroke_width(px.u(1.6)),
         ))?
-        .label(format!("current: {:.1} s", g.current_secs))
+        .label(format!("current: {:.1} s", g.advice.estimated_current_secs))
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CURRENT.stroke_width(3)));
         let best = g.candidates[g.best].latency_secs;
         ctx.draw_series(std::iter::once(Rectangle::new(

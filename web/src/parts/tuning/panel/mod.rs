@@ -4,7 +4,8 @@
 //! of the loaded history, every candidate configuration's estimated mean
 //! latency by Algorithm 1 with the best marked, the chosen configuration's
 //! schedule (Figure 7's picture), the simulated latency of the best against
-//! the current configuration, Algorithm 3's split among several groups, and
+//! the current configuration and the engine's verdict (a change only when
+//! the simulation confirms it), Algorithm 3's split among several groups, and
 //! the tuned configuration as YARN XML. All work runs in the worker; one
 //! file per card.
 //!
@@ -14,7 +15,8 @@
 //! `tuning-run`, `tuning-status` (`data-running`), `tuning-progress`,
 //! `tuning-error`, `tuning-best` (`data-latency`), `tuning-current`
 //! (`data-latency`), `tuning-simulated`, `tuning-estimate-error`
-//! (`data-error`), `tuning-tie`, `tuning-candidates` and
+//! (`data-error`), `tuning-advice` (`data-verdict`: `current`, `confirmed`
+//! or `unconfirmed`; `data-advised`: the configuration advised), `tuning-tie`, `tuning-candidates` and
 //! `tuning-schedule` and `tuning-curves` (canvases with `data-drawn`),
 //! `tuning-candidate-row` (`data-index`, `data-best`, `data-latency`),
 //! `tuning-mix-row`, `tuning-split-row`, `tuning-group`, `tuning-adopt`,
