@@ -2,7 +2,9 @@
 // capacity-scheduler.xml (a bad one refused), candidates by Algorithm 1 on the
 // demo history, only confirmed advice (the demo's unconfirmed pick not
 // advised), a candidate's schedule, the split of Algorithm 3, the XML export,
-// Fair with four queues, bad settings refused.
+// Fair with four queues, bad settings refused; "where it pays" (the
+// contention sweep) on a pool of two workers, equal to `skyplan sweep
+// tuning` cell by cell.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +20,7 @@ import {
   drawnKey,
   typeInto,
   download,
+  skyplan,
 } from './helpers.mjs';
 
 let page, tmpDir, pageErrors;
@@ -224,4 +227,55 @@ studioTest('Tuning: queues read from capacity-scheduler.xml, candidates by Algor
 
 test('no uncaught errors in the page', () => {
   assert.deepEqual(pageErrors, []);
+});
+
+studioTest('Tuning: where it pays — the contention sweep on two workers, equal to the CLI cell by cell', { timeout: 300_000 }, 'no uncaught errors in the Tuning panel', async () => {
+  // Two sweep workers, whatever the machine's cores.
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 2 });
+  });
+  await page.reload();
+  await page.click('[data-testid=nav-tuning]');
+  await page.locator('[data-testid=tuning-panel]').waitFor();
+  await tuned(null, 'on open, before the sweep');
+  await typeInto('tuning-pays-loads', '0.5,1.5,3');
+  await typeInto('tuning-pays-queues', '2,4');
+  await typeInto('tuning-pays-mixes', '3');
+  const t0 = Date.now();
+  await page.click('[data-testid=tuning-pays-run]');
+  const progress = page.locator('[data-testid=tuning-pays-progress]');
+  await progress.waitFor();
+  assert.equal(Number(await progress.getAttribute('data-workers')), 2, 'the sweep runs on two workers');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=tuning-pays-status]')?.dataset.running === 'false',
+    null,
+    { timeout: 120_000 },
+  );
+  console.log(`# BENCH-TUNING-PAYS studio: 6 cells (3 mixes, both schedulers) on 2 workers in ${Date.now() - t0} ms`);
+  const shown = await page.$$eval('[data-testid=tuning-pays-row]', (rs) =>
+    rs.map((r) => ({
+      cell: Number(r.dataset.cell),
+      load: Number(r.dataset.load),
+      queues: Number(r.dataset.queues),
+      nonbest: Number(r.dataset.nonbest),
+    })),
+  );
+  assert.deepEqual(shown.map((r) => r.cell), [0, 1, 2, 3, 4, 5]);
+  // The shown window's mix load is marked (its key holds it).
+  const paysKey = await drawnKey('tuning-pays-chart');
+  assert.match(paysKey, /Some\([\d.]+\)$/, `the window's mix load marked (${paysKey})`);
+  assert.ok((await ink(page.locator('canvas[data-testid=tuning-pays-chart]'))) > 2_000, 'where it pays drawn');
+  await screenshot('tuning-where-it-pays', page.locator('[data-testid=tuning-pays-chart]'));
+  // The same sweep natively: every cell's point and non-best increase equal.
+  const native = JSON.parse(skyplan([
+    'sweep', 'tuning', '--loads', '0.5,1.5,3', '--queues', '2,4', '--google-mixes', '3', '--json',
+  ]));
+  assert.equal(native.rows.length, 6);
+  for (const r of shown) {
+    const n = native.rows[r.cell];
+    assert.equal(n.load, r.load, `cell ${r.cell}: load`);
+    assert.equal(n.queues, r.queues, `cell ${r.cell}: queues`);
+    assert.ok(Number.isFinite(r.nonbest), `cell ${r.cell}: a non-best increase`);
+    assert.equal(n.nonbest_increase, r.nonbest, `cell ${r.cell}: the worker pool's non-best increase is the CLI's`);
+  }
 });

@@ -177,6 +177,22 @@ impl SweepJob {
         self.workers.set(pool.borrow().members.len());
     }
 
+    /// The rows a card shows: the run out's as they come (in cell order)
+    /// while a sweep runs, the last result's otherwise.
+    pub fn shown_rows(self) -> Signal<Vec<CellRow>> {
+        Signal::derive(move || {
+            if self.job.running.get() {
+                let mut rows = self.rows.get();
+                rows.sort_by_key(|r| r.cell);
+                rows
+            } else {
+                self.job
+                    .view
+                    .with(|v| v.as_ref().map(|r| r.rows.clone()).unwrap_or_default())
+            }
+        })
+    }
+
     /// Stops the run out, keeping the cells it finished as the job's result
     /// (a partial sweep) and saying how many.
     pub fn cancel(self) {

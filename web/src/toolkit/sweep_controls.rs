@@ -1,11 +1,14 @@
 //! A sweep's controls on a card: the run button, Cancel while the pool
 //! runs (it stops the sweep workers only, keeping the cells finished; the
 //! engine worker is untouched), the progress in cells with the number of
-//! workers, and the error line.
+//! workers, and the error line; and [`SweepCard`], the "where it pays"
+//! card of every part that has one.
 
 use super::pool::SweepJob;
-use super::run::ErrorLine;
+use super::run::{ErrorLine, JobCard};
 use crate::widgets::progress::ProgressBar;
+use crate::widgets::regime::RegimePlot;
+use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
 /// Test ids: `{testid}-run`, `{testid}-cancel`, `{testid}-progress` (with
@@ -59,5 +62,54 @@ pub fn SweepControls(
             </div>
         </Show>
         <ErrorLine testid=format!("{testid}-error") error=job.error/>
+    }
+}
+
+/// A "where it pays" card: the sweep's status in the header, its form
+/// (`children`), its controls, the regime chart and the table of its rows.
+#[component]
+pub fn SweepCard(
+    /// The card's title.
+    title: &'static str,
+    /// What the card is for.
+    text: &'static str,
+    /// The sweep.
+    sweep: SweepJob,
+    /// Test ids: the controls' prefix, the status note's and the chart's.
+    testids: (&'static str, &'static str, &'static str),
+    /// The run button's text.
+    label: &'static str,
+    /// What a click does (build the spec from the form, start the sweep).
+    #[prop(into)]
+    on_run: Callback<()>,
+    /// The chart.
+    plot: Signal<Option<RegimePlot>>,
+    /// What the chart area says while there is nothing to draw.
+    #[prop(into)]
+    placeholder: Signal<String>,
+    /// The status note's text.
+    #[prop(into)]
+    status: Signal<String>,
+    /// The table's column heads.
+    columns: &'static [&'static str],
+    /// The table's rows.
+    #[prop(into)]
+    rows: ViewFn,
+    /// The form.
+    children: Children,
+) -> impl IntoView {
+    let (controls, status_testid, chart) = testids;
+    view! {
+        <JobCard title=title text=text job=sweep.job status_testid=status_testid status=status>
+            <div class="form-grid two">{children()}</div>
+            <SweepControls sweep=sweep testid=controls label=label on_run=on_run/>
+            <PlotCanvas data=plot placeholder=placeholder testid=chart/>
+            <table class="data-table">
+                <thead>
+                    <tr>{columns.iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>{move || rows.run()}</tbody>
+            </table>
+        </JobCard>
     }
 }

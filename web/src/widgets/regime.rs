@@ -50,6 +50,48 @@ pub struct RegimePlot {
     pub marks: Vec<Mark>,
 }
 
+/// Benefit and cost lines from a sweep's points `(label, x, benefit,
+/// cost)`: one line of each per label, in the order labels first appear,
+/// each line's points in x order (a sweep's cells arrive as they finish).
+pub fn lines_by_label(
+    points: impl IntoIterator<Item = (String, f64, f64, f64)>,
+) -> (Vec<Line>, Vec<Line>) {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut costs: Vec<Line> = Vec::new();
+    for (label, x, benefit, cost) in points {
+        let at = match lines.iter().position(|l| l.label == label) {
+            Some(i) => i,
+            None => {
+                lines.push(Line {
+                    label: label.clone(),
+                    points: Vec::new(),
+                });
+                costs.push(Line {
+                    label,
+                    points: Vec::new(),
+                });
+                lines.len() - 1
+            }
+        };
+        lines[at].points.push((x, benefit));
+        costs[at].points.push((x, cost));
+    }
+    for l in lines.iter_mut().chain(costs.iter_mut()) {
+        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    (lines, costs)
+}
+
+/// The loaded workload's position on the regime axis, `yours: 1.31`, as a
+/// vertical line; nothing when it is not a finite number.
+pub fn yours(x: Option<f64>) -> Option<Mark> {
+    x.filter(|x| x.is_finite()).map(|x| Mark {
+        label: format!("yours: {x:.2}"),
+        x,
+        y: None,
+    })
+}
+
 /// The x and y ranges of `lines` (and `extra` y values), padded.
 fn ranges(lines: &[Line], xs: &[f64], extra: &[f64]) -> ((f64, f64), (f64, f64)) {
     let all_x = lines

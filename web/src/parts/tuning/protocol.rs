@@ -205,6 +205,11 @@ pub struct GroupView {
     pub jobs: usize,
     /// Seconds from the first to the last submission.
     pub span_secs: f64,
+    /// Its mix load as the contention sweep sets it: task work over the
+    /// submission span at the jobs' recorded arrivals (whether or not the
+    /// run keeps them), as a multiple of its containers (`None` when the
+    /// history submits them all at once).
+    pub mix_load: Option<f64>,
     /// Its mix per queue.
     pub mix: Vec<QueueMix>,
     /// Containers Algorithm 3 gave it.

@@ -40,6 +40,18 @@ pub fn run(
     let history: Vec<&WorkloadJob> = workspace.workload().collect();
     let groups =
         window_groups(&history, settings, current.queues.len()).map_err(|e| e.to_string())?;
+    // The windows at their recorded arrivals, for their mix load (where the
+    // loaded workload sits on "where it pays"'s axis): a run that submits
+    // every job at once has no span of its own.
+    let arrived = if settings.arrivals {
+        None
+    } else {
+        let recorded = TuningSettings {
+            arrivals: true,
+            ..*settings
+        };
+        Some(window_groups(&history, &recorded, current.queues.len()).map_err(|e| e.to_string())?)
+    };
     let report = tune(&groups, &params, progress).map_err(|e| e.to_string())?;
     let names: Vec<String> = current.queues.iter().map(|q| q.name.clone()).collect();
     let mut views = Vec::with_capacity(groups.len());
@@ -61,6 +73,10 @@ pub fn run(
             name: name.clone(),
             jobs: jobs.len(),
             span_secs: span(jobs),
+            mix_load: mix_load(
+                arrived.as_ref().and_then(|a| a.get(k)).map_or(jobs, |(_, a)| a),
+                g.containers,
+            ),
             mix: mix(jobs, &names),
             containers: g.containers,
             candidates: g
@@ -184,6 +200,15 @@ fn span(jobs: &[TuneJob]) -> f64 {
     } else {
         0.0
     }
+}
+
+/// Task work over the submission span, as a multiple of `containers`: the
+/// load the contention sweep's mixes are set to (`EvalParams::mix_load`),
+/// so the window can be placed on its axis.
+fn mix_load(jobs: &[TuneJob], containers: u32) -> Option<f64> {
+    let span = span(jobs);
+    let work: f64 = jobs.iter().map(TuneJob::work).sum();
+    (span > 0.0 && containers > 0).then(|| work / (span * f64::from(containers)))
 }
 
 /// Jobs, tasks and work per queue.

@@ -6,8 +6,9 @@
 //! schedule (Figure 7's picture), the simulated latency of the best against
 //! the current configuration and the engine's verdict (a change only when
 //! the simulation confirms it), Algorithm 3's split among several groups, and
-//! the tuned configuration as YARN XML. All work runs in the worker; one
-//! file per card.
+//! the tuned configuration as YARN XML, and "where it pays" (the contention
+//! sweep on the sweep pool). All work runs in the worker; one file per
+//! card.
 //!
 //! Test ids: `tuning-panel`, `tuning-scheduler`, `tuning-queue-count`,
 //! `tuning-queue-row` (`data-queue`), `tuning-share`, `tuning-policy`,
@@ -20,14 +21,19 @@
 //! `tuning-schedule` and `tuning-curves` (canvases with `data-drawn`),
 //! `tuning-candidate-row` (`data-index`, `data-best`, `data-latency`),
 //! `tuning-mix-row`, `tuning-split-row`, `tuning-group`, `tuning-adopt`,
-//! `tuning-export`.
+//! `tuning-export`, `tuning-pays-loads`, `tuning-pays-queues`,
+//! `tuning-pays-mixes`, `tuning-pays-run` (with the sweep controls' ids),
+//! `tuning-pays-status`, `tuning-pays-chart`, `tuning-pays-row`
+//! (`data-cell`, `data-load`, `data-queues`, `data-nonbest`).
 
+mod pays;
 mod queues;
 mod results;
 mod run;
 mod schedule;
 mod split;
 
+use self::pays::PaysCard;
 use self::queues::QueuesCard;
 use self::results::ResultsCard;
 use self::run::RunCard;
@@ -61,6 +67,7 @@ pub fn TuningPanel() -> impl IntoView {
                     <ResultsCard/>
                     <ScheduleCard/>
                     <SplitCard/>
+                    <PaysCard/>
                 </div>
                 <aside class="sidebar">
                     <QueuesCard/>
