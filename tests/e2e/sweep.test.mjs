@@ -9,11 +9,8 @@
 // each cell equals `skyplan sweep harvest`'s.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
-  REPO,
+  skyplan,
   studioSession,
   studioTest,
   screenshot,
@@ -23,13 +20,6 @@ import {
 
 let page;
 studioSession('sweep', (s) => ({ page } = s));
-
-/** The `skyplan` CLI built by `cargo test` (make test builds it before this test); built here if missing. */
-function skyplan(args) {
-  const bin = path.join(REPO, 'target', 'debug', 'skyplan');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '-p', 'skyplan-cli'], { cwd: REPO, stdio: 'inherit' });
-  return execFileSync(bin, args, { cwd: REPO, encoding: 'utf8' });
-}
 
 /** The sweep's rows as shown: cell, load, configuration and speed-up. */
 async function rows() {

@@ -83,6 +83,16 @@ pub fn lines_of(
     (lines, costs)
 }
 
+/// The loaded workload's position on the regime axis, `yours: 1.31`, as a
+/// vertical line; nothing when it is not a finite number.
+pub fn yours(x: Option<f64>) -> Option<Mark> {
+    x.filter(|x| x.is_finite()).map(|x| Mark {
+        label: format!("yours: {x:.2}"),
+        x,
+        y: None,
+    })
+}
+
 /// The x and y ranges of `lines` (and `extra` y values), padded.
 fn ranges(lines: &[Line], xs: &[f64], extra: &[f64]) -> ((f64, f64), (f64, f64)) {
     let all_x = lines

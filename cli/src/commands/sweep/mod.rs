@@ -122,6 +122,8 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             "sweep: `{}` is not a sweep; give shaping, harvest, tuning or merge",
             v.to_string_lossy()
         ))),
-        _ => Err(Failure::usage("sweep: give shaping, harvest, tuning or merge")),
+        _ => Err(Failure::usage(
+            "sweep: give shaping, harvest, tuning or merge",
+        )),
     }
 }

@@ -15,7 +15,7 @@ use super::desk::Shown;
 use crate::widgets::chart::{
     frame, legend, tick, Area, Ctx, DrawError, Plot, Px, FONT, INK, MUTED,
 };
-use crate::widgets::regime::{lines_of, Mark, RegimePlot};
+use crate::widgets::regime::{lines_of, yours, Mark, RegimePlot};
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -776,13 +776,7 @@ pub fn pays_plot(rows: &[CellRow], mine: Option<f64>) -> Option<RegimePlot> {
         x: PAPER_LOAD,
         y: Some(PAPER_SPEEDUP),
     }];
-    if let Some(load) = mine.filter(|l| l.is_finite()) {
-        marks.push(Mark {
-            label: format!("yours: {load:.2}"),
-            x: load,
-            y: None,
-        });
-    }
+    marks.extend(yours(mine));
     Some(RegimePlot {
         key: format!("{}:{:?}", rows.len(), mine),
         x_label: "Offered load (requested / capacity)".into(),

@@ -20,6 +20,9 @@ const PAYS_FIELDS: [Field<PaysForm>; 2] = fields![PaysForm:
     ("Sweep applications", "shaping-pays-apps", apps),
 ];
 
+/// The table's column heads.
+const PAYS_COLUMNS: [&str; 7] = ["load", "configuration", "speed-up", "queue ×", "failed %", "wasted %", "worst-off p99"];
+
 /// The card.
 #[component]
 pub fn PaysCard() -> impl IntoView {
