@@ -95,7 +95,7 @@ pub fn PaysCard() -> impl IntoView {
             on_run=move |()| desk.run_pays()
             plot=plot
             idle="Sweep: the speed-up at each offered load, for the oracle and this run's forecaster."
-            cols=vec!["load", "configuration", "speed-up", "queue ×", "failed %", "wasted %", "worst-off p99"]
+            cols=PAYS_COLUMNS.to_vec()
             rows=table
         >
             {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
