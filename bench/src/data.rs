@@ -1058,7 +1058,7 @@ mod tests {
         };
         let rows = measure_forecast(&y, 50, 3, &mut now).unwrap();
         let steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
-        assert_eq!(steps, vec![50, 50, 20, 3]);
+        assert_eq!(steps, vec![50, 50, 20, 3, 3]);
         assert!(rows.iter().all(|r| r.median_ms >= 1.0));
         assert!(measure_forecast(&y[..150], 50, 3, &mut now).is_err());
     }
