@@ -345,6 +345,38 @@ fn errors_name_the_reservation_path_and_reason() {
         field_error(&good.replace("\"num-containers\": 4", "\"num-containers\": \"four\""));
     assert!(path.ends_with("[0].num-containers"), "{path}");
     assert!(reason.contains("`four` is not an integer"), "{reason}");
+    // An array, an object or a boolean where a number or text belongs: a
+    // type error at the field's path, never a field read as missing.
+    for (from, to, at, found) in [
+        (
+            "\"num-containers\": 4",
+            "\"num-containers\": [4]",
+            "[0].num-containers",
+            "expected an integer, found an array",
+        ),
+        (
+            "\"vCores\": 1",
+            "\"vCores\": {\"n\": 1}",
+            "capability.vCores",
+            "expected an integer, found an object",
+        ),
+        (
+            "\"num-containers\": 4",
+            "\"num-containers\": true",
+            "[0].num-containers",
+            "expected an integer, found a boolean",
+        ),
+        (
+            "\"reservation-name\": \"ok\"",
+            "\"reservation-name\": [\"ok\"]",
+            "reservation-name",
+            "expected a string, found an array",
+        ),
+    ] {
+        let (_, _, path, reason) = field_error(&good.replace(from, to));
+        assert!(path.ends_with(at), "{to}: {path}");
+        assert_eq!(reason, found, "{to}");
+    }
     let (_, _, _, reason) =
         field_error(&good.replace("\"min-concurrency\": 1", "\"min-concurrency\": 9"));
     assert!(reason.contains("more than num-containers 4"), "{reason}");

@@ -438,6 +438,10 @@ struct Hostile {
     wrong: (&'static str, &'static str, &'static str),
     /// A required field taken out: (from, to), strict.
     missing: (&'static str, &'static str, &'static str),
+    /// JSON: an array, an object or text where a number or text belongs
+    /// (from, to), strict; a type error naming the field, never a field
+    /// read as missing.
+    container: Option<(&'static str, &'static str, &'static str)>,
     /// A 1 GiB line (a JSON document: a 1 GiB string), lenient.
     gigabyte: &'static str,
     /// A million `[` (a JSON bomb), lenient.
@@ -455,6 +459,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 145:39: the file ends inside a JSON value (4 level(s) left open; truncated?)",
             wrong: ("\"vcoreSeconds\": 54648", "\"vcoreSeconds\": \"lots\"", "refused: 29:25: `vcoreSeconds` should be a finite number, found `lots`"),
             missing: ("\"startedTime\": 1793599369781,", "", "refused: 4:7: an application without `startedTime`"),
+            container: Some(("\"vcoreSeconds\": 54648", "\"vcoreSeconds\": [54648]", "refused: 29:25: `vcoreSeconds` should be a number, found an array")),
             gigabyte: "loaded 7 runs, 0 series, 0 points; skipped 0",
             bomb: "refused: 7:147: JSON nested deeper than 100 levels",
         },
@@ -466,6 +471,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 57:43: the file ends inside a JSON token (truncated?)",
             wrong: ("\"mapsTotal\": 4,", "\"mapsTotal\": \"four\",", "refused: 13:22: `mapsTotal` should be a finite number, found `four`"),
             missing: ("\"startTime\": 1793584801500,", "", "refused: 4:7: a job without `startTime`"),
+            container: Some(("\"mapsTotal\": 4,", "\"mapsTotal\": {\"n\": 4},", "refused: 13:22: `mapsTotal` should be a number, found an object")),
             gigabyte: "loaded 3 runs, 0 series, 0 points; skipped 0",
             bomb: "refused: 9:142: JSON nested deeper than 100 levels",
         },
@@ -477,6 +483,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 26:80: the file ends inside a JSON token (truncated?)",
             wrong: ("\"Timestamp\":1793595605000,", "\"Timestamp\":\"soon\",", "refused: 5:51: `Timestamp` should be a finite number, found `soon`"),
             missing: ("\"Executor ID\":\"1\",", "", "refused: 5:1: an executor event without `Executor ID`"),
+            container: Some(("\"Total Cores\":4", "\"Total Cores\":[4]", "refused: 5:135: `Executor Info.Total Cores` should be a number, found an array")),
             gigabyte: "loaded 1 runs, 0 series, 0 points; skipped 1 (2:1: expected a value, found `x`)",
             bomb: "loaded 1 runs, 0 series, 0 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
         },
@@ -486,10 +493,11 @@ fn every_reader_on_truncated_and_hostile_input() {
             at: "{\"metric\": {",
             document: true,
             truncated: "refused: 1:3027: the file ends inside a JSON value (6 level(s) left open; truncated?)",
-            wrong: ("[1793577600, \"0.209\"]", "[1793577600, true]", "refused: 1:213: a sample should be `[<unix seconds>, \"<value>\"]`"),
+            wrong: ("[1793577600, \"0.209\"]", "[1793577600, true]", "refused: 1:209: a sample's value should be a number (as text), found `true`"),
             missing: ("\"values\": [[", "\"valuez\": [[", "refused: 1:3062: a result without `values`"),
+            container: Some(("\"job\": \"node\"", "\"job\": 7", "refused: 1:176: the label `job` should be text, found the number 7")),
             gigabyte: "loaded 0 runs, 2 series, 239 points; skipped 0",
-            bomb: "refused: 1:182: JSON nested deeper than 100 levels",
+            bomb: "refused: 1:87: the label `note` should be text, found an array | 1:182: JSON nested deeper than 100 levels",
         },
         Hostile {
             name: "grafana.csv",
@@ -499,6 +507,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "loaded 0 runs, 2 series, 58 points; skipped 0",
             wrong: ("1793577660000,21.99,59.95", "1793577660000,lots,59.95", "refused: 3:15: value `lots` is not a number"),
             missing: ("1793577720000,23.89,59.80", "1793577720000,23.89", "refused: 4:20: expected 3 fields as in the header, found 2"),
+            container: None,
             gigabyte: "loaded 0 runs, 2 series, 119 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
             bomb: "loaded 0 runs, 2 series, 119 points; skipped 1 (2:1000001: expected 3 fields as in the header, found 1)",
         },
@@ -510,6 +519,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 36:68: expected 18 fields as in the header, found 11",
             wrong: ("87000000000,87300000000,", "87000000000,soon,", "refused: 2:13: `end_time` should be a finite number, found `soon`"),
             missing: (",300000000,0,400000000,", ",300000000,0,,", "refused: 2:1: a usage row without `machine_id`"),
+            container: None,
             gigabyte: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
             bomb: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1000001: expected 18 fields as in the header, found 1)",
         },
@@ -521,6 +531,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 36:680: the file ends inside a JSON value (2 level(s) left open; truncated?)",
             wrong: ("\"average_usage\":{\"cpus\":0.02187", "\"average_usage\":{\"cpus\":\"lots\"", "refused: 1:228: `average_usage.cpus` should be a finite number, found `lots`"),
             missing: ("\"machine_id\":\"400000000\",", "", "refused: 1:1: a usage row without `machine_id`"),
+            container: Some(("\"machine_id\":\"400000000\"", "\"machine_id\":[400000000]", "refused: 1:116: `machine_id` should be text, found an array")),
             gigabyte: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1: expected a value, found `x`)",
             bomb: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
         },
@@ -532,6 +543,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 9:27: expected 12 fields as in the header, found 6",
             wrong: ("7810000000,3,600000000", "soon,3,600000000", "refused: 3:1: `time` should be a finite number, found `soon`"),
             missing: ("7810000000,3,", "7810000000,,", "refused: 3:1: an event without `type`"),
+            container: None,
             gigabyte: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
             bomb: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1000001: expected 12 fields as in the header, found 1)",
         },
@@ -544,6 +556,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "loaded 1 runs, 0 series, 0 points; skipped 0",
             wrong: ("\"time\":\"4200000000\"", "\"time\":\"soon\"", "refused: 1:340: `time` should be a finite number, found `soon`"),
             missing: ("\"collection_id\":\"500000000\",", "", "refused: 1:1: an event without `collection_id`"),
+            container: Some(("\"time\":\"4200000000\"", "\"time\":{\"s\":4200000000}", "refused: 1:340: `time` should be a number, found an object")),
             gigabyte: "loaded 3 runs, 0 series, 0 points; skipped 1 (2:1: expected a value, found `x`)",
             bomb: "loaded 3 runs, 0 series, 0 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
         },
@@ -555,6 +568,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 6:1: expected 9 fields (the trace's schema), found 7",
             wrong: ("Terminated,3600,3900", "Terminated,soon,3900", "refused: 1:27: start_time `soon` is not a number"),
             missing: ("M2,4,j_1000,", "M2,4,,", "refused: 2:6: empty job_name"),
+            container: None,
             gigabyte: "loaded 4 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
             bomb: "loaded 4 runs, 0 series, 0 points; skipped 1 (2:1: expected 9 fields (the trace's schema), found 1)",
         },
@@ -566,6 +580,7 @@ fn every_reader_on_truncated_and_hostile_input() {
             truncated: "refused: 6:1: expected 14 fields (the trace's schema), found 1",
             wrong: ("Terminated,3600,3700", "Terminated,soon,3700", "refused: 1:33: start_time `soon` is not a number"),
             missing: ("ins_9001,M1,j_2000,", "ins_9001,M1,,", "refused: 2:13: empty job_name"),
+            container: None,
             gigabyte: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
             bomb: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: expected 14 fields (the trace's schema), found 1)",
         },
@@ -592,8 +607,12 @@ fn every_reader_on_truncated_and_hostile_input() {
             c.truncated,
             format!("{name} truncated"),
         );
-        for (what, (from, to, expected)) in [("wrong type", c.wrong), ("missing field", c.missing)]
-        {
+        let edits = [
+            ("wrong type", Some(c.wrong)),
+            ("missing field", Some(c.missing)),
+            ("container", c.container),
+        ];
+        for (what, (from, to, expected)) in edits.into_iter().filter_map(|(w, e)| Some((w, e?))) {
             let edited = edit(c.bytes, from, to);
             check(
                 streamed(name, false, &[Some(&edited)], 0, 0),

@@ -5,7 +5,10 @@
 //!
 //! Nested objects are flattened with dotted keys (`average_usage.cpus`,
 //! `Executor Info.Total Cores`); arrays inside a record are skipped (no
-//! reader needs one, and one may be huge). A record keeps at most
+//! reader needs one, and one may be huge), but every nested object and
+//! array is kept as a field of its own kind, so a container where a reader
+//! wants a number or text is a located error naming what was found, never a
+//! field silently missing. A record keeps at most
 //! [`MAX_RECORD_BYTES`] of keys and values: what does not fit is dropped,
 //! so a record's memory is bounded whatever the input.
 
@@ -38,6 +41,25 @@ pub(crate) enum Kind {
     Bool,
     /// `null`.
     Null,
+    /// An array (its content is not kept).
+    Array,
+    /// An object (its fields are kept under the dotted prefix).
+    Object,
+}
+
+impl Kind {
+    /// What a value of this kind is, in words, for messages (`the text
+    /// `x``, `an array`).
+    pub(crate) fn found(self, text: &str) -> String {
+        match self {
+            Kind::Str => format!("the text `{}`", shorten(text)),
+            Kind::Num => format!("the number {}", shorten(text)),
+            Kind::Bool => format!("`{text}`"),
+            Kind::Null => "`null`".into(),
+            Kind::Array => "an array".into(),
+            Kind::Object => "an object".into(),
+        }
+    }
 }
 
 /// One field: its key and value as ranges of the record's text.
@@ -70,30 +92,63 @@ impl Record {
             .find(|f| &self.text[f.key.0..f.key.1] == key)
     }
 
-    /// A field's raw text, kind and position.
-    pub(crate) fn get(&self, key: &str) -> Option<(&str, Kind, Pos)> {
-        self.find(key)
-            .map(|f| (&self.text[f.value.0..f.value.1], f.kind, f.at))
+    /// A field, `Ok(None)` when absent. A dotted key whose enclosing field
+    /// is there but not an object (`"Executor Info": [4]` when
+    /// `Executor Info.Total Cores` is read) is that field's wrong type.
+    fn lookup(&self, key: &str) -> Result<Option<&Field>, Fault> {
+        if let Some(f) = self.find(key) {
+            return Ok(Some(f));
+        }
+        for (i, _) in key.match_indices('.') {
+            let outer = &key[..i];
+            match self.find(outer) {
+                Some(f) if !matches!(f.kind, Kind::Object | Kind::Null) => {
+                    return Err(Fault::at(
+                        f.at,
+                        format!(
+                            "`{outer}` should be an object (holding `{}`), found {}",
+                            &key[i + 1..],
+                            self.found(f)
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// What a field holds, in words.
+    fn found(&self, f: &Field) -> String {
+        f.kind.found(&self.text[f.value.0..f.value.1])
+    }
+
+    /// A field's raw text, kind and position; `Ok(None)` when absent.
+    pub(crate) fn get(&self, key: &str) -> Result<Option<(&str, Kind, Pos)>, Fault> {
+        Ok(self
+            .lookup(key)?
+            .map(|f| (&self.text[f.value.0..f.value.1], f.kind, f.at)))
     }
 
     /// A text field (a number is taken as its digits); `None` when absent
-    /// or `null`.
+    /// or `null`; a `true`/`false`, an array or an object is an error.
     pub(crate) fn text(&self, key: &str) -> Result<Option<&str>, Fault> {
-        match self.get(key) {
+        match self.get(key)? {
             None | Some((_, Kind::Null, _)) => Ok(None),
             Some((t, Kind::Str | Kind::Num, _)) => Ok(Some(t)),
-            Some((t, Kind::Bool, at)) => Err(Fault::at(
+            Some((t, kind, at)) => Err(Fault::at(
                 at,
-                format!("`{key}` should be text, found `{t}`"),
+                format!("`{key}` should be text, found {}", kind.found(t)),
             )),
         }
     }
 
     /// A number field: a JSON number or a string holding one (BigQuery
     /// writes 64-bit integers as strings); `None` when absent, `null` or
-    /// an empty string.
+    /// an empty string; a `true`/`false`, an array or an object is an
+    /// error.
     pub(crate) fn number(&self, key: &str) -> Result<Option<f64>, Fault> {
-        match self.get(key) {
+        match self.get(key)? {
             None | Some((_, Kind::Null, _)) => Ok(None),
             Some(("", Kind::Str, _)) => Ok(None),
             Some((t, Kind::Num | Kind::Str, at)) => match t.trim().parse::<f64>() {
@@ -103,9 +158,9 @@ impl Record {
                     format!("`{key}` should be a finite number, found `{}`", shorten(t)),
                 )),
             },
-            Some((t, Kind::Bool, at)) => Err(Fault::at(
+            Some((t, kind, at)) => Err(Fault::at(
                 at,
-                format!("`{key}` should be a number, found `{t}`"),
+                format!("`{key}` should be a number, found {}", kind.found(t)),
             )),
         }
     }
@@ -151,7 +206,7 @@ impl Record {
     /// exported flat may be `a.b` or `a_b`).
     pub(crate) fn number_of(&self, keys: &[&str]) -> Result<Option<f64>, Fault> {
         for k in keys {
-            if self.find(k).is_some() {
+            if self.lookup(k)?.is_some() {
                 return self.number(k);
             }
         }
@@ -170,6 +225,9 @@ impl Record {
 struct Frame {
     array: bool,
     under: Option<usize>,
+    /// An array where a record belongs, opened here: reported when it
+    /// closes, so a line that breaks inside it (a JSON bomb) is one error.
+    misplaced: Option<Pos>,
 }
 
 /// Gathers the records of a JSON stream.
@@ -232,7 +290,9 @@ impl Records {
         match self.at {
             RecordAt::TopLevel => self.frames.is_empty().then_some(0),
             RecordAt::Under(_) => match self.frames.last() {
-                Some(Frame { array: true, under }) => *under,
+                Some(Frame {
+                    array: true, under, ..
+                }) => *under,
                 Some(Frame { array: false, .. }) => self.key,
                 None => None,
             },
@@ -258,21 +318,38 @@ impl Records {
                     self.frames.push(Frame {
                         array: false,
                         under: None,
+                        misplaced: None,
                     });
                 }
                 self.key = None;
             }
             Event::BeginArray => {
-                let under = match self.frames.last() {
+                let parent = self.frames.last().copied();
+                let under = match parent {
                     Some(Frame { array: false, .. }) => self.key,
                     _ => None,
                 };
-                self.frames.push(Frame { array: true, under });
+                // An array where a record belongs: an element of a record
+                // array, or a JSON line.
+                let misplaced = match self.at {
+                    RecordAt::TopLevel => parent.is_none(),
+                    RecordAt::Under(_) => {
+                        record_kind.is_some() && matches!(parent, Some(Frame { array: true, .. }))
+                    }
+                };
+                self.frames.push(Frame {
+                    array: true,
+                    under,
+                    misplaced: misplaced.then_some(at),
+                });
                 self.key = None;
             }
             Event::EndObject | Event::EndArray => {
-                self.frames.pop();
+                let frame = self.frames.pop();
                 self.key = None;
+                if let Some(at) = frame.and_then(|f| f.misplaced) {
+                    return Err(self.not_a_record(Kind::Array, "", at));
+                }
             }
             Event::Key(k) => {
                 self.key = match self.at {
@@ -282,22 +359,31 @@ impl Records {
             }
             Event::Str(..) | Event::Num(_) | Event::Bool(_) | Event::Null => {
                 let in_array = matches!(self.frames.last(), Some(Frame { array: true, .. }));
-                let expected = record_kind.is_some() || matches!(self.at, RecordAt::TopLevel);
-                if expected && (in_array || event != Event::Null) {
-                    let found = match event {
-                        Event::Str(s, _) => format!("the text `{}`", shorten(s)),
-                        Event::Num(n) => format!("the number {n}"),
-                        Event::Bool(b) => format!("`{b}`"),
-                        _ => "`null`".into(),
+                if record_kind.is_some() && (in_array || event != Event::Null) {
+                    let (kind, text) = match event {
+                        Event::Str(s, _) => (Kind::Str, s),
+                        Event::Num(n) => (Kind::Num, n),
+                        Event::Bool(true) => (Kind::Bool, "true"),
+                        Event::Bool(false) => (Kind::Bool, "false"),
+                        _ => (Kind::Null, ""),
                     };
-                    return Err(Fault::at(
-                        at,
-                        format!("expected {} (a JSON object), found {found}", self.noun),
-                    ));
+                    return Err(self.not_a_record(kind, text, at));
                 }
             }
         }
         Ok(None)
+    }
+
+    /// A value of `kind` where a record belongs.
+    fn not_a_record(&self, kind: Kind, text: &str, at: Pos) -> Fault {
+        Fault::at(
+            at,
+            format!(
+                "expected {} (a JSON object), found {}",
+                self.noun,
+                kind.found(text)
+            ),
+        )
     }
 
     fn inside_event(
@@ -325,6 +411,7 @@ impl Records {
                 self.field.push_str(k);
             }
             Event::BeginObject => {
+                self.push("", Kind::Object, at);
                 self.prefixes.push(self.prefix.len());
                 self.prefix.clone_from(&self.field);
                 self.inside = Some((kind, depth + 1));
@@ -339,7 +426,10 @@ impl Records {
                 self.prefix.truncate(len);
                 self.inside = Some((kind, depth - 1));
             }
-            Event::BeginArray => self.skip = 1,
+            Event::BeginArray => {
+                self.push("", Kind::Array, at);
+                self.skip = 1;
+            }
             Event::EndArray => {}
             Event::Str(s, _) => self.push(s, Kind::Str, at),
             Event::Num(n) => self.push(n, Kind::Num, at),
@@ -463,17 +553,107 @@ mod tests {
             recs[0].1,
             vec![
                 ("id".to_string(), "a1".to_string()),
+                ("r".to_string(), String::new()),
                 ("r.mb".to_string(), "3".to_string()),
+                ("r.x".to_string(), String::new()),
                 ("t".to_string(), String::new()),
             ]
         );
+    }
+
+    /// A field read from a record, in words.
+    type Read = dyn Fn(&Record) -> Result<String, Fault>;
+
+    /// The first record of `text` (JSON lines), and what reading `read`
+    /// from it gives: its value in words, or the error with its column.
+    fn read_one(text: &str, read: impl Fn(&Record) -> Result<String, Fault>) -> String {
+        struct One<F>(F, Vec<String>);
+        impl<F: Fn(&Record) -> Result<String, Fault>> RecordSink for One<F> {
+            fn record(&mut self, _: usize, r: &Record) -> Result<(), Fault> {
+                let got = (self.0)(r)?;
+                self.1.push(got);
+                Ok(())
+            }
+        }
+        let mut stream = RecordStream::new(RecordAt::TopLevel, "a row", One(read, Vec::new()));
+        let mut faults = Vec::new();
+        let mut t = Tokenizer::new(Framing::Lines);
+        let mut report = |f: Fault| faults.push(format!("{}: {}", f.at.column, f.reason));
+        t.feed(text.as_bytes(), &mut stream, &mut report).unwrap();
+        t.finish(&mut stream, &mut report).unwrap();
+        faults
+            .into_iter()
+            .chain(stream.reader.1)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    #[test]
+    fn a_container_where_a_value_belongs_is_its_wrong_type() {
+        let number = |r: &Record| Ok(format!("{:?}", r.number("n")?));
+        let text = |r: &Record| Ok(format!("{:?}", r.text("n")?));
+        let nested = |r: &Record| Ok(format!("{:?}", r.number("e.cores")?));
+        let cases: [(&str, &Read, &str); 12] = [
+            (
+                r#"{"n":[1,2]}"#,
+                &number,
+                "6: `n` should be a number, found an array",
+            ),
+            (
+                r#"{"n":{"v":1}}"#,
+                &number,
+                "6: `n` should be a number, found an object",
+            ),
+            (
+                r#"{"n":true}"#,
+                &number,
+                "6: `n` should be a number, found `true`",
+            ),
+            (
+                r#"{"n":"x"}"#,
+                &number,
+                "6: `n` should be a finite number, found `x`",
+            ),
+            (
+                r#"{"n":[]}"#,
+                &text,
+                "6: `n` should be text, found an array",
+            ),
+            (
+                r#"{"n":{}}"#,
+                &text,
+                "6: `n` should be text, found an object",
+            ),
+            (
+                r#"{"e":[4]}"#,
+                &nested,
+                "6: `e` should be an object (holding `cores`), found an array",
+            ),
+            (
+                r#"{"e":"4"}"#,
+                &nested,
+                "6: `e` should be an object (holding `cores`), found the text `4`",
+            ),
+            // Absent or null stays allowed; a number as text stays a number.
+            (r#"{"m":1}"#, &number, "None"),
+            (r#"{"n":null,"e":null}"#, &nested, "None"),
+            (r#"{"e":{"cores":"3"}}"#, &nested, "Some(3.0)"),
+            (
+                r#"[{"n":1}]"#,
+                &number,
+                "1: expected a row (a JSON object), found an array",
+            ),
+        ];
+        for (line, read, expected) in cases {
+            assert_eq!(read_one(line, read), expected, "{line}");
+        }
     }
 
     #[test]
     fn wrong_types_where_records_belong() {
         let (recs, faults) = records(
             RecordAt::Under(&["app"]),
-            r#"{"apps":{"app":[1,"x",{"id":"a"}]}}"#,
+            r#"{"apps":{"app":[1,"x",[{"id":"b"}],{"id":"a"}]}}"#,
         );
         assert_eq!(recs.len(), 1);
         assert_eq!(
@@ -481,6 +661,7 @@ mod tests {
             vec![
                 "1:17 expected an app (a JSON object), found the number 1",
                 "1:19 expected an app (a JSON object), found the text `x`",
+                "1:23 expected an app (a JSON object), found an array",
             ]
         );
     }

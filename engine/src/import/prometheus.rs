@@ -12,9 +12,12 @@
 //! `_ratio` metric is scaled to percent. `NaN` and infinite values are gaps,
 //! counted in the notes; the step is whatever the samples' spacing is. An
 //! error answer (`"status":"error"`) or another result type (`vector`,
-//! `scalar`) is refused with its position.
+//! `scalar`) is refused with its position, and so is a value of another
+//! JSON type where the schema fixes one (`values` an object, a label a
+//! number, a sample's time a string): never read as missing.
 
 use super::json::{Event, Fault, Pos, Sink};
+use super::json_record::Kind;
 use super::series_set::SeriesSet;
 use crate::model::{Dataset, Resource};
 
@@ -173,6 +176,45 @@ impl Prometheus {
         Ok(())
     }
 
+    /// The check that a value of `kind` (its text `text`) is of the type
+    /// the schema fixes where it stands, if it fixes one.
+    fn check_type(&self, kind: Kind, text: &str, at: Pos) -> Result<(), Fault> {
+        let Some(top) = self.stack.last() else {
+            return Ok(());
+        };
+        const OBJECT: (&[Kind], &str) = (&[Kind::Object], "an object");
+        const ARRAY: (&[Kind], &str) = (&[Kind::Array], "an array");
+        const TEXT: (&[Kind], &str) = (&[Kind::Str], "text");
+        const TIME: (&[Kind], &str) = (&[Kind::Num], "a number");
+        const VALUE: (&[Kind], &str) = (&[Kind::Str, Kind::Num], "a number (as text)");
+        let (what, (want, should)) = match (top.role, top.key.as_str()) {
+            (Role::Answers, _) => ("an answer", OBJECT),
+            (Role::Answer, "data") => ("`data`", OBJECT),
+            (Role::Data, "result") => ("`result`", ARRAY),
+            (Role::Data, "resultType") => ("`resultType`", TEXT),
+            (Role::Results, _) => ("a result", OBJECT),
+            (Role::Series, "metric") => ("`metric`", OBJECT),
+            (Role::Series, "values") => ("`values`", ARRAY),
+            (Role::Metric, _) => ("a label", TEXT),
+            (Role::Values, _) => ("a sample", ARRAY),
+            (Role::Pair, _) if top.items == 0 => ("a sample's time", TIME),
+            (Role::Pair, _) if top.items == 1 => ("a sample's value", VALUE),
+            _ => return Ok(()),
+        };
+        if want.contains(&kind) {
+            return Ok(());
+        }
+        let what = if top.role == Role::Metric {
+            format!("the label `{}`", top.key)
+        } else {
+            what.to_string()
+        };
+        Err(Fault::at(
+            at,
+            format!("{what} should be {should}, found {}", kind.found(text)),
+        ))
+    }
+
     /// The series, with notes.
     pub(crate) fn finish(self) -> Dataset {
         let (series, aggregated) = self.set.finish();
@@ -196,6 +238,41 @@ impl Prometheus {
 
 impl Sink for Prometheus {
     fn event(&mut self, event: Event<'_>, at: Pos) -> Result<(), Fault> {
+        let value = match event {
+            Event::BeginObject => Some((Kind::Object, "")),
+            Event::BeginArray => Some((Kind::Array, "")),
+            Event::Str(s, _) => Some((Kind::Str, s)),
+            Event::Num(n) => Some((Kind::Num, n)),
+            Event::Bool(true) => Some((Kind::Bool, "true")),
+            Event::Bool(false) => Some((Kind::Bool, "false")),
+            Event::Null => Some((Kind::Null, "")),
+            Event::Key(_) | Event::EndObject | Event::EndArray => None,
+        };
+        if let Some((kind, text)) = value {
+            if let Err(fault) = self.check_type(kind, text, at) {
+                if let Some(top) = self.stack.last_mut() {
+                    // A sample with an item of the wrong type is dropped
+                    // (one error, not a second one at its end).
+                    if top.role == Role::Pair {
+                        top.role = Role::Other;
+                        self.time = None;
+                    }
+                }
+                // A container of the wrong type is still opened (skipped),
+                // so its end closes it and the stream stays in step.
+                if matches!(kind, Kind::Object | Kind::Array) {
+                    if let Some(top) = self.stack.last_mut() {
+                        top.items += 1;
+                    }
+                    self.stack.push(Frame {
+                        role: Role::Other,
+                        key: String::new(),
+                        items: 0,
+                    });
+                }
+                return Err(fault);
+            }
+        }
         match event {
             Event::BeginObject | Event::BeginArray => {
                 let array = event == Event::BeginArray;
