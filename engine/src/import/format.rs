@@ -88,6 +88,14 @@ impl Format {
         matches!(self, Format::SwimTsv | Format::AlibabaBatchCsv)
     }
 
+    /// Whether it is a job history: jobs with their map and reduce task
+    /// counts and phase times, what pricing's estimators, its simulation
+    /// and the cycles' DAGs learn from — skyplan's CSV, or the JobHistory
+    /// server's jobs and tasks as it answers them.
+    pub fn job_history(self) -> bool {
+        matches!(self, Format::JobHistoryCsv | Format::MapreduceHistoryJson)
+    }
+
     /// Whether the file is one JSON document (or several one after
     /// another), read by the push tokenizer rather than line by line.
     pub fn json_document(self) -> bool {

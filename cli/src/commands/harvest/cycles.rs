@@ -16,7 +16,7 @@ use skyplan_engine::harvest::{
     Scaling, SelectParams, SimParams, TenantSet, ThresholdDerivation, ThresholdRule,
     MACHINE_DEFAULT_CORES,
 };
-use skyplan_engine::import::{Format, ImportOptions};
+use skyplan_engine::import::ImportOptions;
 use std::fmt::Write as _;
 
 /// `skyplan harvest --help`.
@@ -855,7 +855,7 @@ fn load_jobs(a: &Args) -> Result<Vec<JobDag>, Failure> {
     }
     if let Some(p) = &a.history {
         let h = import_loaded(p, &ImportOptions::default())?;
-        if h.format != Format::JobHistoryCsv {
+        if !h.format.job_history() {
             return Err(Failure::input(format!(
                 "{p} is {}, not a job history",
                 h.format

@@ -26,7 +26,8 @@ USAGE:
 
 The mean, σ and prediction interval of a job's map and reduce phases by GP,
 OLS and the same job's past runs, learned from HISTORY: a job-history CSV,
-or a SWIM TSV turned into one by the documented processing-time model.
+the JobHistory server's jobs and tasks (JSON), or a SWIM TSV turned into
+one by the documented processing-time model.
 
 THE JOB:
     --job                   estimate a job (implied by any option below)

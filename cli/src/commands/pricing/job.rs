@@ -9,7 +9,8 @@ use skyplan_engine::import::{Format, ImportOptions};
 use skyplan_engine::model::{JobFeatures, WorkloadJob};
 use std::fmt::Write as _;
 
-/// Loads the history: a job-history CSV as it is, or SWIM samples turned
+/// Loads the history: a job-history CSV or the JobHistory server's jobs
+/// and tasks as they are, or SWIM samples turned
 /// into one by the engine's generator. Returns the jobs and a description.
 pub(crate) fn load(
     path: &str,
@@ -27,7 +28,7 @@ pub(crate) fn load(
         String::new()
     };
     match f.format {
-        Format::JobHistoryCsv => {
+        Format::JobHistoryCsv | Format::MapreduceHistoryJson => {
             let n = f.data.workload.len();
             Ok((
                 f.data.workload,
@@ -47,8 +48,9 @@ pub(crate) fn load(
             Ok((h, what))
         }
         other => Err(Failure::input(format!(
-            "{path} is {other}; this command needs a job history ({} or {})",
+            "{path} is {other}; this command needs a job history ({}, {} or {})",
             Format::JobHistoryCsv,
+            Format::MapreduceHistoryJson,
             Format::SwimTsv
         ))),
     }

@@ -25,7 +25,8 @@ USAGE:
     skyplan quote [HISTORY] --map-work W [--reduce-work W]
                   [--mean-job-secs S] [OPTIONS]
 
-Estimates the job from HISTORY (a job-history CSV, or a SWIM TSV turned into
+Estimates the job from HISTORY (a job-history CSV, the JobHistory server's
+jobs and tasks, or a SWIM TSV turned into
 a 1000-run history, seed 7) by every method, the one planned with marked *;
 its work is the method's PI upper bound × the slots of each phase
 (slot-seconds). Prints its earliest feasible finish against the admitted

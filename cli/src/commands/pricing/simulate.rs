@@ -111,11 +111,12 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
 /// job, jobs without any time left out. Returns them and a description.
 fn load_durations(path: &str) -> Result<(Vec<f64>, String), Failure> {
     let f = import_loaded(path, &ImportOptions::default())?;
-    if f.format != Format::JobHistoryCsv {
+    if !f.format.job_history() {
         return Err(Failure::input(format!(
-            "{path} is {}; --durations needs a job history ({})",
+            "{path} is {}; --durations needs a job history ({} or {})",
             f.format,
-            Format::JobHistoryCsv
+            Format::JobHistoryCsv,
+            Format::MapreduceHistoryJson
         )));
     }
     let all = f.data.workload.len();

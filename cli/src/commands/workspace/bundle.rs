@@ -12,7 +12,7 @@ use skyplan_engine::bundle::{
 };
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::harvest::{read_reimages_csv, read_tenants_csv};
-use skyplan_engine::import::{read_decisions_csv, read_queue_csv, Format, ImportOptions};
+use skyplan_engine::import::{read_decisions_csv, read_queue_csv, ImportOptions};
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::tuning::{
     read_capacity_xml_with_warnings, read_fair_xml_with_warnings, FairContext,
@@ -213,7 +213,7 @@ fn trace(path: &str, name: &str, lenient: bool) -> Result<(BundleFile, Vec<Workl
             located(lines)
         }
     })?;
-    let jobs = if loaded.format == Format::JobHistoryCsv {
+    let jobs = if loaded.format.job_history() {
         loaded.data.workload.clone()
     } else {
         Vec::new()

@@ -4,8 +4,9 @@
 //! queue of admitted jobs with their deadlines and prices, and its copy in
 //! IndexedDB.
 //!
-//! - **History**: every job with durations in the workspace's
-//!   `job-history-csv` files (the demo's `history.csv` among them).
+//! - **History**: every job with durations in the workspace's job
+//!   histories (`Format::job_history`: `job-history-csv` files, the demo's
+//!   `history.csv` among them, and the JobHistory server's jobs and tasks).
 //! - **Quote**: the job's estimate by every method; the chosen method's PI
 //!   upper bounds become its work (`engine::pricing::job_work`); the slack
 //!   unit γ is the history's mean processing time; the curve is
@@ -248,7 +249,7 @@ impl PricingHost {
         if jobs.is_empty() {
             self.model = None;
             return Err(
-                "There is no job history: load a job-history CSV in Traces (the demo workspace has one)."
+                "There is no job history: load a job-history CSV or the JobHistory server's jobs and tasks in Traces (the demo workspace has one)."
                     .into(),
             );
         }

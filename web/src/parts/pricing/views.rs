@@ -7,7 +7,7 @@ use crate::parts::pricing::protocol::{
 };
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::pricing::{LazySchedule, QueuedJob};
-use skyplan_engine::{Format, Workspace};
+use skyplan_engine::Workspace;
 
 /// Seconds per quantum of the lazy schedule.
 pub const QUANTUM: f64 = 1.0;
@@ -20,7 +20,7 @@ pub const FREE_BANDS: usize = 400;
 pub fn history(workspace: &Workspace) -> (Vec<u32>, Vec<String>, Vec<WorkloadJob>) {
     let (mut ids, mut names, mut jobs) = (Vec::new(), Vec::new(), Vec::new());
     for f in workspace.files() {
-        if f.format != Format::JobHistoryCsv {
+        if !f.format.job_history() {
             continue;
         }
         ids.push(f.id);

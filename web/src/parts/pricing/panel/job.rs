@@ -88,7 +88,7 @@ pub fn JobCard() -> impl IntoView {
                                 format!("Learned from {}.", h.files.join(", "))
                             }
                             Some(_) => {
-                                "Load a job-history CSV in Traces (the demo workspace has one)."
+                                "Load a job-history CSV or the JobHistory server's jobs and tasks in Traces (the demo workspace has one)."
                                     .into()
                             }
                             None => "Asking the engine…".into(),
