@@ -2,8 +2,10 @@
 // samples in fixtures/clusters/, written to each schema): each dropped on
 // the Traces panel, seen in the files table with its format and notes, and
 // in the panels that take it — runs in the chart selector and the SLOs
-// panel, series in the chart selector. Then a large import is cancelled and
-// the workspace is as it was.
+// panel, series in the chart selector. Spark's own logs, compressed by each
+// of its codecs, read as the plain log; a corrupt or cut one is refused with
+// the byte where it breaks. Then a large import is cancelled and the
+// workspace is as it was.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   REPO,
+  DATA,
   studioSession,
   screenshot,
   counts,
@@ -18,6 +21,8 @@ import {
   openTraces,
   drop,
   row,
+  rowNames,
+  ink,
   waitForCount,
 } from './helpers.mjs';
 
@@ -29,8 +34,13 @@ studioSession('exports', (s) => ({ page, baseUrl } = s), { demo: false });
 
 /** Drops a sample and waits until `ok` holds of the counts. */
 async function dropSample(name, ok, what) {
+  return dropFrom(SAMPLES, name, ok, what);
+}
+
+/** Drops the file `name` of `dir` and waits until `ok` holds of the counts. */
+async function dropFrom(dir, name, ok, what) {
   const before = await counts();
-  const bytes = [...fs.readFileSync(path.join(SAMPLES, name))];
+  const bytes = [...fs.readFileSync(path.join(dir, name))];
   await drop(name, bytes, 'application/octet-stream');
   await row(name).waitFor();
   return waitForCounts((c) => c.files === before.files + 1 && ok(c, before), what);
@@ -77,6 +87,15 @@ test('JobHistory jobs and tasks: runs and a job history', { timeout: 120_000 }, 
   await dropSample('mapreduce-history.json', (c, b) => c.runs === b.runs + 3 && c.workload === b.workload + 3, '3 runs, 3 history jobs');
   assert.equal(await formatOf('mapreduce-history.json'), 'mapreduce-history-json');
   assert.ok((await options()).includes('job:wordcount'));
+  // The Pricing panel learns from it: the job whose tasks are there has
+  // its phases (the others have no times to learn from).
+  await page.click('[data-testid=nav-pricing]');
+  const history = page.locator('[data-testid=history-select] option');
+  await waitForCount(history, 2, 'history options (a heading and the job with its tasks)');
+  const jobs = await history.allTextContents();
+  assert.ok(jobs.some((o) => o.startsWith('wordcount · 4 maps')), JSON.stringify(jobs));
+  assert.match(await page.locator('.hint', { hasText: 'Learned from' }).first().textContent(), /mapreduce-history\.json/);
+  await openTraces();
 });
 
 test('a Spark event log: one run of its executors', { timeout: 120_000 }, async () => {
@@ -92,6 +111,8 @@ test('a Prometheus range query: one series per result, charted', { timeout: 120_
   const series = (await options()).filter((o) => o.startsWith('series:'));
   await page.selectOption('[data-testid=chart-select]', series[0]);
   await page.locator('canvas[data-testid=chart][data-drawn="true"]').waitFor();
+  // A series is what the Forecast card under the chart takes.
+  await page.locator('[data-testid=forecast-card]').waitFor();
   await screenshot('prometheus');
 });
 
@@ -141,6 +162,63 @@ test('Alibaba v2018 batch_instance: runs of its jobs', { timeout: 120_000 }, asy
   await screenshot('all-exports');
 });
 
+// Spark's own event logs (fixtures/real/spark-eventlogs/: one application
+// logged plain and through each codec Spark compresses with), dropped as
+// bytes: the worker undoes the codec as the file streams through the same
+// Importer::push as the CLI's.
+const SPARK_LOGS = path.join(DATA, 'spark-eventlogs');
+
+/** A file row's cells from its line count on (lines, jobs, runs, series,
+ * points, workload, skipped, span): what the log read to, not its size. */
+async function readTo(name) {
+  return (await row(name).locator('td').allTextContents()).slice(3, 11).map((t) => t.trim());
+}
+
+test('Spark event logs compressed by Spark (zstd, lz4, lzf, snappy) read as the plain log', { timeout: 180_000 }, async () => {
+  const plainOptions = new Set(await options());
+  await dropFrom(SPARK_LOGS, 'app.plain', (c, b) => c.runs === b.runs + 1, 'the plain log\'s run');
+  assert.equal(await formatOf('app.plain'), 'spark-event-log');
+  const plain = await readTo('app.plain');
+  assert.equal(plain[2], '1', 'one run in the plain log');
+  const job = (await options()).find((o) => o.startsWith('job:') && !plainOptions.has(o));
+  assert.ok(job, 'the application is a job in the chart selector');
+  const withPlain = await counts();
+  for (const name of ['app.zstd', 'app.lz4', 'app.lzf', 'app.snappy']) {
+    await dropFrom(SPARK_LOGS, name, (c, b) => c.runs === b.runs + 1, `${name}'s run`);
+    assert.equal(await formatOf(name), 'spark-event-log', name);
+    assert.deepEqual(await readTo(name), plain, `${name} reads to what the plain log reads to`);
+  }
+  // The same application five times: one job, its five runs charted.
+  const now = await counts();
+  assert.equal(now.jobs, withPlain.jobs, 'the compressed logs are runs of the same job');
+  assert.equal(now.runs, withPlain.runs + 4);
+  await page.selectOption('[data-testid=chart-select]', job);
+  await page.locator('canvas[data-testid=chart][data-drawn="true"]').waitFor();
+  assert.ok((await ink(page.locator('canvas[data-testid=chart]'))) > 0, 'the skyline is drawn');
+  await screenshot('spark-codecs');
+});
+
+test('a corrupt or cut compressed log is refused where it breaks; what was loaded stays', { timeout: 120_000 }, async () => {
+  const before = await counts();
+  const lz4 = fs.readFileSync(path.join(SPARK_LOGS, 'app.lz4'));
+  lz4[17] ^= 0x01; // the first block's checksum
+  const zstd = fs.readFileSync(path.join(SPARK_LOGS, 'app.zstd'));
+  const cut = zstd.subarray(0, Math.floor((zstd.length * 9) / 10));
+  for (const [name, bytes, reason] of [
+    ['damaged.lz4', lz4, /^byte 0: lz4 stream: .*checksum mismatch/],
+    ['cut.zstd', cut, /^byte \d+: zstd stream: truncated/],
+  ]) {
+    await drop(name, [...bytes], 'application/octet-stream');
+    const failed = page.locator('[data-testid=import-failed]').filter({ hasText: name });
+    await failed.first().waitFor();
+    const detail = (await failed.first().locator('.problem-detail').textContent()).trim();
+    assert.match(detail, reason, `${name}: ${detail}`);
+    assert.ok(!(await rowNames()).includes(name), `${name} is not in the files table`);
+  }
+  assert.deepEqual(await counts(), before, 'the logs loaded before are all still there');
+  await screenshot('spark-codec-refused');
+});
+
 test('cancelling a large import leaves the workspace as it was', { timeout: 180_000 }, async () => {
   const before = await counts();
   // 200 MB of Prometheus samples, made in the page: long enough to cancel.
@@ -168,4 +246,80 @@ test('cancelling a large import leaves the workspace as it was', { timeout: 180_
   await openTraces();
   await waitForCounts((c) => JSON.stringify(c) === JSON.stringify(before), 'the same workspace after a reload');
   await screenshot('cancelled');
+});
+
+test('a large import is saved as its records with its source, and reopened says so', { timeout: 240_000 }, async () => {
+  const before = await counts();
+  const name = 'big-prometheus.json';
+  // 84 MB of a Prometheus range query, made in the page: two series of
+  // 2.1 M minutely samples. Above 64 MiB (and past 4 M samples, so
+  // aggregated), the workspace keeps its records — the two series as
+  // window means — not its bytes.
+  const size = await page.evaluate((name) => {
+    const parts = ['{"status":"success","data":{"resultType":"matrix","result":['];
+    for (const [s, instance] of ['a:9100', 'b:9100'].entries()) {
+      parts.push(`${s ? ',' : ''}{"metric":{"__name__":"node_load1","instance":"${instance}"},"values":[`);
+      const per = 2_100_000;
+      for (let from = 0; from < per; from += 50_000) {
+        const block = [];
+        for (let i = from; i < from + 50_000; i++) {
+          block.push(`[${1700000000 + i * 60},"${(((i * 7) % 400) / 100).toFixed(2)}"]`);
+        }
+        parts.push((from ? ',' : '') + block.join(','));
+      }
+      parts.push(']}');
+    }
+    parts.push(']}}');
+    const file = new File(parts, name, { type: 'application/json' });
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    const zone = document.querySelector('[data-testid=dropzone]');
+    for (const kind of ['dragenter', 'dragover', 'drop']) {
+      zone.dispatchEvent(new DragEvent(kind, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+    return file.size;
+  }, name);
+  assert.ok(size > 64 * 1024 * 1024, `${size} bytes: above the 64 MiB the workspace keeps as bytes`);
+  await row(name).waitFor({ timeout: 180_000 });
+  const loaded = await waitForCounts(
+    (c) => c.files === before.files + 1 && c.series === before.series + 2,
+    'the two series of the large import',
+    180_000,
+  );
+  const shown = await readTo(name);
+  // Reopened (a reload): the same records, and the row says they are kept
+  // as records of that source, with its size and content hash.
+  await page.reload();
+  await openTraces();
+  await waitForCounts((c) => JSON.stringify(c) === JSON.stringify(loaded), 'the same workspace after a reload');
+  assert.deepEqual(await readTo(name), shown, 'the large import reads the same reopened');
+  const notes = await row(name).locator('[data-testid=file-notes]').textContent();
+  const mib = (size / 1024 / 1024).toFixed(1);
+  assert.match(
+    notes,
+    new RegExp(`kept as its records, not its bytes: ${name.replace('.', '\\.')} \\(${mib} MiB, xxh3-128 [0-9a-f]{32}\\)`),
+    notes,
+  );
+  // What the browser's storage holds for it: the records, no bytes.
+  const stored = await page.evaluate(
+    (name) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('skyplan');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('files').objectStore('files').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            const r = all.result.find((x) => x.name === name);
+            open.result.close();
+            resolve(r && { kept: r.kept, blob: 'blob' in r, records: r.records?.size ?? null });
+          };
+        };
+      }),
+    name,
+  );
+  assert.equal(stored?.kept, true, 'stored as a kept import');
+  assert.equal(stored.blob, false, 'without the file itself');
+  assert.ok(stored.records > 0 && stored.records < size / 2, `its records (${stored.records} bytes) are not its ${size} bytes`);
+  await screenshot('kept-import');
 });
