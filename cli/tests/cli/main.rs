@@ -11,6 +11,7 @@ mod harvest;
 mod help;
 mod pricing;
 mod report;
+mod runway;
 mod shaping;
 mod slos;
 mod sweep;

@@ -104,6 +104,13 @@ fn workspace() -> Bundle {
             series: Some(3),
             method: None,
         }),
+        runway: Some(RunwayState {
+            params: crate::runway::RunwayParams {
+                growth: crate::runway::Growth::Monthly { percent: 4.5 },
+                target: 0.75,
+                ..crate::runway::RunwayParams::default()
+            },
+        }),
     }
 }
 
@@ -250,22 +257,30 @@ fn a_workspace_that_does_not_hold_together_is_not_written() {
     assert!(e.to_string().contains("two SLO decisions"), "{e}");
 }
 
-/// `bytes` rewritten as the bundle version 1 wrote it: header `1`, and no
-/// `refused` in the agenda (version 1 did not keep it).
-fn as_version_1(bytes: &[u8]) -> Vec<u8> {
+/// `bytes` rewritten as bundle `version` wrote them: that header, and the
+/// manifest as `edit` leaves it.
+fn as_version(bytes: &[u8], version: u32, edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let mut text = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
     let header_end = text.iter().position(|&b| b == b'\n').unwrap();
     let rest = &text[header_end + 1..];
     let manifest_end = rest.iter().position(|&b| b == b'\n').unwrap();
     let mut manifest: serde_json::Value = serde_json::from_slice(&rest[..manifest_end]).unwrap();
-    let agenda = manifest["agenda"].as_object_mut().unwrap();
-    assert!(agenda.remove("refused").is_some());
-    let mut out = format!("{MAGIC} 1\n").into_bytes();
+    edit(&mut manifest);
+    let mut out = format!("{MAGIC} {version}\n").into_bytes();
     out.extend(serde_json::to_vec(&manifest).unwrap());
     out.push(b'\n');
     out.extend(&rest[manifest_end + 1..]);
     gzip(&out)
+}
+
+/// `bytes` rewritten as the bundle version 1 wrote it: header `1`, and no
+/// `refused` in the agenda (version 1 did not keep it).
+fn as_version_1(bytes: &[u8]) -> Vec<u8> {
+    as_version(bytes, 1, |manifest| {
+        let agenda = manifest["agenda"].as_object_mut().unwrap();
+        assert!(agenda.remove("refused").is_some());
+    })
 }
 
 #[test]
@@ -302,4 +317,25 @@ fn a_version_1_bundle_opens_with_its_refusals_worked_out() {
     let mut text = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&again[..]), &mut text).unwrap();
     assert!(text.starts_with(format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes()));
+}
+
+/// `bytes` rewritten as version 2 wrote them: header `2`, no `runway`.
+fn as_version_2(bytes: &[u8]) -> Vec<u8> {
+    as_version(bytes, 2, |manifest| {
+        assert!(manifest.as_object_mut().unwrap().remove("runway").is_some());
+    })
+}
+
+#[test]
+fn the_runway_settings_round_trip_and_a_version_2_bundle_opens_without_them() {
+    let b = workspace();
+    let back = decode("w.skyplan", &encode(&b).unwrap()).unwrap();
+    assert_eq!(back.runway, b.runway);
+    let old = decode("old.skyplan", &as_version_2(&encode(&b).unwrap())).unwrap();
+    assert_eq!(old.runway, None);
+    assert_eq!(old.files, b.files);
+    let mut bad = workspace();
+    bad.runway.as_mut().unwrap().params.target = 2.0;
+    let e = encode(&bad).unwrap_err().to_string();
+    assert!(e.contains("the runway settings: target"), "{e}");
 }

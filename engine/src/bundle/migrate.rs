@@ -7,13 +7,15 @@
 //!   are the admitted decisions' requests that are not in the plan: each
 //!   non-rejected decision without a reservation is listed as refused, the
 //!   reason saying it was not kept.
+//! - **2 → 3**: the Runway panel's settings (`runway`) are kept; a bundle
+//!   without them opens on the runway's defaults, so nothing is migrated.
 
 use super::error::BundleError;
 use super::state::Bundle;
 use serde_json::Value;
 
 /// The version this build writes; it reads every version from 1 up to it.
-pub const BUNDLE_VERSION: u32 = 2;
+pub const BUNDLE_VERSION: u32 = 3;
 
 /// The reason given to a refusal worked out from a version-1 bundle.
 pub const UNKNOWN_REASON: &str =

@@ -21,13 +21,20 @@ use serde::{Deserialize, Serialize};
 /// Growth beyond which a limit is taken never to bind (a thousandfold).
 pub const MAX_GROWTH: f64 = 1_000.0;
 
-/// Relative precision of the largest growth found by bisection.
-pub const GROWTH_TOLERANCE: f64 = 1e-4;
+/// Relative precision of the largest growth found by bisection (0.1 %: at
+/// 5 % a month, under a day of runway).
+pub const GROWTH_TOLERANCE: f64 = 1e-3;
 
 /// Points below the largest growth found that are re-planned to check the
 /// search's monotone assumption (a heuristic placement need not be
 /// monotone; a failure below moves the answer down to it).
 pub const CHECK_POINTS: usize = 8;
+
+/// The queue's default limit, as a multiple of today's earliest feasible
+/// finish of a mean job: a new job may wait twice as long as today before
+/// the queue counts as run out (its admitted jobs' own deadlines are part
+/// of the limit anyway: a schedule that misses one fails it).
+pub const QUEUE_SLOWDOWN: f64 = 2.0;
 
 /// How the agenda places its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,7 +131,8 @@ impl Limit {
         if let Some(q) = &demand.queue {
             let limit_secs = params
                 .queue_limit_secs
-                .unwrap_or_else(|| q.jobs.iter().map(|j| j.deadline).fold(0.0, f64::max));
+                .or_else(|| queue_finish(q, 1.0, 1.0).map(|f| QUEUE_SLOWDOWN * f))
+                .unwrap_or(0.0);
             out.push(Limit::Queue { limit_secs });
         }
         out
@@ -242,8 +250,20 @@ pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool 
                         .is_ok_and(|(_, d)| d.is_empty())
                 })
             };
-            fits_lowcost || optimize_batch(&plan, &requests, &OptimizeParams::default()).is_ok()
+            fits_lowcost || optimize_batch(&plan, &requests, &feasibility()).is_ok()
         }
+    }
+}
+
+/// The optimizer's settings when only feasibility is asked: its search as
+/// the Agenda's Optimize runs it, without the integer program and with a
+/// coarse LP relaxation (the bound certifies a peak; whether the requests
+/// fit is the search's answer).
+fn feasibility() -> OptimizeParams {
+    OptimizeParams {
+        ip_max_vars: 0,
+        lp_max_vars: 200,
+        ..OptimizeParams::default()
     }
 }
 
@@ -251,6 +271,13 @@ pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool 
 /// slots × `k`, and a new job of their mean size × `g` finishes within
 /// `limit_secs`.
 pub fn queue_holds(q: &QueueDemand, g: f64, k: f64, limit_secs: f64) -> bool {
+    queue_finish(q, g, k).is_some_and(|f| f <= limit_secs + 1e-9)
+}
+
+/// The earliest feasible finish of a new job of the queue's mean size,
+/// the queue's work × `g` on its slots × `k` (`None`: the queue itself no
+/// longer meets its deadlines).
+pub fn queue_finish(q: &QueueDemand, g: f64, k: f64) -> Option<f64> {
     let jobs: Vec<QueuedJob> = q
         .jobs
         .iter()
@@ -264,11 +291,9 @@ pub fn queue_holds(q: &QueueDemand, g: f64, k: f64, limit_secs: f64) -> bool {
         map: q.slots.map * k,
         reduce: q.slots.reduce * k,
     };
-    let Ok(schedule) = LazySchedule::build(&jobs, slots, q.quantum) else {
-        return false;
-    };
+    let schedule = LazySchedule::build(&jobs, slots, q.quantum).ok()?;
     let n = jobs.len().max(1) as f64;
     let map = jobs.iter().map(|j| j.map_work).sum::<f64>() / n;
     let reduce = jobs.iter().map(|j| j.reduce_work).sum::<f64>() / n;
-    schedule.earliest_finish(map, reduce) <= limit_secs + 1e-9
+    Some(schedule.earliest_finish(map, reduce))
 }

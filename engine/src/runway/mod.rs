@@ -18,6 +18,8 @@
 //! - [`growth`]: demand factors a day ahead per limit;
 //! - [`answer`]: the runway as plain data; [`planner`]: dates, binding
 //!   limit and purchase schedules, re-planned sizes kept between answers;
+//! - [`levers`]: what reservations, shaping, harvesting and tuning buy at
+//!   the grown load, each from the part's own engine call;
 //! - [`backtest`]: the fitted model and the planners' rule cut at past
 //!   dates of real series and scored against the crossings that followed.
 
@@ -27,6 +29,7 @@ pub mod cluster;
 pub mod demand;
 pub mod error;
 pub mod growth;
+pub mod levers;
 pub mod limit;
 pub mod params;
 pub mod peaks;
@@ -41,6 +44,7 @@ pub use cluster::Cluster;
 pub use demand::{AgendaDemand, Demand, QueueDemand};
 pub use error::RunwayError;
 pub use growth::{GrowthCurve, Quantile};
+pub use levers::{Lever, LeverInputs};
 pub use limit::{Limit, Packing};
 pub use params::{Growth, ResourceTarget, RunwayParams, StepEvent};
 pub use peaks::{cluster_peaks, DailyPeaks};

@@ -84,9 +84,9 @@ pub struct RunwayParams {
     /// (default: one per server series).
     pub machines: Option<u32>,
     /// The pricing queue's limit: a new job of the queue's mean size must
-    /// be able to finish within this many seconds (default: the queue's
-    /// latest committed deadline — it must not wait longer than the jobs
-    /// already promised).
+    /// be able to finish within this many seconds, and every admitted job
+    /// meet its deadline (default: twice today's earliest feasible finish
+    /// of such a job, [`super::limit::QUEUE_SLOWDOWN`]).
     pub queue_limit_secs: Option<f64>,
 }
 

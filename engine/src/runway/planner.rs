@@ -71,6 +71,8 @@ pub struct Planner {
     pub sizes: Sizes,
     /// The growth curves of the last answer, with what they were made of.
     curves: Option<(CurveKey, Vec<GrowthCurve>)>,
+    /// The last answer's limits and their curves (the levers read them).
+    pub(super) last: Option<(Vec<Limit>, Vec<GrowthCurve>)>,
 }
 
 /// What growth curves depend on.
@@ -97,6 +99,7 @@ impl Planner {
             demand,
             sizes: Sizes::default(),
             curves: None,
+            last: None,
         }
     }
 
@@ -189,6 +192,7 @@ impl Planner {
             Some(i) => self.chart(&cluster, &limits[i], &curves[i], &purchases, horizon, date),
             None => Vec::new(),
         };
+        self.last = Some((limits, curves));
         Ok(Runway {
             today,
             horizon_days: params.horizon_days,

@@ -10,10 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A small cluster and workload: 60 applications on 4 hosts.
 fn base() -> Params {
-    let mut p = Params::default();
-    p.hosts = 4;
+    let mut p = Params {
+        hosts: 4,
+        predictor: Predictor::Oracle,
+        ..Params::default()
+    };
     p.workload.apps = 60;
-    p.predictor = Predictor::Oracle;
     p
 }
 

@@ -97,6 +97,7 @@ fn hostile_bundle() -> Bundle {
             ..TuningState::default()
         }),
         forecast: None,
+        runway: None,
     }
 }
 
