@@ -1303,6 +1303,7 @@ pub fn bundle_workspace(mb: usize) -> skyplan_engine::bundle::Bundle {
         format: None,
         lenient: false,
         bytes: text.into_bytes(),
+        kept: None,
     };
     skyplan_engine::bundle::Bundle {
         files: vec![
@@ -1369,4 +1370,67 @@ pub fn measure_bundle(
         encode_ms: median(enc),
         decode_ms: median(dec),
     }
+}
+
+/// Machines of the generated Google cluster-data 2019 usage table: a cell's
+/// size (the 2019 cells have about 10,000 machines each).
+pub const GOOGLE_MACHINES: u64 = 10_000;
+/// Instances on each machine in each 5-minute window.
+pub const GOOGLE_INSTANCES_PER_MACHINE: u64 = 4;
+
+/// The CSV header of [`write_google_instance_usage`]: the schema's
+/// `instance_usage` columns as BigQuery exports them flat.
+pub const GOOGLE_USAGE_HEADER: &str = "start_time,end_time,collection_id,instance_index,machine_id,alloc_collection_id,alloc_instance_index,collection_type,average_usage_cpus,average_usage_memory,maximum_usage_cpus,maximum_usage_memory,random_sample_usage_cpus,assigned_memory,page_cache_memory,cycles_per_instruction,memory_accesses_per_instruction,sample_rate\n";
+
+/// Writes a Google cluster-data 2019 `instance_usage` table of about
+/// `target_bytes` (whole lines, at most that) to `out`, window after
+/// window: [`GOOGLE_MACHINES`] machines × [`GOOGLE_INSTANCES_PER_MACHINE`]
+/// instances a 5-minute window, usage with a daily cycle and noise, every
+/// column the schema has. Streamed in 1 MiB blocks, so a 10 GB file takes
+/// no memory; deterministic (the same bytes for a size everywhere).
+/// Returns the bytes written.
+pub fn write_google_instance_usage(
+    out: &mut impl std::io::Write,
+    target_bytes: u64,
+) -> std::io::Result<u64> {
+    use std::fmt::Write as _;
+    let mut rng = Rng::new(0x5EED_2019);
+    let mut block = String::with_capacity(1 << 21);
+    block.push_str(GOOGLE_USAGE_HEADER);
+    let mut written = 0u64;
+    let window_us: u64 = 300_000_000;
+    'windows: for w in 0.. {
+        let start = 600_000_000 + w * window_us;
+        let day = (w % 288) as f64 / 288.0 * std::f64::consts::TAU;
+        for m in 0..GOOGLE_MACHINES {
+            for i in 0..GOOGLE_INSTANCES_PER_MACHINE {
+                let cpu = (0.01 + 0.008 * day.sin() + 0.004 * rng.unit()).max(0.0005);
+                let mem = 0.005 + 0.002 * rng.unit();
+                let line_start = block.len();
+                let _ = writeln!(
+                    block,
+                    "{start},{},{},{},{},0,-1,0,{cpu:.6},{mem:.6},{:.6},{:.6},{cpu:.6},{:.6},0.000311,1.43,0.0042,1",
+                    start + window_us,
+                    300_000_000_000 + m * 16 + i,
+                    i,
+                    400_000_000 + m,
+                    cpu * 1.7,
+                    mem * 1.1,
+                    mem * 1.3,
+                );
+                if written + block.len() as u64 > target_bytes {
+                    block.truncate(line_start);
+                    break 'windows;
+                }
+                if block.len() >= 1 << 20 {
+                    out.write_all(block.as_bytes())?;
+                    written += block.len() as u64;
+                    block.clear();
+                }
+            }
+        }
+    }
+    out.write_all(block.as_bytes())?;
+    written += block.len() as u64;
+    Ok(written)
 }

@@ -5,8 +5,8 @@
 use crate::common::{located, Failure};
 use skyplan_engine::agenda::{AgendaParams, AgendaState, Capacity, Method as AgendaMethod};
 use skyplan_engine::bundle::{
-    AdmittedJob, Bundle, BundleFile, ForecastState, HarvestState, PricingSettings, PricingState,
-    ShapingSettings, ShapingState, TuningState,
+    keeps_records, AdmittedJob, Bundle, BundleFile, ForecastState, HarvestState, PricingSettings,
+    PricingState, ShapingSettings, ShapingState, TuningState,
 };
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::harvest::{read_reimages_csv, read_tenants_csv};
@@ -94,15 +94,16 @@ pub fn trace(
     } else {
         Vec::new()
     };
-    Ok((
-        BundleFile {
-            name: name.to_string(),
-            format: None,
-            lenient,
-            bytes,
-        },
-        jobs,
-    ))
+    // A large import travels as its records, with the source's name,
+    // size and hash, not its bytes (the studio keeps it so too).
+    let file = if keeps_records(&loaded) {
+        let mut kept = loaded;
+        kept.name = name.to_string();
+        BundleFile::of_records(&kept, lenient)
+    } else {
+        BundleFile::of_bytes(name, None, lenient, bytes)
+    };
+    Ok((file, jobs))
 }
 
 /// The studio's demo workspace: its four trace files, its SLO decisions

@@ -3,7 +3,7 @@
 //! format and leniency it was loaded with).
 
 use skyplan_engine::bundle::Bundle;
-use skyplan_engine::import::{import, ImportOptions};
+use skyplan_engine::import::ImportOptions;
 use skyplan_engine::Workspace;
 
 /// A bundle with its files read.
@@ -23,12 +23,7 @@ impl<'a> Context<'a> {
         let mut workspace = Workspace::new();
         let mut unread = Vec::new();
         for f in &bundle.files {
-            let options = ImportOptions {
-                format: f.format,
-                lenient: f.lenient,
-                ..ImportOptions::default()
-            };
-            match import(&f.name, &f.bytes, options) {
+            match f.load(ImportOptions::default()) {
                 Ok(loaded) => {
                     workspace.add(loaded);
                 }

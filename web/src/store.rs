@@ -6,7 +6,11 @@
 //!   record per loaded file — `{id, name, format, lenient, blob}` for a user's
 //!   file, with the `File`/`Blob` itself stored by structured clone (no copy
 //!   through wasm memory), or `{id, demo: true, name}` for a demo file, which
-//!   is re-read from the copy embedded in the worker.
+//!   is re-read from the copy embedded in the worker, or `{id, kept: true,
+//!   name, lenient, records}` for a large import kept as its records (the
+//!   JSON of the engine's `LoadedFile`, with the source's name, size and
+//!   hash, as a `Blob`), never its gigabytes
+//!   (`skyplan_engine::bundle::keeps_records`).
 //! - `meta`: the key `seeded` once the demo workspace has been loaded on a
 //!   first visit, so clearing it is not undone by a reload; the key `agenda`
 //!   holds the Agenda panel's plan ([`crate::parts::agenda::host`]), the key
@@ -31,14 +35,14 @@
 use crate::protocol::js_error_text;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use skyplan_engine::slo::SloDecision;
-use skyplan_engine::Format;
+use skyplan_engine::{Format, LoadedFile};
 use std::fmt;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Blob, Event, EventTarget, IdbDatabase, IdbFactory, IdbObjectStoreParameters, IdbRequest,
-    IdbTransaction, IdbTransactionMode,
+    Blob, Event, EventTarget, FileReaderSync, IdbDatabase, IdbFactory, IdbObjectStoreParameters,
+    IdbRequest, IdbTransaction, IdbTransactionMode,
 };
 
 const DB_NAME: &str = "skyplan";
@@ -156,6 +160,55 @@ pub enum StoredFile {
         /// The file itself.
         blob: Blob,
     },
+    /// A large import kept as its records.
+    Kept {
+        /// File name.
+        name: String,
+        /// Whether bad lines were skipped.
+        lenient: bool,
+        /// The records: a `LoadedFile` as JSON.
+        records: Blob,
+    },
+}
+
+impl StoredFile {
+    /// A loaded file kept as its records.
+    ///
+    /// # Errors
+    /// When the records cannot be written as JSON or into a `Blob`.
+    pub fn kept(file: &LoadedFile, lenient: bool) -> Result<StoredFile, String> {
+        let json = serde_json::to_vec(file).map_err(|e| e.to_string())?;
+        let parts = Array::of1(&js_sys::Uint8Array::from(json.as_slice()));
+        let records = Blob::new_with_u8_array_sequence(&parts).map_err(|e| js_error_text(&e))?;
+        Ok(StoredFile::Kept {
+            name: file.name.clone(),
+            lenient,
+            records,
+        })
+    }
+}
+
+/// The records a [`StoredFile::Kept`] holds, marked kept.
+///
+/// # Errors
+/// When the blob cannot be read or its JSON is not a loaded file.
+pub fn kept_records(records: &Blob) -> Result<LoadedFile, String> {
+    let mut file: LoadedFile =
+        serde_json::from_slice(&blob_bytes(records)?).map_err(|e| e.to_string())?;
+    file.kept = true;
+    Ok(file)
+}
+
+/// A `Blob`'s bytes, read at once (the worker may block).
+///
+/// # Errors
+/// When the blob cannot be read.
+pub fn blob_bytes(blob: &Blob) -> Result<Vec<u8>, String> {
+    let reader = FileReaderSync::new().map_err(|e| js_error_text(&e))?;
+    let buffer = reader
+        .read_as_array_buffer(blob)
+        .map_err(|e| js_error_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// A saved file with its record key.
@@ -544,6 +597,16 @@ fn write_record(file: &StoredFile) -> Result<Object, StoreError> {
             set(&record, "lenient", &JsValue::from_bool(*lenient))?;
             set(&record, "blob", blob)?;
         }
+        StoredFile::Kept {
+            name,
+            lenient,
+            records,
+        } => {
+            set(&record, "kept", &JsValue::TRUE)?;
+            set(&record, "name", &name.into())?;
+            set(&record, "lenient", &JsValue::from_bool(*lenient))?;
+            set(&record, "records", records)?;
+        }
     }
     Ok(record)
 }
@@ -558,6 +621,15 @@ fn read_record(value: &JsValue) -> Result<Record, (Option<f64>, String)> {
         .ok_or((Some(key), "saved file without a name".to_owned()))?;
     let file = if get(value, "demo").is_truthy() {
         StoredFile::Demo { name }
+    } else if get(value, "kept").is_truthy() {
+        let records = get(value, "records")
+            .dyn_into::<Blob>()
+            .map_err(|_| (Some(key), format!("saved file {name} has lost its records")))?;
+        StoredFile::Kept {
+            lenient: get(value, "lenient").is_truthy(),
+            records,
+            name,
+        }
     } else {
         let blob = get(value, "blob")
             .dyn_into::<Blob>()

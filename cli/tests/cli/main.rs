@@ -6,6 +6,7 @@ mod common;
 
 mod agenda;
 mod bundle;
+mod cluster_exports;
 mod forecast;
 mod harvest;
 mod help;

@@ -36,6 +36,7 @@ fn bundle_file() -> String {
             format: None,
             lenient: false,
             bytes: demo("runs.csv").into_bytes(),
+            kept: None,
         }],
         decisions,
         pricing: Some(PricingState {

@@ -4,7 +4,9 @@
 //! 1. a header line, `skyplan-bundle <version>`;
 //! 2. the manifest, one line of JSON: the files' names, formats and sizes,
 //!    the SLO decisions and every panel's state;
-//! 3. the files' bytes, one after another, as long as the manifest says.
+//! 3. the files' bytes, one after another, as long as the manifest says —
+//!    or, for a file kept as records (since version 3: a large import), the
+//!    JSON of its [`LoadedFile`], with the source's name, size and hash.
 //!
 //! The files are not inside the JSON, so a 100 MB trace is copied, not
 //! escaped. gzip's CRC-32 and length catch a damaged or cut file; the header
@@ -17,7 +19,7 @@ use super::panels::{
     AgendaState, ForecastState, HarvestState, PricingState, RunwayState, ShapingState, TuningState,
 };
 use super::state::{Bundle, BundleFile};
-use crate::import::Format;
+use crate::import::{Format, LoadedFile};
 use crate::slo::SloDecision;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -41,6 +43,10 @@ struct ManifestFile {
     format: Option<Format>,
     lenient: bool,
     size: u64,
+    /// Its part is the JSON of the records kept, not the file's bytes
+    /// (since version 3).
+    #[serde(default)]
+    kept: bool,
 }
 
 /// The manifest: everything but the files' bytes.
@@ -71,15 +77,28 @@ struct Manifest {
 /// a fifth more bytes.
 pub fn encode(bundle: &Bundle) -> Result<Vec<u8>, BundleError> {
     bundle.validate("the workspace")?;
+    let invalid =
+        |e: serde_json::Error| BundleError::Invalid("the workspace".into(), e.to_string());
+    let kept: Vec<Option<Vec<u8>>> = bundle
+        .files
+        .iter()
+        .map(|f| f.kept.as_ref().map(serde_json::to_vec).transpose())
+        .collect::<Result<_, _>>()
+        .map_err(invalid)?;
+    let part = |f: &BundleFile, k: &Option<Vec<u8>>| -> u64 {
+        k.as_ref().map_or(f.bytes.len(), Vec::len) as u64
+    };
     let manifest = Manifest {
         files: bundle
             .files
             .iter()
-            .map(|f| ManifestFile {
+            .zip(&kept)
+            .map(|(f, k)| ManifestFile {
                 name: f.name.clone(),
                 format: f.format,
                 lenient: f.lenient,
-                size: f.bytes.len() as u64,
+                size: part(f, k),
+                kept: k.is_some(),
             })
             .collect(),
         decisions: bundle.decisions.clone(),
@@ -93,7 +112,12 @@ pub fn encode(bundle: &Bundle) -> Result<Vec<u8>, BundleError> {
     };
     let json = serde_json::to_string(&manifest)
         .map_err(|e| BundleError::Invalid("the workspace".into(), e.to_string()))?;
-    let total: usize = bundle.files.iter().map(|f| f.bytes.len()).sum();
+    let total: usize = bundle
+        .files
+        .iter()
+        .zip(&kept)
+        .map(|(f, k)| part(f, k) as usize)
+        .sum();
     let mut out = GzEncoder::new(
         Vec::with_capacity(json.len() / 4 + total / 4),
         Compression::fast(),
@@ -105,8 +129,8 @@ pub fn encode(bundle: &Bundle) -> Result<Vec<u8>, BundleError> {
     write(&mut out, format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes())?;
     write(&mut out, json.as_bytes())?;
     write(&mut out, b"\n")?;
-    for f in &bundle.files {
-        write(&mut out, &f.bytes)?;
+    for (f, k) in bundle.files.iter().zip(&kept) {
+        write(&mut out, k.as_deref().unwrap_or(&f.bytes))?;
     }
     out.finish()
         .map_err(|e| BundleError::Invalid("the workspace".into(), e.to_string()))
@@ -183,12 +207,26 @@ pub fn decode(what: &str, bytes: &[u8]) -> Result<Bundle, BundleError> {
         }
         let (bytes, tail) = data.split_at(size);
         data = tail;
-        files.push(BundleFile {
-            name: f.name,
-            format: f.format,
-            lenient: f.lenient,
-            bytes: bytes.to_vec(),
-        });
+        if f.kept {
+            let mut kept: LoadedFile = serde_json::from_slice(bytes).map_err(|e| {
+                corrupt(format!("the records kept of `{}` do not read: {e}", f.name))
+            })?;
+            kept.kept = true;
+            files.push(BundleFile {
+                name: f.name,
+                format: f.format,
+                lenient: f.lenient,
+                bytes: Vec::new(),
+                kept: Some(Box::new(kept)),
+            });
+        } else {
+            files.push(BundleFile::of_bytes(
+                f.name,
+                f.format,
+                f.lenient,
+                bytes.to_vec(),
+            ));
+        }
     }
     if !data.is_empty() {
         return Err(corrupt(format!(

@@ -38,18 +38,21 @@ fn workspace() -> Bundle {
                 format: Some(Format::RunsCsv),
                 lenient: false,
                 bytes: RUNS.as_bytes().to_vec(),
+                kept: None,
             },
             BundleFile {
                 name: "=HYPERLINK(\"x\") <script>.csv".into(),
                 format: None,
                 lenient: true,
                 bytes: UTIL.as_bytes().to_vec(),
+                kept: None,
             },
             BundleFile {
                 name: "empty.log".into(),
                 format: None,
                 lenient: false,
                 bytes: Vec::new(),
+                kept: None,
             },
         ],
         decisions,
@@ -257,8 +260,8 @@ fn a_workspace_that_does_not_hold_together_is_not_written() {
     assert!(e.to_string().contains("two SLO decisions"), "{e}");
 }
 
-/// `bytes` rewritten as bundle `version` wrote them: that header, and the
-/// manifest as `edit` leaves it.
+/// `bytes` rewritten as an older `version` wrote it: that header, and its
+/// manifest changed by `edit`.
 fn as_version(bytes: &[u8], version: u32, edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let mut text = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
@@ -319,23 +322,70 @@ fn a_version_1_bundle_opens_with_its_refusals_worked_out() {
     assert!(text.starts_with(format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes()));
 }
 
-/// `bytes` rewritten as version 2 wrote them: header `2`, no `runway`.
+/// `bytes` rewritten as version 2 wrote it: header `2`, no `kept` in the
+/// manifest's files (version 2 kept every file as bytes) and no `runway`
+/// (version 2 had no Runway settings).
 fn as_version_2(bytes: &[u8]) -> Vec<u8> {
     as_version(bytes, 2, |manifest| {
+        for f in manifest["files"].as_array_mut().unwrap() {
+            assert_eq!(
+                f.as_object_mut().unwrap().remove("kept"),
+                Some(false.into())
+            );
+        }
         assert!(manifest.as_object_mut().unwrap().remove("runway").is_some());
     })
 }
 
 #[test]
-fn the_runway_settings_round_trip_and_a_version_2_bundle_opens_without_them() {
+fn a_version_2_bundle_opens_as_bytes() {
+    let b = workspace();
+    let old = as_version_2(&encode(&b).unwrap());
+    let back = decode("v2.skyplan", &old).expect("a version-2 bundle opens");
+    // Everything but the Runway settings, which open on their defaults.
+    assert_eq!(back.runway, None);
+    assert_eq!(back, Bundle { runway: None, ..b });
+    assert!(back.files.iter().all(|f| f.kept.is_none()));
+}
+
+#[test]
+fn the_runway_settings_round_trip_and_bad_ones_are_refused() {
     let b = workspace();
     let back = decode("w.skyplan", &encode(&b).unwrap()).unwrap();
     assert_eq!(back.runway, b.runway);
-    let old = decode("old.skyplan", &as_version_2(&encode(&b).unwrap())).unwrap();
-    assert_eq!(old.runway, None);
-    assert_eq!(old.files, b.files);
     let mut bad = workspace();
     bad.runway.as_mut().unwrap().params.target = 2.0;
     let e = encode(&bad).unwrap_err().to_string();
     assert!(e.contains("the runway settings: target"), "{e}");
+}
+
+#[test]
+fn a_large_import_travels_as_its_records_and_says_so() {
+    let text = "timestamp,series,value\n".to_string()
+        + &(0..2000)
+            .map(|t| format!("{},s,{}\n", t * 60, t % 9))
+            .collect::<String>();
+    let loaded = crate::import::import("big.csv", text.as_bytes(), Default::default()).unwrap();
+    assert!(!keeps_records(&loaded), "a small file travels as bytes");
+    let mut b = workspace();
+    b.files.push(BundleFile::of_records(&loaded, false));
+    let bytes = encode(&b).unwrap();
+    let back = decode("kept.skyplan", &bytes).unwrap();
+    assert_eq!(back, b);
+    let kept = back.files.last().unwrap();
+    assert!(kept.bytes.is_empty());
+    let reopened = kept.load(Default::default()).unwrap();
+    assert!(reopened.kept && reopened.summary().kept);
+    assert_eq!(reopened.data, loaded.data);
+    let source = reopened.source.clone().unwrap();
+    assert_eq!(
+        (source.name.as_str(), source.bytes),
+        ("big.csv", text.len() as u64)
+    );
+    assert_eq!(source.hash, loaded.source.unwrap().hash);
+    // Above the threshold, or aggregated, a file is kept as records.
+    let mut large = reopened.clone();
+    large.kept = false;
+    large.bytes = KEEP_RECORDS_ABOVE + 1;
+    assert!(keeps_records(&large));
 }

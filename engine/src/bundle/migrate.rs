@@ -7,8 +7,12 @@
 //!   are the admitted decisions' requests that are not in the plan: each
 //!   non-rejected decision without a reservation is listed as refused, the
 //!   reason saying it was not kept.
-//! - **2 → 3**: the Runway panel's settings (`runway`) are kept; a bundle
-//!   without them opens on the runway's defaults, so nothing is migrated.
+//! - **2 → 3**: version 3 may keep a large file as its records instead of
+//!   its bytes (`kept` in the manifest); every file of an older bundle is
+//!   bytes, which is what a missing `kept` reads as — nothing to change.
+//!   Version 3 also keeps the Runway panel's settings (`runway`, optional):
+//!   a bundle without them opens on the runway's defaults, nothing to
+//!   change either.
 
 use super::error::BundleError;
 use super::state::Bundle;

@@ -26,7 +26,7 @@ pub use panels::{
     TuningState, WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS, DEFAULT_SHAPING_APPS,
     DEFAULT_SHAPING_HOSTS,
 };
-pub use state::{Bundle, BundleFile};
+pub use state::{keeps_records, Bundle, BundleFile, KEEP_RECORDS_ABOVE};
 
 #[cfg(test)]
 mod format_tests;

@@ -5,11 +5,26 @@ use super::error::BundleError;
 use super::panels::{
     AgendaState, ForecastState, HarvestState, PricingState, RunwayState, ShapingState, TuningState,
 };
-use crate::import::Format;
+use crate::import::{import, Format, ImportError, ImportOptions, LoadedFile};
 use crate::slo::SloDecision;
 
+/// Files larger than this are kept as their records, not their bytes: a
+/// 10 GB trace travels as its runs and aggregated series, with its name,
+/// size and content hash ([`crate::import::SourceFile`]).
+pub const KEEP_RECORDS_ABOVE: u64 = 64 << 20;
+
+/// Whether a workspace keeps `file`'s records rather than its bytes: a file
+/// above [`KEEP_RECORDS_ABOVE`], or one whose series were aggregated (its
+/// bytes would give more than it holds), or one already kept so.
+pub fn keeps_records(file: &LoadedFile) -> bool {
+    file.kept
+        || file.bytes > KEEP_RECORDS_ABOVE
+        || file.data.notes.iter().any(|n| n.starts_with("aggregated:"))
+}
+
 /// One loaded file: its name, how it was read and its bytes as loaded (the
-/// demo's files too, so a bundle opens the same on any build).
+/// demo's files too, so a bundle opens the same on any build) — or, for a
+/// large import, the records read from it ([`keeps_records`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BundleFile {
     /// File name as loaded.
@@ -18,8 +33,57 @@ pub struct BundleFile {
     pub format: Option<Format>,
     /// Whether bad lines were skipped.
     pub lenient: bool,
-    /// Its bytes.
+    /// Its bytes (empty when `kept`).
     pub bytes: Vec<u8>,
+    /// The records kept instead of the bytes, with the source file's name,
+    /// size and hash; `kept` set.
+    pub kept: Option<Box<LoadedFile>>,
+}
+
+impl BundleFile {
+    /// The file's bytes, as a bundle keeps a file read from them.
+    pub fn of_bytes(
+        name: impl Into<String>,
+        format: Option<Format>,
+        lenient: bool,
+        bytes: Vec<u8>,
+    ) -> Self {
+        BundleFile {
+            name: name.into(),
+            format,
+            lenient,
+            bytes,
+            kept: None,
+        }
+    }
+
+    /// A loaded file's records, as a bundle keeps a large import.
+    pub fn of_records(file: &LoadedFile, lenient: bool) -> Self {
+        let mut kept = file.clone();
+        kept.kept = true;
+        kept.id = 0;
+        BundleFile {
+            name: file.name.clone(),
+            format: Some(file.format),
+            lenient,
+            bytes: Vec::new(),
+            kept: Some(Box::new(kept)),
+        }
+    }
+
+    /// What the file loads as: its kept records, or its bytes imported
+    /// with `options` (its own format and leniency applied).
+    pub fn load(&self, options: ImportOptions) -> Result<LoadedFile, ImportError> {
+        if let Some(kept) = &self.kept {
+            return Ok(kept.as_ref().clone());
+        }
+        let options = ImportOptions {
+            format: self.format,
+            lenient: self.lenient,
+            ..options
+        };
+        import(&self.name, &self.bytes, options)
+    }
 }
 
 /// Everything the studio keeps, in load order: the whole workspace a

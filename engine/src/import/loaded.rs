@@ -28,6 +28,15 @@ pub struct LoadedFile {
     pub warnings: Vec<ParseError>,
     /// Number of skipped lines, including those not listed in `warnings`.
     pub skipped_lines: u64,
+    /// The file read: name, size and content hash (`None` only for a
+    /// file loaded by an older build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceFile>,
+    /// The workspace keeps this file's records, not its bytes: it was
+    /// reopened from a bundle or the browser's storage that kept a large
+    /// import so ([`SourceFile`] says what it came from).
+    #[serde(default)]
+    pub kept: bool,
 }
 
 /// Job-history `submit` times before this instant (1980-01-01 00:00 UTC,
@@ -71,6 +80,9 @@ impl LoadedFile {
             skipped_lines: self.skipped_lines,
             span: self.data.span(),
             relative_time: self.relative_time(),
+            notes: self.data.notes.clone(),
+            source: self.source.clone(),
+            kept: self.kept,
         }
     }
 }
@@ -108,4 +120,27 @@ pub struct FileSummary {
     /// of the workspace's span.
     #[serde(default)]
     pub relative_time: bool,
+    /// What the reader aggregated, left out or estimated
+    /// ([`Dataset::notes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The file read ([`LoadedFile::source`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceFile>,
+    /// Its records are kept, not its bytes ([`LoadedFile::kept`]).
+    #[serde(default)]
+    pub kept: bool,
+}
+
+/// The file a kept import came from: enough to tell it again (name, size,
+/// a hash of its bytes) without holding its bytes — a workspace keeps the
+/// records of a large import, not the gigabytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// Its name.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// XXH3-128 of its bytes, 32 hex digits (`xxhsum -H2`).
+    pub hash: String,
 }

@@ -11,25 +11,49 @@
 //! always fatal. No input makes a parser panic (see the property tests).
 //!
 //! Formats (detected from content, or forced with [`ImportOptions::format`]):
-//! [`Format::NativeLog`], [`Format::RunsCsv`], [`Format::UtilizationCsv`],
-//! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`], [`Format::JobHistoryCsv`].
-//! The README documents each.
+//! skyplan's and the research traces' line formats ([`Format::NativeLog`],
+//! [`Format::RunsCsv`], [`Format::UtilizationCsv`],
+//! [`Format::UtilizationLongCsv`], [`Format::SwimTsv`],
+//! [`Format::JobHistoryCsv`]) and what a running cluster exports
+//! ([`Format::YarnAppsJson`], [`Format::MapreduceHistoryJson`],
+//! [`Format::SparkEventLog`], [`Format::PrometheusJson`],
+//! [`Format::GrafanaCsv`], [`Format::GoogleInstanceUsage`],
+//! [`Format::GoogleEvents`], [`Format::AlibabaBatchCsv`]).
+//! docs/formats.md documents each.
+//!
+//! Memory stays bounded whatever the file: a line format's line is buffered
+//! up to [`MAX_LINE_BYTES`] (a longer one is a located error, skipped, never
+//! held), a JSON document streams through a push tokenizer (`json`), and
+//! utilization series are aggregated past a budget (`series_set`).
 
+mod alibaba_batch;
 mod alibaba_v2018;
+mod concurrency;
 mod csv;
+mod csv_records;
 mod decisions_csv;
 mod detect;
 mod format;
+mod google_2019;
+mod grafana_csv;
 pub(crate) mod headerless;
 mod job_history;
+mod json;
+mod json_record;
 mod loaded;
 mod located;
+mod mapreduce_history;
 mod native_log;
+mod prometheus;
 mod queue_csv;
+mod recurring;
 mod runs_csv;
+mod series_set;
 mod shaping_csv;
+mod spark_events;
 mod swim;
 mod utilization;
+mod yarn_apps;
 
 use crate::model::{Dataset, Resource};
 use located::FieldError;
@@ -42,7 +66,7 @@ pub use alibaba_v2018::{
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use format::Format;
-pub use loaded::{FileSummary, LoadedFile, RELATIVE_TIME_BEFORE};
+pub use loaded::{FileSummary, LoadedFile, SourceFile, RELATIVE_TIME_BEFORE};
 pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};
 pub use shaping_csv::{
@@ -140,6 +164,10 @@ enum Parser {
     Util(utilization::UtilizationParser),
     Swim(swim::SwimParser),
     History(job_history::JobHistoryParser),
+    Grafana(grafana_csv::GrafanaCsv),
+    GoogleUsage(csv_records::CsvRecords<google_2019::GoogleUsage>),
+    GoogleEvents(csv_records::CsvRecords<google_2019::GoogleEvents>),
+    Alibaba(alibaba_batch::AlibabaBatch),
 }
 
 impl Parser {
@@ -158,6 +186,23 @@ impl Parser {
             }
             Format::SwimTsv => Parser::Swim(swim::SwimParser::default()),
             Format::JobHistoryCsv => Parser::History(job_history::JobHistoryParser::new()),
+            Format::GrafanaCsv => Parser::Grafana(grafana_csv::GrafanaCsv::new()),
+            Format::GoogleInstanceUsage => Parser::GoogleUsage(csv_records::CsvRecords::new(
+                google_2019::USAGE_COLUMNS,
+                google_2019::GoogleUsage::new(),
+            )),
+            Format::GoogleEvents => Parser::GoogleEvents(csv_records::CsvRecords::new(
+                google_2019::EVENTS_COLUMNS,
+                google_2019::GoogleEvents::default(),
+            )),
+            Format::AlibabaBatchCsv => Parser::Alibaba(alibaba_batch::AlibabaBatch::new()),
+            // JSON formats never reach the line parsers (`Stage::Json`);
+            // a forced JSON format on a non-JSON file is read as lines of
+            // JSON, whose first line then fails to parse.
+            Format::YarnAppsJson
+            | Format::MapreduceHistoryJson
+            | Format::SparkEventLog
+            | Format::PrometheusJson => Parser::Grafana(grafana_csv::GrafanaCsv::new()),
         }
     }
 
@@ -168,6 +213,10 @@ impl Parser {
             Parser::Util(p) => p.line(line),
             Parser::Swim(p) => p.line(line),
             Parser::History(p) => p.line(line),
+            Parser::Grafana(p) => p.line(line),
+            Parser::GoogleUsage(p) => p.line(line),
+            Parser::GoogleEvents(p) => p.line(line),
+            Parser::Alibaba(p) => p.line(line),
         }
     }
 
@@ -178,8 +227,119 @@ impl Parser {
             Parser::Util(p) => p.finish(),
             Parser::Swim(p) => p.finish(),
             Parser::History(p) => p.finish(),
+            Parser::Grafana(p) => p.finish(),
+            Parser::GoogleUsage(p) => p.reader.finish(),
+            Parser::GoogleEvents(p) => p.reader.finish(),
+            Parser::Alibaba(p) => p.finish(),
         }
     }
+}
+
+/// The reader of a JSON format, fed by the push tokenizer.
+enum JsonReader {
+    Yarn(Box<json_record::RecordStream<yarn_apps::YarnApps>>),
+    History(Box<json_record::RecordStream<mapreduce_history::JobHistory>>),
+    Spark(Box<json_record::RecordStream<spark_events::SparkEvents>>),
+    Prometheus(Box<prometheus::Prometheus>),
+    GoogleUsage(Box<json_record::RecordStream<google_2019::GoogleUsage>>),
+    GoogleEvents(Box<json_record::RecordStream<google_2019::GoogleEvents>>),
+}
+
+impl JsonReader {
+    /// The reader of `format`, and how its file is framed; `None` for a
+    /// line format.
+    fn new(format: Format) -> Option<(JsonReader, json::Framing)> {
+        use json::Framing::{Document, Lines};
+        use json_record::RecordStream as S;
+        Some(match format {
+            Format::YarnAppsJson => (
+                JsonReader::Yarn(Box::new(S::new(
+                    yarn_apps::RECORDS,
+                    "an application",
+                    Default::default(),
+                ))),
+                Document,
+            ),
+            Format::MapreduceHistoryJson => (
+                JsonReader::History(Box::new(S::new(
+                    mapreduce_history::RECORDS,
+                    "a job or task",
+                    Default::default(),
+                ))),
+                Document,
+            ),
+            Format::SparkEventLog => (
+                JsonReader::Spark(Box::new(S::new(
+                    spark_events::RECORDS,
+                    "an event",
+                    Default::default(),
+                ))),
+                Lines,
+            ),
+            Format::PrometheusJson => (
+                JsonReader::Prometheus(Box::new(prometheus::Prometheus::new())),
+                Document,
+            ),
+            Format::GoogleInstanceUsage => (
+                JsonReader::GoogleUsage(Box::new(S::new(
+                    google_2019::RECORDS,
+                    "a usage row",
+                    google_2019::GoogleUsage::new(),
+                ))),
+                Lines,
+            ),
+            Format::GoogleEvents => (
+                JsonReader::GoogleEvents(Box::new(S::new(
+                    google_2019::RECORDS,
+                    "an event row",
+                    Default::default(),
+                ))),
+                Lines,
+            ),
+            _ => return None,
+        })
+    }
+
+    fn finish(self) -> Dataset {
+        match self {
+            JsonReader::Yarn(r) => r.reader.finish(),
+            JsonReader::History(r) => r.reader.finish(),
+            JsonReader::Spark(r) => r.reader.finish(),
+            JsonReader::Prometheus(r) => r.finish(),
+            JsonReader::GoogleUsage(r) => r.reader.finish(),
+            JsonReader::GoogleEvents(r) => r.reader.finish(),
+        }
+    }
+}
+
+impl json::Sink for JsonReader {
+    fn event(&mut self, event: json::Event<'_>, at: json::Pos) -> Result<(), json::Fault> {
+        match self {
+            JsonReader::Yarn(r) => r.event(event, at),
+            JsonReader::History(r) => r.event(event, at),
+            JsonReader::Spark(r) => r.event(event, at),
+            JsonReader::Prometheus(r) => r.event(event, at),
+            JsonReader::GoogleUsage(r) => r.event(event, at),
+            JsonReader::GoogleEvents(r) => r.event(event, at),
+        }
+    }
+
+    fn reset(&mut self) {
+        match self {
+            JsonReader::Yarn(r) => r.reset(),
+            JsonReader::History(r) => r.reset(),
+            JsonReader::Spark(r) => r.reset(),
+            JsonReader::Prometheus(_) => {}
+            JsonReader::GoogleUsage(r) => r.reset(),
+            JsonReader::GoogleEvents(r) => r.reset(),
+        }
+    }
+}
+
+/// A JSON file being read: the tokenizer and the format's reader.
+struct JsonStage {
+    tokenizer: json::Tokenizer,
+    reader: JsonReader,
 }
 
 /// The name of a single-series file's series: its file name without
@@ -197,15 +357,25 @@ pub fn series_name_from_file(file: &str) -> String {
     }
 }
 
+/// The longest line a line format buffers: a longer one is refused with
+/// its line number and skipped to its end, never held whole (the longest
+/// real lines, native-log skylines of day-long jobs, are a few megabytes).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Bytes looked at, at most, to tell a file's format.
+const DETECT_BYTES: usize = 64 << 10;
+
 /// Where the importer is in the file.
 enum Stage {
-    /// No content line seen yet.
+    /// No format yet: the first bytes are kept in `prefix`.
     Detecting,
-    /// Reading with a parser.
-    Reading(Format, Box<Parser>),
+    /// Reading lines with a parser.
+    Lines(Format, Box<Parser>),
+    /// Reading JSON with the push tokenizer.
+    Json(Format, Box<JsonStage>),
     /// The first content line matched no format.
     Unknown(String),
-    /// A fatal (header) error: the rest is not read.
+    /// A fatal (header or JSON syntax) error: the rest is not read.
     Dead(Format),
 }
 
@@ -214,11 +384,20 @@ pub struct Importer {
     file: String,
     options: ImportOptions,
     stage: Stage,
+    /// The bytes seen while detecting.
+    prefix: Vec<u8>,
+    /// The unfinished last line (line formats).
     tail: Vec<u8>,
+    /// Skipping the rest of an over-long line.
+    skipping: bool,
     line_no: u64,
     bytes: u64,
+    /// Newlines read (JSON formats count lines so).
+    newlines: u64,
+    last_byte: u8,
     errors: Vec<ParseError>,
     total_errors: u64,
+    hasher: xxhash_rust::xxh3::Xxh3,
 }
 
 impl Importer {
@@ -229,11 +408,16 @@ impl Importer {
             file: file.into(),
             options,
             stage: Stage::Detecting,
+            prefix: Vec::new(),
             tail: Vec::new(),
+            skipping: false,
             line_no: 0,
             bytes: 0,
+            newlines: 0,
+            last_byte: b'\n',
             errors: Vec::new(),
             total_errors: 0,
+            hasher: xxhash_rust::xxh3::Xxh3::new(),
         }
     }
 
@@ -250,45 +434,230 @@ impl Importer {
     /// The format being read, once known.
     pub fn format(&self) -> Option<Format> {
         match &self.stage {
-            Stage::Reading(f, _) | Stage::Dead(f) => Some(*f),
+            Stage::Lines(f, _) | Stage::Json(f, _) | Stage::Dead(f) => Some(*f),
             _ => None,
         }
     }
 
-    /// Feeds the next chunk of the file. Lines may span chunks.
+    /// Feeds the next chunk of the file. Lines and JSON values may span
+    /// chunks.
     pub fn push(&mut self, chunk: &[u8]) {
         self.bytes += chunk.len() as u64;
+        self.hasher.update(chunk);
+        if let Some(&last) = chunk.last() {
+            self.newlines += memchr::memchr_iter(b'\n', chunk).count() as u64;
+            self.last_byte = last;
+        }
+        if let Stage::Detecting = self.stage {
+            self.prefix.extend_from_slice(chunk);
+            self.detect(false);
+            return;
+        }
+        self.feed(chunk);
+    }
+
+    /// Hands bytes to the stage decided.
+    fn feed(&mut self, chunk: &[u8]) {
+        match &mut self.stage {
+            Stage::Lines(..) => self.push_lines(chunk),
+            Stage::Json(format, state) => {
+                let format = *format;
+                let mut faults = Vec::new();
+                let JsonStage { tokenizer, reader } = state.as_mut();
+                let fed = tokenizer.feed(chunk, reader, &mut |f| faults.push(f));
+                for f in faults {
+                    self.error_at(f.at.line, f.at.column, f.reason);
+                }
+                if let Err(f) = fed {
+                    self.error_at(f.at.line, f.at.column, f.reason);
+                    self.stage = Stage::Dead(format);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Decides the format from the prefix when it can (`eof`: nothing more
+    /// comes), then replays the prefix into the stage.
+    fn detect(&mut self, eof: bool) {
+        let Some(format) = self.decide(eof) else {
+            return;
+        };
+        let prefix = std::mem::take(&mut self.prefix);
+        let start = prefix.strip_prefix(b"\xEF\xBB\xBF").map_or(0, |_| 3);
+        let json_text = first_significant(&prefix[start..]).is_some_and(|b| b == b'{' || b == b'[');
+        let (json, framing) = match JsonReader::new(format) {
+            Some((reader, framing)) if json_text || format.json_document() => {
+                (Some(reader), framing)
+            }
+            _ => (None, json::Framing::Lines),
+        };
+        self.stage = match json {
+            Some(reader) => Stage::Json(
+                format,
+                Box::new(JsonStage {
+                    tokenizer: json::Tokenizer::new(framing),
+                    reader,
+                }),
+            ),
+            None => Stage::Lines(
+                format,
+                Box::new(Parser::new(format, &self.file, &self.options)),
+            ),
+        };
+        match self.stage {
+            Stage::Json(..) => self.feed(&prefix[start..]),
+            _ => self.feed(&prefix),
+        }
+    }
+
+    /// The format of the prefix, once it says; `Unknown` is set here.
+    fn decide(&mut self, eof: bool) -> Option<Format> {
+        if let Some(f) = self.options.format {
+            return Some(f);
+        }
+        let text = self
+            .prefix
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(&self.prefix);
+        let full = eof || text.len() >= DETECT_BYTES;
+        // The first content line: not blank, not a `#` comment.
+        let mut rest = text;
+        let line = loop {
+            let (line, complete, next) = match memchr::memchr(b'\n', rest) {
+                Some(i) => (&rest[..i], true, &rest[i + 1..]),
+                None => (rest, false, &rest[rest.len()..]),
+            };
+            let trimmed = String::from_utf8_lossy(line);
+            let trimmed = trimmed.trim();
+            if complete && (trimmed.is_empty() || trimmed.starts_with('#')) {
+                rest = next;
+                continue;
+            }
+            if !complete && !full {
+                if trimmed.starts_with(['{', '[']) {
+                    break None;
+                }
+                return None;
+            }
+            break Some(trimmed.to_string());
+        };
+        let starts_json = first_significant(text).is_some_and(|b| b == b'{' || b == b'[');
+        if starts_json {
+            let mut probe = detect::KeyProbe::default();
+            let mut tokenizer = json::Tokenizer::new(json::Framing::Document);
+            let probed = tokenizer.feed(
+                &text[..text.len().min(DETECT_BYTES)],
+                &mut probe,
+                &mut |_| {},
+            );
+            if probed.is_ok() && !probe.enough() && !full {
+                return None;
+            }
+            if let Some(f) = detect::detect_json(&probe, true) {
+                return Some(f);
+            }
+        } else if let Some(line) = &line {
+            if let Some(f) = detect(line) {
+                return Some(f);
+            }
+        } else if !full {
+            return None;
+        }
+        if !full && line.is_none() {
+            return None;
+        }
+        let first: String = line.unwrap_or_default().chars().take(80).collect();
+        if first.is_empty() && !starts_json {
+            // Only blank lines and comments so far.
+            if eof {
+                self.stage = Stage::Unknown(String::new());
+            }
+            return None;
+        }
+        self.stage = Stage::Unknown(first);
+        self.prefix.clear();
+        None
+    }
+
+    /// Splits bytes into lines for the line parser, refusing any line
+    /// longer than [`MAX_LINE_BYTES`].
+    fn push_lines(&mut self, chunk: &[u8]) {
         let mut rest = chunk;
+        if self.skipping {
+            match memchr::memchr(b'\n', rest) {
+                None => return,
+                Some(i) => {
+                    self.skipping = false;
+                    rest = &rest[i + 1..];
+                }
+            }
+        }
         if !self.tail.is_empty() {
             match memchr::memchr(b'\n', rest) {
                 None => {
-                    self.tail.extend_from_slice(rest);
+                    self.grow_tail(rest);
                     return;
                 }
                 Some(i) => {
-                    self.tail.extend_from_slice(&rest[..i]);
-                    let line = std::mem::take(&mut self.tail);
-                    self.line(&line);
-                    self.tail = line;
-                    self.tail.clear();
+                    if self.tail.len() + i > MAX_LINE_BYTES {
+                        self.too_long();
+                        self.tail.clear();
+                    } else {
+                        self.tail.extend_from_slice(&rest[..i]);
+                        let line = std::mem::take(&mut self.tail);
+                        self.line(&line);
+                        self.tail = line;
+                        self.tail.clear();
+                    }
                     rest = &rest[i + 1..];
                 }
             }
         }
         let mut start = 0;
         for i in memchr::memchr_iter(b'\n', rest) {
-            self.line(&rest[start..i]);
+            if i - start > MAX_LINE_BYTES {
+                self.too_long();
+            } else {
+                self.line(&rest[start..i]);
+            }
             start = i + 1;
         }
-        self.tail.extend_from_slice(&rest[start..]);
+        self.grow_tail(&rest[start..]);
+    }
+
+    /// Keeps the start of an unfinished line, or refuses it when too long.
+    fn grow_tail(&mut self, bytes: &[u8]) {
+        if self.tail.len() + bytes.len() > MAX_LINE_BYTES {
+            self.too_long();
+            self.tail = Vec::new();
+            self.skipping = true;
+        } else {
+            self.tail.extend_from_slice(bytes);
+        }
+    }
+
+    fn too_long(&mut self) {
+        self.line_no += 1;
+        self.error(
+            1,
+            format!(
+                "the line is longer than {} MiB (not read; is this the right format?)",
+                MAX_LINE_BYTES >> 20
+            ),
+        );
     }
 
     fn error(&mut self, column: u32, reason: String) {
+        self.error_at(self.line_no, column, reason);
+    }
+
+    fn error_at(&mut self, line: u64, column: u32, reason: String) {
         self.total_errors += 1;
         if self.errors.len() < self.options.max_reported_errors {
             self.errors.push(ParseError {
                 file: self.file.clone(),
-                line: self.line_no,
+                line,
                 column,
                 reason,
             });
@@ -300,9 +669,6 @@ impl Importer {
         let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if self.line_no == 1 {
             raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
-        }
-        if matches!(self.stage, Stage::Unknown(_) | Stage::Dead(_)) {
-            return;
         }
         let text = match std::str::from_utf8(raw) {
             Ok(t) => t,
@@ -317,19 +683,7 @@ impl Importer {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             return;
         }
-        if let Stage::Detecting = self.stage {
-            let format = match self.options.format.or_else(|| detect(text)) {
-                Some(f) => f,
-                None => {
-                    let short: String = trimmed.chars().take(80).collect();
-                    self.stage = Stage::Unknown(short);
-                    return;
-                }
-            };
-            let parser = Parser::new(format, &self.file, &self.options);
-            self.stage = Stage::Reading(format, Box::new(parser));
-        }
-        let Stage::Reading(format, parser) = &mut self.stage else {
+        let Stage::Lines(format, parser) = &mut self.stage else {
             return;
         };
         let format = *format;
@@ -343,13 +697,38 @@ impl Importer {
 
     /// Ends the file: returns what was loaded, or why nothing was.
     pub fn finish(mut self) -> Result<LoadedFile, ImportError> {
-        if !self.tail.is_empty() {
+        if let Stage::Detecting = self.stage {
+            self.detect(true);
+        }
+        if !self.tail.is_empty() && !self.skipping {
             let line = std::mem::take(&mut self.tail);
             self.line(&line);
         }
+        if let Stage::Json(format, state) = &mut self.stage {
+            let format = *format;
+            let mut faults = Vec::new();
+            let JsonStage { tokenizer, reader } = state.as_mut();
+            let done = tokenizer.finish(reader, &mut |f| faults.push(f));
+            for f in faults {
+                self.error_at(f.at.line, f.at.column, f.reason);
+            }
+            if let Err(f) = done {
+                self.error_at(f.at.line, f.at.column, f.reason);
+                self.stage = Stage::Dead(format);
+            }
+        }
+        let lines = match self.stage {
+            Stage::Json(..) => self.newlines + u64::from(self.last_byte != b'\n'),
+            _ => self.line_no,
+        };
+        let hash = format!("{:032x}", self.hasher.digest128());
         let file = self.file.clone();
         match self.stage {
             Stage::Detecting => Err(ImportError::Empty {
+                file,
+                skipped: self.total_errors,
+            }),
+            Stage::Unknown(first_line) if first_line.is_empty() => Err(ImportError::Empty {
                 file,
                 skipped: self.total_errors,
             }),
@@ -360,7 +739,7 @@ impl Importer {
                 errors: self.errors,
                 total: self.total_errors,
             }),
-            Stage::Reading(format, parser) => {
+            Stage::Lines(format, _) | Stage::Json(format, _) => {
                 if self.total_errors > 0 && !self.options.lenient {
                     return Err(ImportError::Malformed {
                         file,
@@ -369,7 +748,11 @@ impl Importer {
                         total: self.total_errors,
                     });
                 }
-                let data = parser.finish();
+                let data = match self.stage {
+                    Stage::Lines(_, parser) => parser.finish(),
+                    Stage::Json(_, state) => state.reader.finish(),
+                    _ => Dataset::default(),
+                };
                 if data.records() == 0 {
                     return Err(ImportError::Empty {
                         file,
@@ -378,10 +761,16 @@ impl Importer {
                 }
                 Ok(LoadedFile {
                     id: 0,
+                    source: Some(SourceFile {
+                        name: file.clone(),
+                        bytes: self.bytes,
+                        hash,
+                    }),
+                    kept: false,
                     name: file,
                     format,
                     bytes: self.bytes,
-                    lines: self.line_no,
+                    lines,
                     data,
                     warnings: self.errors,
                     skipped_lines: self.total_errors,
@@ -391,6 +780,11 @@ impl Importer {
     }
 }
 
+/// The first byte that is not whitespace.
+fn first_significant(bytes: &[u8]) -> Option<u8> {
+    bytes.iter().copied().find(|b| !b.is_ascii_whitespace())
+}
+
 /// Imports a whole file held in memory.
 pub fn import(file: &str, bytes: &[u8], options: ImportOptions) -> Result<LoadedFile, ImportError> {
     let mut imp = Importer::new(file, options);
@@ -398,6 +792,8 @@ pub fn import(file: &str, bytes: &[u8], options: ImportOptions) -> Result<Loaded
     imp.finish()
 }
 
+#[cfg(test)]
+mod cluster_tests;
 #[cfg(test)]
 mod tests;
 

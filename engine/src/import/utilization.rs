@@ -5,13 +5,15 @@
 //! Timestamps are epoch seconds or `YYYY-MM-DD HH:MM:SS` (UTC); values are
 //! utilization in percent (any non-negative number is accepted, so demand
 //! series such as NAB's NYC taxi counts load too). Samples written out of time
-//! order are sorted when the file ends.
+//! order are sorted when the file ends. Series stream into a
+//! [`SeriesSet`]: every sample kept up to its budget, a larger file
+//! aggregated (said in its notes).
 
 use super::csv;
 use super::located::{column_of, FieldError};
-use crate::model::{Dataset, Resource, UtilizationSeries};
+use super::series_set::SeriesSet;
+use crate::model::{Dataset, Resource};
 use crate::time::parse_timestamp;
-use std::collections::HashMap;
 
 const LONG_COLUMNS: [&str; 4] = ["timestamp", "series", "resource", "value"];
 const LONG_REQUIRED: [&str; 3] = ["timestamp", "series", "value"];
@@ -25,8 +27,7 @@ enum Shape {
 
 pub(crate) struct UtilizationParser {
     shape: Shape,
-    series: Vec<UtilizationSeries>,
-    index: HashMap<(String, Resource), usize>,
+    set: SeriesSet,
     last: Option<(String, String, usize)>,
     ranges: Vec<(usize, usize)>,
 }
@@ -52,10 +53,11 @@ fn timestamp(line: &str, off: usize, t: &str) -> Result<i64, FieldError> {
 
 impl UtilizationParser {
     pub(crate) fn single(name: String, resource: Resource) -> Self {
+        let mut set = SeriesSet::new();
+        set.series(&name, &resource);
         UtilizationParser {
             shape: Shape::Single { header_done: false },
-            series: vec![UtilizationSeries::new(name, resource)],
-            index: HashMap::new(),
+            set,
             last: None,
             ranges: Vec::with_capacity(4),
         }
@@ -64,8 +66,7 @@ impl UtilizationParser {
     pub(crate) fn long(_lenient: bool) -> Self {
         UtilizationParser {
             shape: Shape::Long { pos: None },
-            series: Vec::new(),
-            index: HashMap::new(),
+            set: SeriesSet::new(),
             last: None,
             ranges: Vec::with_capacity(4),
         }
@@ -160,9 +161,7 @@ impl UtilizationParser {
             }
         }
         let (t, v) = (t?, v?);
-        let s = &mut self.series[0];
-        s.timestamps.push(t);
-        s.values.push(v);
+        self.set.add(0, t, v);
         Ok(())
     }
 
@@ -248,29 +247,20 @@ impl UtilizationParser {
         let idx = match &self.last {
             Some((n, r, i)) if n == name && r == resource => *i,
             _ => {
-                let key = (name.to_string(), Resource::parse(resource));
-                let next = self.series.len();
-                let i = *self.index.entry(key.clone()).or_insert(next);
-                if i == next {
-                    self.series.push(UtilizationSeries::new(key.0, key.1));
-                }
+                let i = self.set.series(name, &Resource::parse(resource));
                 self.last = Some((name.to_string(), resource.to_string(), i));
                 i
             }
         };
-        let s = &mut self.series[idx];
-        s.timestamps.push(ts);
-        s.values.push(v);
+        self.set.add(idx, ts, v);
         Ok(())
     }
 
-    pub(crate) fn finish(mut self) -> Dataset {
-        self.series.retain(|s| !s.is_empty());
-        for s in &mut self.series {
-            s.sort_by_time();
-        }
+    pub(crate) fn finish(self) -> Dataset {
+        let (series, aggregated) = self.set.finish();
         Dataset {
-            series: self.series,
+            series,
+            notes: aggregated.into_iter().collect(),
             ..Dataset::default()
         }
     }

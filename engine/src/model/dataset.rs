@@ -12,6 +12,11 @@ pub struct Dataset {
     pub series: Vec<UtilizationSeries>,
     /// Workload jobs with size features.
     pub workload: Vec<WorkloadJob>,
+    /// How the records were derived where it is not one line one record:
+    /// what was aggregated, left out or estimated (a cluster export's
+    /// reader says so here, and the files table shows it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Dataset {

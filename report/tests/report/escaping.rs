@@ -57,6 +57,7 @@ fn hostile_bundle() -> Bundle {
             format: None,
             lenient: false,
             bytes: runs_named(h).into_bytes(),
+            kept: None,
         })
         .collect();
     files.push(crate::common::demo_file("history.csv"));

@@ -273,7 +273,18 @@ fn list(b: &Bundle, size: usize) -> String {
         total
     );
     for f in &b.files {
-        let _ = writeln!(out, "  file {} ({} bytes)", f.name, f.bytes.len());
+        match f.kept.as_ref().and_then(|k| k.source.as_ref()) {
+            Some(source) => {
+                let _ = writeln!(
+                    out,
+                    "  file {} (kept as records: {} bytes read, xxh3-128 {})",
+                    f.name, source.bytes, source.hash
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  file {} ({} bytes)", f.name, f.bytes.len());
+            }
+        }
     }
     let _ = writeln!(out, "SLO decisions: {}", b.decisions.len());
     match &b.agenda {

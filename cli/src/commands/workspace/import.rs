@@ -15,13 +15,20 @@ USAGE:
     skyplan import FILE... [--format F] [--lenient] [--json]
 
 Streams each FILE through the engine's importer and prints, per file, its
-format, lines, jobs, runs, series (points), workload jobs and time span, and
-a total for several files. A file with bad lines is refused and every bad
+format, lines, jobs, runs, series (points), workload jobs and time span,
+what the reader aggregated or left out (notes), and a total for several
+files. Cluster exports are read as they are: a ResourceManager's
+/ws/v1/cluster/apps answer, JobHistory jobs and tasks, Spark event logs,
+Prometheus query_range answers, Grafana CSV, Google cluster-data 2019 and
+Alibaba v2018 batch tables (docs/formats.md). A file with bad lines is refused and every bad
 line listed as FILE:LINE:COLUMN: reason (exit 1).
 
 OPTIONS:
     --format F    read every FILE as F: native-log, runs-csv, utilization-csv,
-                  utilization-long-csv, swim-tsv or job-history-csv
+                  utilization-long-csv, swim-tsv, job-history-csv,
+                  yarn-apps-json, mapreduce-history-json, spark-event-log,
+                  prometheus-json, grafana-csv, google-instance-usage,
+                  google-events or alibaba-batch-csv
                   (default: detected from each file's content)
     --lenient     keep the good lines of a file with bad ones; the bad ones
                   are listed as warnings (default: refuse the file)
@@ -107,6 +114,9 @@ fn print_text(ws: &Workspace, failures: &[ImportError]) {
             "{}: {} — {} lines, {} jobs, {} runs, {} series ({} points), {} workload jobs; {}",
             s.name, s.format, s.lines, s.jobs, s.runs, s.series, s.points, s.workload_jobs, span
         );
+        for note in &s.notes {
+            let _ = writeln!(out, "  note: {note}");
+        }
         if s.skipped_lines > 0 {
             let _ = writeln!(out, "  {} bad line(s) skipped (lenient):", s.skipped_lines);
             for w in &f.warnings {

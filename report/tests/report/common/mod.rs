@@ -30,6 +30,7 @@ pub fn demo_file(name: &str) -> BundleFile {
         format: None,
         lenient: false,
         bytes: demo(name).into_bytes(),
+        kept: None,
     }
 }
 

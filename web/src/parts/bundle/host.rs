@@ -22,15 +22,14 @@ use crate::parts::shaping::saved::SavedShaping;
 use crate::parts::traces::host::import_options;
 use crate::parts::tuning::saved::SavedTuning;
 use crate::protocol::{js_error_text, now_ms};
-use crate::store::{PanelRecord, Store, StoredFile};
+use crate::store::{blob_bytes, kept_records, PanelRecord, Store, StoredFile};
 use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use js_sys::{Array, Uint8Array};
 use skyplan_engine::bundle::{decode, encode, Bundle, BundleFile};
-use skyplan_engine::Importer;
 use skyplan_report::{render_with_progress, Progress, ReportOptions};
 use wasm_bindgen::JsValue;
-use web_sys::{Blob, FileReaderSync};
+use web_sys::Blob;
 
 /// The `meta` key of what the last bundle opened brought, told once by the
 /// next worker to start (the page reloads after an open).
@@ -181,6 +180,7 @@ async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
                     format: None,
                     lenient: false,
                     bytes: text.as_bytes().to_vec(),
+                    kept: None,
                 }
             }
             StoredFile::Upload {
@@ -193,7 +193,17 @@ async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
                 name,
                 format,
                 lenient,
+                kept: None,
             },
+            StoredFile::Kept {
+                name,
+                lenient,
+                records,
+            } => {
+                let file = kept_records(&records)
+                    .map_err(|e| format!("the records kept of {name} could not be read: {e}"))?;
+                BundleFile::of_records(&file, lenient)
+            }
         });
     }
     let decisions = store.load_decisions().await.map_err(|e| e.to_string())?;
@@ -229,9 +239,7 @@ async fn open(store: Option<&Store>, name: &str, file: Option<Blob>) -> Result<S
     // A trace file that does not load would be dropped on restore: refuse
     // the bundle instead, before anything changes.
     for f in &bundle.files {
-        let mut importer = Importer::new(&f.name, import_options(f.format, f.lenient));
-        importer.push(&f.bytes);
-        if let Err(e) = importer.finish() {
+        if let Err(e) = f.load(import_options(f.format, f.lenient)) {
             return Err(unchanged(format!("{name}: its file {e}")));
         }
     }
@@ -274,9 +282,13 @@ fn record<R: PanelRecord>(
 }
 
 /// A bundle's file as the `files` store keeps it: a demo file of this
-/// build (the same bytes) as a reference to the embedded copy, anything
-/// else as a `Blob` of its bytes.
+/// build (the same bytes) as a reference to the embedded copy, a large
+/// import as its records, anything else as a `Blob` of its bytes.
 fn stored(f: &BundleFile) -> Result<StoredFile, String> {
+    if let Some(kept) = &f.kept {
+        return StoredFile::kept(kept, f.lenient)
+            .map_err(|e| format!("{} could not be kept: {e}", f.name));
+    }
     let demo = DEMO_FILES
         .iter()
         .any(|(n, text)| *n == f.name && text.as_bytes() == f.bytes.as_slice());
@@ -294,13 +306,4 @@ fn stored(f: &BundleFile) -> Result<StoredFile, String> {
         lenient: f.lenient,
         blob,
     })
-}
-
-/// A `Blob`'s bytes, read at once (the worker may block).
-fn blob_bytes(blob: &Blob) -> Result<Vec<u8>, String> {
-    let reader = FileReaderSync::new().map_err(|e| js_error_text(&e))?;
-    let buffer = reader
-        .read_as_array_buffer(blob)
-        .map_err(|e| js_error_text(&e))?;
-    Ok(Uint8Array::new(&buffer).to_vec())
 }

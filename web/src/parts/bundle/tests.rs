@@ -81,12 +81,14 @@ fn states() -> Bundle {
                 format: None,
                 lenient: false,
                 bytes: text.as_bytes().to_vec(),
+                kept: None,
             })
             .chain([BundleFile {
                 name: "mine.csv".into(),
                 format: Some(Format::RunsCsv),
                 lenient: true,
                 bytes: DEMO_FILES[0].1.as_bytes()[..4096].to_vec(),
+                kept: None,
             }])
             .collect(),
         decisions: read_decisions_csv(DEMO_DECISIONS.0, DEMO_DECISIONS.1).expect("demo decisions"),

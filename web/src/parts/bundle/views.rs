@@ -11,8 +11,14 @@ fn many(n: usize, one: &str, more: &str) -> String {
 /// What `bundle` holds: `3 files, 12 SLO decisions, a plan of 12
 /// reservations (1 locked), 5 queued jobs, …` — every panel it carries.
 pub fn contents(bundle: &Bundle) -> String {
+    let kept = bundle.files.iter().filter(|f| f.kept.is_some()).count();
+    let files = many(bundle.files.len(), "file", "files");
     let mut parts = vec![
-        many(bundle.files.len(), "file", "files"),
+        if kept > 0 {
+            format!("{files} ({kept} large import(s) kept as their records, not their bytes)")
+        } else {
+            files
+        },
         many(bundle.decisions.len(), "SLO decision", "SLO decisions"),
     ];
     if let Some(plan) = bundle.agenda.as_ref().and_then(|a| a.plan.as_ref()) {
@@ -72,6 +78,7 @@ mod tests {
             format: None,
             lenient: false,
             bytes: b"x".to_vec(),
+            kept: None,
         });
         bundle.tuning = Some(TuningState {
             xml: Some(("capacity-scheduler.xml".into(), String::new())),

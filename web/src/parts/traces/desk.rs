@@ -21,6 +21,16 @@ pub struct InFlight {
     pub done: u64,
     /// File size.
     pub total: u64,
+    /// Time the worker has spent on it so far, ms.
+    pub elapsed_ms: f64,
+}
+
+impl InFlight {
+    /// Seconds left at the rate so far, once there is a rate.
+    pub fn seconds_left(&self) -> Option<f64> {
+        (self.done > 0 && self.elapsed_ms > 0.0 && self.total >= self.done)
+            .then(|| self.elapsed_ms / 1000.0 * (self.total - self.done) as f64 / self.done as f64)
+    }
 }
 
 /// Something about an import the user should see, until dismissed.
@@ -94,12 +104,17 @@ pub struct TracesDesk {
     pub format: RwSignal<Option<Format>>,
     /// Import the next files leniently.
     pub lenient: RwSignal<bool>,
+    /// The import whose Cancel was pressed, named to the worker restart.
+    cancelling: RwSignal<Option<u32>>,
 }
 
 impl TracesDesk {
     /// Nothing loaded yet.
     pub fn new(page: Page) -> TracesDesk {
+        let cancelling = RwSignal::new(None);
+        page.on_cancel(move || cancelling.try_update(Option::take).flatten());
         TracesDesk {
+            cancelling,
             page,
             workspace: RwSignal::new(WorkspaceView::default()),
             imports: RwSignal::new(Vec::new()),
@@ -129,6 +144,7 @@ impl TracesDesk {
                     name: name.clone(),
                     done: 0,
                     total: file.size().max(0.0) as u64,
+                    elapsed_ms: 0.0,
                 })
             });
             let request = TracesRequest::Import {
@@ -165,6 +181,25 @@ impl TracesDesk {
         }
     }
 
+    /// Cancels the import `ticket`: the engine restarts from the saved
+    /// workspace (Cancel's one way, ARCHITECTURE.md), which the import has
+    /// not touched — a file is saved only once imported — and the other
+    /// imports under way start again.
+    pub fn cancel_import(self, ticket: u32) {
+        let Some(name) = self.imports.with_untracked(|v| {
+            v.iter()
+                .find(|i| i.ticket == ticket)
+                .map(|i| i.name.clone())
+        }) else {
+            return;
+        };
+        self.cancelling.set(Some(ticket));
+        self.finish_import(ticket);
+        self.page.cancel_runs();
+        let message = "Cancelled — nothing was loaded; the workspace is as it was.".to_owned();
+        self.problem(name, ProblemKind::Failed(message), Vec::new(), 0);
+    }
+
     /// Dismisses one import problem.
     pub fn dismiss(self, id: u32) {
         self.problems.update(|p| p.retain(|x| x.id != id));
@@ -195,11 +230,13 @@ impl TracesDesk {
                 ticket,
                 done_bytes,
                 total_bytes,
+                elapsed_ms,
                 ..
             } => self.imports.update(|v| {
                 if let Some(i) = v.iter_mut().find(|i| i.ticket == ticket) {
                     i.done = done_bytes;
                     i.total = total_bytes;
+                    i.elapsed_ms = elapsed_ms;
                 }
             }),
             TracesResponse::Imported {

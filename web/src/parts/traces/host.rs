@@ -1,19 +1,28 @@
-//! The Traces part in the worker: streams files into the engine slice by
-//! slice, loads the embedded demo files, restores saved files on start, and
-//! keeps IndexedDB in step with what is loaded.
+//! The Traces part in the worker: streams files into the engine chunk by
+//! chunk from `Blob.stream()` (never holding a file whole: a 10 GB trace
+//! passes through a few megabytes of wasm memory), loads the embedded demo
+//! files, restores saved files on start, and keeps IndexedDB in step with
+//! what is loaded — a large import as its records, not its bytes.
+//!
+//! A file is saved only once its import succeeded, so an import cancelled
+//! (the worker restarted) leaves the saved workspace, and so the restored
+//! one, as it was.
 
 use super::protocol::{TracesRequest, TracesResponse};
 use super::views::{job_chart, series_chart, workspace_view};
 use crate::demo::DEMO_FILES;
-use crate::protocol::js_error_text;
-use crate::store::{Record, StoredFile};
+use crate::protocol::{js_error_text, now_ms};
+use crate::store::{kept_records, Record, StoredFile};
 use crate::toolkit::host::{Ctx, PartHost};
-use js_sys::Uint8Array;
+use js_sys::{Reflect, Uint8Array};
+use skyplan_engine::bundle::keeps_records;
 use skyplan_engine::{Format, ImportError, ImportOptions, Importer, LoadedFile, ParseError};
 use std::collections::HashMap;
-use web_sys::{Blob, FileReaderSync};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, ReadableStreamDefaultReader};
 
-/// Bytes read from a file per slice (and per progress report).
+/// Bytes read between two progress reports.
 pub const SLICE_BYTES: u64 = 4 << 20;
 
 /// Bad lines listed per file; the rest are counted.
@@ -203,18 +212,28 @@ impl TracesHost {
             fail(ctx, ticket, name, Failure::plain(message));
             return;
         };
-        match read_blob(ctx, Some(ticket), &name, format, lenient, &blob) {
+        match read_blob(ctx, Some(ticket), &name, format, lenient, &blob).await {
             Ok(loaded) => {
                 let (warnings, skipped, read_as) =
                     (loaded.warnings.clone(), loaded.skipped_lines, loaded.format);
-                let id = ctx.workspace.add(loaded);
-                let stored = StoredFile::Upload {
-                    name,
-                    format: Some(read_as),
-                    lenient,
-                    blob,
+                // A large import is saved as its records, not its bytes.
+                let stored = if keeps_records(&loaded) {
+                    StoredFile::kept(&loaded, lenient)
+                } else {
+                    Ok(StoredFile::Upload {
+                        name: name.clone(),
+                        format: Some(read_as),
+                        lenient,
+                        blob,
+                    })
                 };
-                self.save(ctx, id, stored).await;
+                let id = ctx.workspace.add(loaded);
+                match stored {
+                    Ok(stored) => self.save(ctx, id, stored).await,
+                    Err(e) => ctx.notice(format!(
+                        "{name} is loaded but could not be saved for the next visit: {e}"
+                    )),
+                }
                 if let Some(file) = ctx.workspace.file(id) {
                     send(
                         ctx,
@@ -251,7 +270,7 @@ impl TracesHost {
                 format,
                 lenient,
                 blob,
-            } => match read_blob(ctx, None, &name, format, lenient, &blob) {
+            } => match read_blob(ctx, None, &name, format, lenient, &blob).await {
                 Ok(loaded) => {
                     let id = ctx.workspace.add(loaded);
                     self.saved.insert(id, record.key);
@@ -259,6 +278,17 @@ impl TracesHost {
                 Err(mut f) => {
                     f.message = format!("saved file could not be restored: {}", f.message);
                     fail(ctx, 0, name, f);
+                    self.forget(ctx, record.key).await;
+                }
+            },
+            StoredFile::Kept { name, records, .. } => match kept_records(&records) {
+                Ok(loaded) => {
+                    let id = ctx.workspace.add(loaded);
+                    self.saved.insert(id, record.key);
+                }
+                Err(e) => {
+                    let message = format!("its saved records could not be restored: {e}");
+                    fail(ctx, 0, name, Failure::plain(message));
                     self.forget(ctx, record.key).await;
                 }
             },
@@ -319,10 +349,11 @@ fn fail(ctx: &Ctx<'_>, ticket: u32, name: String, failure: Failure) {
     );
 }
 
-/// Streams a `Blob` into the engine in [`SLICE_BYTES`] slices, reporting
-/// progress after each when there is a `ticket`. Only one slice is in wasm
-/// memory at a time.
-fn read_blob(
+/// Streams a `Blob` into the engine chunk by chunk from `Blob.stream()`,
+/// reporting progress every [`SLICE_BYTES`] when there is a `ticket` (with
+/// the time taken so far, for the page's estimate of the time left). Only
+/// the chunk being read is in wasm memory.
+async fn read_blob(
     ctx: &Ctx<'_>,
     ticket: Option<u32>,
     name: &str,
@@ -336,32 +367,40 @@ fn read_blob(
             js_error_text(&e)
         ))
     };
-    let reader = FileReaderSync::new().map_err(unreadable)?;
+    let reader: ReadableStreamDefaultReader = blob
+        .stream()
+        .get_reader()
+        .dyn_into()
+        .map_err(|o: js_sys::Object| unreadable(o.into()))?;
     let total = blob.size().max(0.0) as u64;
     let mut importer = Importer::new(name, import_options(format, lenient));
-    let mut slice = Vec::new();
-    let mut offset = 0;
-    while offset < total {
-        let end = (offset + SLICE_BYTES).min(total);
-        let buffer = blob
-            .slice_with_f64_and_f64(offset as f64, end as f64)
-            .and_then(|slice| reader.read_as_array_buffer(&slice))
-            .map_err(unreadable)?;
-        let bytes = Uint8Array::new(&buffer);
-        slice.resize(bytes.length() as usize, 0);
-        bytes.copy_to(&mut slice);
-        importer.push(&slice);
-        offset = end;
+    let (t0, mut done, mut reported) = (now_ms(), 0u64, 0u64);
+    let mut chunk = Vec::new();
+    loop {
+        let next = JsFuture::from(reader.read()).await.map_err(unreadable)?;
+        let finished = Reflect::get(&next, &"done".into()).map_err(unreadable)?;
+        if finished.is_truthy() {
+            break;
+        }
+        let bytes = Uint8Array::new(&Reflect::get(&next, &"value".into()).map_err(unreadable)?);
+        chunk.resize(bytes.length() as usize, 0);
+        bytes.copy_to(&mut chunk);
+        importer.push(&chunk);
+        done += chunk.len() as u64;
         if let Some(ticket) = ticket {
-            send(
-                ctx,
-                TracesResponse::Progress {
-                    ticket,
-                    name: name.to_owned(),
-                    done_bytes: offset,
-                    total_bytes: total,
-                },
-            );
+            if done - reported >= SLICE_BYTES || done == total {
+                reported = done;
+                send(
+                    ctx,
+                    TracesResponse::Progress {
+                        ticket,
+                        name: name.to_owned(),
+                        done_bytes: done,
+                        total_bytes: total,
+                        elapsed_ms: now_ms() - t0,
+                    },
+                );
+            }
         }
     }
     importer.finish().map_err(Failure::from)

@@ -80,15 +80,30 @@ fn ImportCard() -> impl IntoView {
                         .into_iter()
                         .map(|i| {
                             let pct = percent(i.done, i.total);
-                            let detail = format!("{} / {} · {pct:.0}%", bytes(i.done), bytes(i.total));
+                            let left = i
+                                .seconds_left()
+                                .map(|s| format!(" · about {} left", time_left(s)))
+                                .unwrap_or_default();
+                            let detail = format!("{} / {} · {pct:.0}%{left}", bytes(i.done), bytes(i.total));
+                            let ticket = i.ticket;
                             view! {
-                                <ProgressBar
-                                    testid="progress"
-                                    name=i.name.clone()
-                                    label=i.name
-                                    detail=Signal::from(detail)
-                                    fraction=pct / 100.0
-                                />
+                                <div class="import-progress">
+                                    <ProgressBar
+                                        testid="progress"
+                                        name=i.name.clone()
+                                        label=i.name.clone()
+                                        detail=Signal::from(detail)
+                                        fraction=pct / 100.0
+                                    />
+                                    <button
+                                        class="button ghost small"
+                                        data-testid="import-cancel"
+                                        aria-label=format!("Cancel importing {}", i.name)
+                                        on:click=move |_| studio.traces.cancel_import(ticket)
+                                    >
+                                        "Cancel"
+                                    </button>
+                                </div>
                             }
                         })
                         .collect_view()
@@ -276,6 +291,43 @@ fn span_lines(
     }
 }
 
+/// Seconds left in words: `12 s`, `4 min`, `1.5 h`.
+fn time_left(secs: f64) -> String {
+    if secs < 90.0 {
+        format!("{:.0} s", secs.ceil())
+    } else if secs < 5400.0 {
+        format!("{:.0} min", (secs / 60.0).ceil())
+    } else {
+        format!("{:.1} h", secs / 3600.0)
+    }
+}
+
+/// What the reader said of a file (aggregated, left out, estimated), and
+/// for a large import kept as its records, where they came from.
+fn file_notes(file: &FileSummary) -> impl IntoView {
+    let mut notes = file.notes.clone();
+    if file.kept {
+        if let Some(s) = &file.source {
+            notes.insert(
+                0,
+                format!(
+                    "kept as its records, not its bytes: {} ({}, xxh3-128 {})",
+                    s.name,
+                    bytes(s.bytes),
+                    s.hash
+                ),
+            );
+        }
+    }
+    (!notes.is_empty()).then(|| {
+        view! {
+            <ul class="file-notes" data-testid="file-notes">
+                {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+            </ul>
+        }
+    })
+}
+
 /// One loaded file.
 #[component]
 fn FileRow(file: FileSummary) -> impl IntoView {
@@ -284,7 +336,10 @@ fn FileRow(file: FileSummary) -> impl IntoView {
     let name = file.name.clone();
     view! {
         <tr data-testid="file-row" data-name=file.name.clone()>
-            <td class="file-name" title=file.name.clone()>{file.name.clone()}</td>
+            <td class="file-name" title=file.name.clone()>
+                {file.name.clone()}
+                {file_notes(&file)}
+            </td>
             <td title=file.format.label()>
                 <span class="badge">{file.format.id()}</span>
             </td>

@@ -70,6 +70,9 @@ pub enum TracesResponse {
         done_bytes: u64,
         /// File size.
         total_bytes: u64,
+        /// Time spent so far, ms (the page estimates the time left).
+        #[serde(default)]
+        elapsed_ms: f64,
     },
     /// A file was imported and added to the workspace.
     Imported {
