@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The contributor's fast loop (`make check`): the checks that need no browser
-# and no release build — nothing reaches outside the repository, formatting,
-# no import cycles, clippy, the native tests. `make test` runs these and then
+# and no release build — nothing reaches outside the repository, the page
+# check's own test (the check itself needs the release build: `make test`),
+# formatting, no import cycles, clippy, the native tests. `make test` runs these and then
 # the browser tests; CI runs `make test`.
 set -euo pipefail
 
@@ -19,6 +20,7 @@ step() {
 }
 
 step "the repository stands on its own" python3 scripts/check_self_contained.py
+step "the page check classifies names" python3 scripts/check_page_wasm.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
 step "clippy + build (native, all targets)" lint_env cargo test --workspace --all-targets --no-run --quiet

@@ -2,7 +2,8 @@
 # Every check of the project, in order, stopping at the first failure:
 # nothing reaches outside the repository, formatting, no import cycles between source files, clippy and the build of
 # every native target in one compile, the native unit and integration tests, the engine's tests in headless Chrome,
-# clippy and the release build of the studio for wasm32 in one compile, and the end-to-end test of the built studio.
+# clippy and the release build of the studio for wasm32 in one compile, no engine algorithm linked into the page,
+# and the end-to-end test of the built studio.
 # Run `scripts/setup.sh test` first (`make test` does).
 set -euo pipefail
 
@@ -25,6 +26,7 @@ step() {
 }
 
 step "the repository stands on its own" python3 scripts/check_self_contained.py --self-test
+step "the page check classifies names" python3 scripts/check_page_wasm.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
 # One compile for clippy and the tests (`lint_env`, scripts/env.sh): every
@@ -41,6 +43,10 @@ if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then
 	# The release build of the page and the worker is also the wasm32 lint
 	# (clippy-driver compiles the web, report and engine crates for wasm32).
 	step "clippy + trunk build --release (wasm32)" lint_env trunk build --release
+	# The page's wasm as cargo wrote it (names kept; wasm-opt drops them from
+	# what is served): no engine function but derives and plain helpers.
+	step "the page links no engine algorithm" \
+		python3 scripts/check_page_wasm.py target/wasm32-unknown-unknown/release/app.wasm
 	step "end-to-end test in Chrome" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
 else
 	printf '\n==> web app not there yet: skipping trunk build and the e2e test\n'

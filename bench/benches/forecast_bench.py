@@ -16,8 +16,11 @@ per forecast step with h = 10 on the same NAB series and windows,
 BLAS threads are pinned to 1 (more only oversubscribes a shared machine:
 auto_arima took 39 s instead of 5 s with the default threads here).
 
-    pip install numpy scipy scikit-learn statsmodels pmdarima
+    pip install numpy==2.4.6 scipy==1.17.1 scikit-learn==1.9.1 \
+        statsmodels==0.15.0 pmdarima==2.1.1
     python3 forecast_bench.py [CSV] [--gp-steps 50] [--arima-steps 5]
+
+(the versions of the last recorded run, BENCHMARKS.md).
 """
 import os
 

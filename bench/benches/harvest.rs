@@ -9,6 +9,8 @@
 //! series as little-endian f64 rows for `harvest_bench.py` (numpy rfft +
 //! scikit-learn KMeans on the same data).
 
+use skyplan_engine::harvest::{Classification, TenantSet};
+
 use skyplan_bench::data::{
     harvest_classes, harvest_jobs, measure_classify, measure_harvest_select,
     measure_harvest_simulation,
@@ -16,37 +18,83 @@ use skyplan_bench::data::{
 
 mod common;
 
+/// Writes the tenants' series as little-endian f64 rows to `path`, and
+/// to `path.json` the grid, each tenant's servers and cores and skyplan's
+/// pattern and class (index into the classes) per tenant, for
+/// `harvest_bench.py`.
+fn write_classified(path: &str, set: &TenantSet, c: &Classification) {
+    if let Some(dir) = std::path::Path::new(path).parent() {
+        std::fs::create_dir_all(dir).expect("dump directory");
+    }
+    let mut bytes = Vec::with_capacity(set.tenants.len() * set.slots * 8);
+    for tenant in &set.tenants {
+        for v in &tenant.utilization {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    std::fs::write(path, bytes).expect("dump");
+    let class_index = |id: &str| c.classes.iter().position(|k| k.id == id).expect("class");
+    let meta = serde_json::json!({
+        "start": set.start,
+        "step_secs": set.step_secs,
+        "servers": set.tenants.iter().map(|t| t.info.servers).collect::<Vec<_>>(),
+        "cores": set.tenants.iter().map(|t| t.info.cores_per_server).collect::<Vec<_>>(),
+        "patterns": c.tenants.iter().map(|t| t.pattern.name()).collect::<Vec<_>>(),
+        "classes": c.tenants.iter().map(|t| class_index(&t.class)).collect::<Vec<_>>(),
+    });
+    std::fs::write(format!("{path}.json"), meta.to_string()).expect("dump labels");
+}
+
 fn main() {
     let args = common::Args::from_env();
     let quick = args.flag("--quick");
-    let dump = args.text("--dump");
+    let peer = args.flag("--peer");
+    let default_dump = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../target/bench/harvest_classify.f64"
+    );
+    let dump = args
+        .text("--dump")
+        .or(if peer { Some(default_dump) } else { None });
     let mut now = common::clock();
 
-    println!("| classify + cluster | tenants | slots | points | generate (ms) | classify (ms, median of 3) | classes |");
-    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    println!("load average before: {}", common::load_average());
+    println!("| classify + cluster | tenants | slots | points | generate (ms) | 1 thread (ms, median of 5) | 2 threads (ms, median of 5) | classes |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (tenants, days) in [(100usize, 30u32), (1000, 30)] {
-        let t = measure_classify(tenants, days, &mut now);
+        let t = measure_classify(tenants, days, &[1, 2], 5, &mut now);
         let set = &t.set;
         println!(
-            "| native | {tenants} | {} | {:.1} M | {:.0} | {:.0} | {} |",
+            "| native | {tenants} | {} | {:.1} M | {:.0} | {:.0} | {:.0} | {} |",
             set.slots,
             (tenants * set.slots) as f64 / 1e6,
             t.generate_ms,
-            t.classify_ms,
-            t.classes
+            t.classify_ms[0],
+            t.classify_ms[1],
+            t.classification.classes.len()
         );
         if tenants == 1000 {
             if let Some(path) = dump {
-                let mut bytes = Vec::with_capacity(tenants * set.slots * 8);
-                for tenant in &set.tenants {
-                    for v in &tenant.utilization {
-                        bytes.extend_from_slice(&v.to_le_bytes());
-                    }
-                }
-                std::fs::write(path, bytes).expect("dump");
-                println!("(wrote {path}: {tenants} × {} f64)", set.slots);
+                write_classified(path, set, &t.classification);
+                println!(
+                    "(wrote {path} and {path}.json: {tenants} × {} f64, skyplan's labels)",
+                    set.slots
+                );
             }
         }
+    }
+    if let Some(path) = dump.filter(|_| peer) {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/harvest_bench.py");
+        let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        let status = std::process::Command::new(&python)
+            .args([script, path])
+            .status()
+            .expect("run the numpy + scikit-learn peer (set PYTHON)");
+        assert!(status.success(), "the peer failed");
+    }
+    println!("load average after: {}", common::load_average());
+    if args.flag("--classify") {
+        return;
     }
 
     println!();

@@ -11,6 +11,12 @@
 //! `--import FILE` and prints a table row each: time, MB/s (10⁶ bytes/s),
 //! peak RSS, CPU time, and what the panels get (series, points kept, the
 //! aggregation note).
+//!
+//! A file that does not fit on the disk is streamed through a pipe instead:
+//! `--write 10G` writes the same generated file to stdout and `--import -`
+//! reads stdin, so
+//! `stream --write 10G | stream --import - --name google-instance_usage-10G.csv`
+//! measures 10 GB with nothing written (the writer runs on the other core).
 
 mod common;
 
@@ -38,14 +44,16 @@ fn data_dir() -> PathBuf {
     dir
 }
 
-/// Imports `path` and prints one row.
-fn import(path: &str) {
+/// Imports `path` (`-`: stdin, named `name`) and prints one row.
+fn import(path: &str, name: &str) {
     let t0 = Instant::now();
-    let mut file = std::io::BufReader::with_capacity(
-        4 << 20,
-        std::fs::File::open(path).expect("the generated file"),
-    );
-    let mut importer = Importer::new(path, ImportOptions::default());
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).expect("the generated file"))
+    };
+    let mut file = std::io::BufReader::with_capacity(4 << 20, source);
+    let mut importer = Importer::new(name, ImportOptions::default());
     let mut chunk = vec![0u8; 4 << 20];
     loop {
         let n = file.read(&mut chunk).expect("read");
@@ -59,7 +67,7 @@ fn import(path: &str) {
     let summary = loaded.summary();
     println!(
         "| {} | {} bytes | {:.1} s | {:.0} | {:.0} MiB | {:.1} s | {} series, {} points; {} |",
-        std::path::Path::new(path)
+        std::path::Path::new(name)
             .file_name()
             .unwrap_or_default()
             .to_string_lossy(),
@@ -77,7 +85,12 @@ fn import(path: &str) {
 fn main() {
     let args = Args::from_env();
     if let Some(path) = args.text("--import") {
-        import(path);
+        import(path, args.text("--name").unwrap_or(path));
+        return;
+    }
+    if let Some(s) = args.text("--write") {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        write_google_instance_usage(&mut out, size(s)).expect("write to stdout");
         return;
     }
     let sizes = args.text("--sizes").unwrap_or("100M,2G,10G").to_string();

@@ -885,37 +885,49 @@ pub struct ClassifyTiming {
     pub set: skyplan_engine::harvest::TenantSet,
     /// Generating them, ms.
     pub generate_ms: f64,
-    /// Classifying and clustering them, median of 3, ms.
-    pub classify_ms: f64,
-    /// Classes found.
-    pub classes: usize,
+    /// Classifying and clustering them, median of `reps`, ms, per thread
+    /// count asked for (in the order given).
+    pub classify_ms: Vec<f64>,
+    /// The classification (the same at every thread count: the last run's).
+    pub classification: skyplan_engine::harvest::Classification,
 }
 
 /// Generates [`harvest_set`]`(tenants, days, 120, None, 11)` (timed once)
-/// and classifies it with the default parameters (median of 3).
+/// and classifies it with the default parameters at each of `threads`
+/// (median of `reps` each). Panics if two thread counts disagree: the
+/// engine's results do not depend on them.
 pub fn measure_classify(
     tenants: usize,
     days: u32,
+    threads: &[usize],
+    reps: usize,
     now_ms: &mut dyn FnMut() -> f64,
 ) -> ClassifyTiming {
+    use skyplan_engine::harvest::{classify, Classification, ClassifyParams};
     let t0 = now_ms();
     let set = harvest_set(tenants, days, 120, None, 11);
     let generate_ms = now_ms() - t0;
-    let mut classes = 0;
-    let classify_ms = median_ms(3, now_ms, &mut || {
-        classes = skyplan_engine::harvest::classify(
-            &set,
-            &skyplan_engine::harvest::ClassifyParams::default(),
-        )
-        .expect("classify")
-        .classes
-        .len();
-    });
+    let mut last: Option<Classification> = None;
+    let mut classify_ms = Vec::new();
+    for &threads in threads {
+        let p = ClassifyParams {
+            threads,
+            ..ClassifyParams::default()
+        };
+        let mut got = None;
+        classify_ms.push(median_ms(reps, now_ms, &mut || {
+            got = Some(classify(&set, &p).expect("classify"));
+        }));
+        if let (Some(a), Some(b)) = (&last, &got) {
+            assert_eq!(a, b, "classify differs between thread counts");
+        }
+        last = got;
+    }
     ClassifyTiming {
         set,
         generate_ms,
         classify_ms,
-        classes,
+        classification: last.expect("at least one thread count"),
     }
 }
 

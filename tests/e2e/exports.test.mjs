@@ -24,7 +24,8 @@ import {
 const SAMPLES = path.join(REPO, 'fixtures', 'clusters');
 
 let page;
-studioSession('exports', (s) => ({ page } = s), { demo: false });
+let baseUrl;
+studioSession('exports', (s) => ({ page, baseUrl } = s), { demo: false });
 
 /** Drops a sample and waits until `ok` holds of the counts. */
 async function dropSample(name, ok, what) {
@@ -55,7 +56,7 @@ async function sloJobs() {
 }
 
 test('an empty workspace to start from', { timeout: 120_000 }, async () => {
-  await page.goto(page.url().startsWith('http') ? page.url() : 'about:blank');
+  await page.goto(baseUrl);
   await openTraces();
   await waitForCounts((c) => c.files > 0, 'the demo on the first visit');
   await page.click('[data-testid=clear]');
@@ -105,6 +106,23 @@ test('Google 2019 instance_usage (JSON lines): machine series', { timeout: 120_0
   assert.ok((await options()).length > 0);
 });
 
+test('Google 2019 instance_usage (CSV): machine series, charted', { timeout: 120_000 }, async () => {
+  await dropSample('google-2019-instance_usage.csv', (c, b) => c.series === b.series + 6 && c.points === b.points + 72, '6 machine series, 72 points');
+  assert.equal(await formatOf('google-2019-instance_usage.csv'), 'google-instance-usage');
+  const machines = await page.$$eval('[data-testid=chart-select] option', (os) =>
+    os.filter((o) => o.value.startsWith('series:') && o.textContent.startsWith('machine-')).map((o) => o.value),
+  );
+  assert.ok(machines.length >= 6, 'the machine series in the chart selector');
+  const machine = machines[machines.length - 1];
+  await page.selectOption('[data-testid=chart-select]', machine);
+  await page.locator('canvas[data-testid=chart][data-drawn="true"]').waitFor();
+});
+
+test('Google 2019 instance events (CSV): runs of one collection', { timeout: 120_000 }, async () => {
+  await dropSample('google-2019-instance_events.csv', (c, b) => c.runs === b.runs + 2, '2 runs');
+  assert.equal(await formatOf('google-2019-instance_events.csv'), 'google-events');
+});
+
 test('Google 2019 collection events: runs of one program', { timeout: 120_000 }, async () => {
   await dropSample('google-2019-collection_events.json', (c, b) => c.runs === b.runs + 3, '3 runs');
   assert.equal(await formatOf('google-2019-collection_events.json'), 'google-events');
@@ -115,6 +133,11 @@ test('Alibaba v2018 batch_task: recurring runs by plan, in the SLOs panel', { ti
   assert.equal(await formatOf('alibaba-batch_task.csv'), 'alibaba-batch-csv');
   const dag = (await options()).find((o) => o.startsWith('job:dag3_'));
   assert.ok(dag, 'the recurring plan is a job');
+});
+
+test('Alibaba v2018 batch_instance: runs of its jobs', { timeout: 120_000 }, async () => {
+  await dropSample('alibaba-batch_instance.csv', (c, b) => c.runs === b.runs + 2, '2 runs');
+  assert.equal(await formatOf('alibaba-batch_instance.csv'), 'alibaba-batch-csv');
   await screenshot('all-exports');
 });
 

@@ -27,7 +27,7 @@ export const REPO = path.resolve(HERE, '..', '..');
 export const DIST = path.resolve(process.env.SKYPLAN_DIST ?? path.join(REPO, 'dist'));
 export const DATA = path.resolve(process.env.SKYPLAN_DATA ?? path.join(REPO, 'fixtures', 'real'));
 export const SHOTS = path.join(REPO, 'target', 'e2e');
-const CHROME_ARGS = [
+export const CHROME_ARGS = [
   '--headless=new',
   '--no-sandbox',
   '--disable-gpu',

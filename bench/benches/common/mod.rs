@@ -59,3 +59,11 @@ pub fn cpu_s() -> Option<f64> {
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
 }
+
+/// The load average over 1, 5 and 15 minutes (`/proc/loadavg`), or `?`:
+/// timings on a shared machine are read beside it.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}

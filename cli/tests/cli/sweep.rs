@@ -94,7 +94,7 @@ fn csv_and_out_files_hold_the_same_rows() {
     assert_eq!(std::fs::read_to_string(&csv_path).unwrap(), csv);
     assert_eq!(csv.lines().count(), 4);
     assert!(csv.starts_with("cell,load,arrivals,"));
-    skyplan_ok(&sweep_args(&["--out", &json_path]));
+    skyplan_ok(&sweep_args(&["-o", &json_path]));
     let written: Value =
         serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     assert_eq!(written["rows"].as_array().unwrap().len(), 3);

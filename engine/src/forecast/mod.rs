@@ -28,7 +28,8 @@
 //! gap), the GP drops every pattern that touches one, the baselines look
 //! past them. ±∞ is an error.
 //!
-//! Layers: `error` and `step` at the bottom; the models; `params` (the
+//! Layers: `error` and `step` at the bottom; `stationary` and `likelihood`
+//! (ARIMA's inner loop) below the models; the models; `params` (the
 //! models' settings together); `evaluate`; and this file, which declares
 //! the files, re-exports their names and runs one [`forecast`].
 
@@ -37,11 +38,13 @@ pub mod baselines;
 mod error;
 pub mod evaluate;
 pub mod gp;
+mod likelihood;
 mod params;
 pub mod patterns;
 pub mod period;
 pub mod select;
 pub mod series;
+mod stationary;
 mod step;
 
 pub use arima::{Arima, ArimaFit, ArimaOrder, ArimaParams};

@@ -356,3 +356,308 @@ fn a_gigabyte_line_is_refused_without_holding_it() {
     let f = imp.finish().unwrap();
     assert_eq!(f.data.runs[0].end - f.data.runs[0].start, 60);
 }
+
+/// What an import came to, in one line: loaded (counts, skipped lines and
+/// the first warning) or refused (the first two reasons, located).
+fn outcome(imp: Importer) -> String {
+    match imp.finish() {
+        Ok(f) => {
+            let s = f.summary();
+            format!(
+                "loaded {} runs, {} series, {} points; skipped {}{}",
+                s.runs,
+                s.series,
+                s.points,
+                s.skipped_lines,
+                f.warnings
+                    .first()
+                    .map(|w| format!(" ({}:{}: {})", w.line, w.column, w.reason))
+                    .unwrap_or_default()
+            )
+        }
+        Err(e) => {
+            let listed: Vec<String> = e
+                .errors()
+                .iter()
+                .take(2)
+                .map(|p| format!("{}:{}: {}", p.line, p.column, p.reason))
+                .collect();
+            if listed.is_empty() {
+                format!("refused: {e}")
+            } else {
+                format!("refused: {}", listed.join(" | "))
+            }
+        }
+    }
+}
+
+/// Imports `parts` pushed in turn, `filler` streamed `mib` MiB at the
+/// place of the `None` part in 4 MiB chunks (never held whole).
+fn streamed(name: &str, lenient: bool, parts: &[Option<&[u8]>], filler: u8, mib: usize) -> String {
+    let mut imp = Importer::new(
+        name,
+        ImportOptions {
+            lenient,
+            ..strict()
+        },
+    );
+    let chunk = vec![filler; 4 << 20];
+    for part in parts {
+        match part {
+            Some(bytes) => imp.push(bytes),
+            None => {
+                for _ in 0..mib / 4 {
+                    imp.push(&chunk);
+                }
+            }
+        }
+    }
+    outcome(imp)
+}
+
+/// `bytes` with the first `from` replaced by `to`.
+fn edit(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = std::str::from_utf8(bytes).expect("the samples are UTF-8");
+    assert!(text.contains(from), "{from}");
+    text.replacen(from, to, 1).into_bytes()
+}
+
+/// One reader's sample and the hostile versions made of it, each with the
+/// outcome expected.
+struct Hostile {
+    name: &'static str,
+    bytes: &'static [u8],
+    /// Where a field (JSON documents) or a line (line formats) goes in:
+    /// just after this text.
+    at: &'static str,
+    /// A JSON document's inserted field is `"note": <value>, `.
+    document: bool,
+    /// Cut at half its bytes, strict.
+    truncated: &'static str,
+    /// A value of the wrong type: (from, to), strict.
+    wrong: (&'static str, &'static str, &'static str),
+    /// A required field taken out: (from, to), strict.
+    missing: (&'static str, &'static str, &'static str),
+    /// A 1 GiB line (a JSON document: a 1 GiB string), lenient.
+    gigabyte: &'static str,
+    /// A million `[` (a JSON bomb), lenient.
+    bomb: &'static str,
+}
+
+#[test]
+fn every_reader_on_truncated_and_hostile_input() {
+    let cases = [
+        Hostile {
+            name: "yarn-rm-apps.json",
+            bytes: sample!("yarn-rm-apps.json"),
+            at: "\"name\": \"revenue_rollup_20261102\",",
+            document: true,
+            truncated: "refused: 145:39: the file ends inside a JSON value (4 level(s) left open; truncated?)",
+            wrong: ("\"vcoreSeconds\": 54648", "\"vcoreSeconds\": \"lots\"", "refused: 29:25: `vcoreSeconds` should be a finite number, found `lots`"),
+            missing: ("\"startedTime\": 1793599369781,", "", "refused: 4:7: an application without `startedTime`"),
+            gigabyte: "loaded 7 runs, 0 series, 0 points; skipped 0",
+            bomb: "refused: 7:147: JSON nested deeper than 100 levels",
+        },
+        Hostile {
+            name: "mapreduce-history.json",
+            bytes: sample!("mapreduce-history.json"),
+            at: "\"name\": \"wordcount_20261102\",",
+            document: true,
+            truncated: "refused: 57:43: the file ends inside a JSON token (truncated?)",
+            wrong: ("\"mapsTotal\": 4,", "\"mapsTotal\": \"four\",", "refused: 13:22: `mapsTotal` should be a finite number, found `four`"),
+            missing: ("\"startTime\": 1793584801500,", "", "refused: 4:7: a job without `startTime`"),
+            gigabyte: "loaded 3 runs, 0 series, 0 points; skipped 0",
+            bomb: "refused: 9:142: JSON nested deeper than 100 levels",
+        },
+        Hostile {
+            name: "eventlog",
+            bytes: sample!("spark-eventlog-application_1793500000000_0042_1"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 26:80: the file ends inside a JSON token (truncated?)",
+            wrong: ("\"Timestamp\":1793595605000,", "\"Timestamp\":\"soon\",", "refused: 5:51: `Timestamp` should be a finite number, found `soon`"),
+            missing: ("\"Executor ID\":\"1\",", "", "refused: 5:1: an executor event without `Executor ID`"),
+            gigabyte: "loaded 1 runs, 0 series, 0 points; skipped 1 (2:1: expected a value, found `x`)",
+            bomb: "loaded 1 runs, 0 series, 0 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
+        },
+        Hostile {
+            name: "prometheus.json",
+            bytes: sample!("prometheus-query-range.json"),
+            at: "{\"metric\": {",
+            document: true,
+            truncated: "refused: 1:3027: the file ends inside a JSON value (6 level(s) left open; truncated?)",
+            wrong: ("[1793577600, \"0.209\"]", "[1793577600, true]", "refused: 1:213: a sample should be `[<unix seconds>, \"<value>\"]`"),
+            missing: ("\"values\": [[", "\"valuez\": [[", "refused: 1:3062: a result without `values`"),
+            gigabyte: "loaded 0 runs, 2 series, 239 points; skipped 0",
+            bomb: "refused: 1:182: JSON nested deeper than 100 levels",
+        },
+        Hostile {
+            name: "grafana.csv",
+            bytes: sample!("grafana-panel.csv"),
+            at: "\n",
+            document: false,
+            truncated: "loaded 0 runs, 2 series, 58 points; skipped 0",
+            wrong: ("1793577660000,21.99,59.95", "1793577660000,lots,59.95", "refused: 3:15: value `lots` is not a number"),
+            missing: ("1793577720000,23.89,59.80", "1793577720000,23.89", "refused: 4:20: expected 3 fields as in the header, found 2"),
+            gigabyte: "loaded 0 runs, 2 series, 119 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
+            bomb: "loaded 0 runs, 2 series, 119 points; skipped 1 (2:1000001: expected 3 fields as in the header, found 1)",
+        },
+        Hostile {
+            name: "usage.csv",
+            bytes: sample!("google-2019-instance_usage.csv"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 36:68: expected 18 fields as in the header, found 11",
+            wrong: ("87000000000,87300000000,", "87000000000,soon,", "refused: 2:13: `end_time` should be a finite number, found `soon`"),
+            missing: (",300000000,0,400000000,", ",300000000,0,,", "refused: 2:1: a usage row without `machine_id`"),
+            gigabyte: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
+            bomb: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1000001: expected 18 fields as in the header, found 1)",
+        },
+        Hostile {
+            name: "usage.json",
+            bytes: sample!("google-2019-instance_usage.json"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 36:680: the file ends inside a JSON value (2 level(s) left open; truncated?)",
+            wrong: ("\"average_usage\":{\"cpus\":0.02187", "\"average_usage\":{\"cpus\":\"lots\"", "refused: 1:228: `average_usage.cpus` should be a finite number, found `lots`"),
+            missing: ("\"machine_id\":\"400000000\",", "", "refused: 1:1: a usage row without `machine_id`"),
+            gigabyte: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:1: expected a value, found `x`)",
+            bomb: "loaded 0 runs, 6 series, 72 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
+        },
+        Hostile {
+            name: "ievents.csv",
+            bytes: sample!("google-2019-instance_events.csv"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 9:27: expected 12 fields as in the header, found 6",
+            wrong: ("7810000000,3,600000000", "soon,3,600000000", "refused: 3:1: `time` should be a finite number, found `soon`"),
+            missing: ("7810000000,3,", "7810000000,,", "refused: 3:1: an event without `type`"),
+            gigabyte: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
+            bomb: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1000001: expected 12 fields as in the header, found 1)",
+        },
+        Hostile {
+            name: "cevents.json",
+            bytes: sample!("google-2019-collection_events.json"),
+            at: "\n",
+            document: false,
+            // Cut at a line's end: the lines before are whole.
+            truncated: "loaded 1 runs, 0 series, 0 points; skipped 0",
+            wrong: ("\"time\":\"4200000000\"", "\"time\":\"soon\"", "refused: 1:340: `time` should be a finite number, found `soon`"),
+            missing: ("\"collection_id\":\"500000000\",", "", "refused: 1:1: an event without `collection_id`"),
+            gigabyte: "loaded 3 runs, 0 series, 0 points; skipped 1 (2:1: expected a value, found `x`)",
+            bomb: "loaded 3 runs, 0 series, 0 points; skipped 1 (2:101: JSON nested deeper than 100 levels)",
+        },
+        Hostile {
+            name: "batch_task.csv",
+            bytes: sample!("alibaba-batch_task.csv"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 6:1: expected 9 fields (the trace's schema), found 7",
+            wrong: ("Terminated,3600,3900", "Terminated,soon,3900", "refused: 1:27: start_time `soon` is not a number"),
+            missing: ("M2,4,j_1000,", "M2,4,,", "refused: 2:6: empty job_name"),
+            gigabyte: "loaded 4 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
+            bomb: "loaded 4 runs, 0 series, 0 points; skipped 1 (2:1: expected 9 fields (the trace's schema), found 1)",
+        },
+        Hostile {
+            name: "batch_instance.csv",
+            bytes: sample!("alibaba-batch_instance.csv"),
+            at: "\n",
+            document: false,
+            truncated: "refused: 6:1: expected 14 fields (the trace's schema), found 1",
+            wrong: ("Terminated,3600,3700", "Terminated,soon,3700", "refused: 1:33: start_time `soon` is not a number"),
+            missing: ("ins_9001,M1,j_2000,", "ins_9001,M1,,", "refused: 2:13: empty job_name"),
+            gigabyte: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: the line is longer than 16 MiB (not read; is this the right format?))",
+            bomb: "loaded 2 runs, 0 series, 0 points; skipped 1 (2:1: expected 14 fields (the trace's schema), found 1)",
+        },
+    ];
+    let mut wrong_outcomes = Vec::new();
+    let mut check = |got: String, expected: &str, what: String| {
+        if got != expected {
+            wrong_outcomes.push(format!("{what}: {got}"));
+        }
+    };
+    for c in cases {
+        let name = c.name;
+        let text = std::str::from_utf8(c.bytes).expect("the samples are UTF-8");
+        let cut = text.find(c.at).expect("the insertion point") + c.at.len();
+        let (head, tail) = c.bytes.split_at(cut);
+        let (open, close): (&[u8], &[u8]) = if c.document {
+            (b"\"note\": ", b", ")
+        } else {
+            (b"", b"\n")
+        };
+        let half = &c.bytes[..c.bytes.len() / 2];
+        check(
+            streamed(name, false, &[Some(half)], 0, 0),
+            c.truncated,
+            format!("{name} truncated"),
+        );
+        for (what, (from, to, expected)) in [("wrong type", c.wrong), ("missing field", c.missing)]
+        {
+            let edited = edit(c.bytes, from, to);
+            check(
+                streamed(name, false, &[Some(&edited)], 0, 0),
+                expected,
+                format!("{name} {what}"),
+            );
+        }
+        // 1 GiB on one line, streamed: a line format skips it, a JSON
+        // string keeps its first MiB (and the field is not read).
+        let quote: &[u8] = if c.document { b"\"" } else { b"" };
+        check(
+            streamed(
+                name,
+                true,
+                &[
+                    Some(head),
+                    Some(open),
+                    Some(quote),
+                    None,
+                    Some(quote),
+                    Some(close),
+                    Some(tail),
+                ],
+                b'x',
+                1024,
+            ),
+            c.gigabyte,
+            format!("{name} with a 1 GiB line"),
+        );
+        let bomb = vec![b'['; 1_000_000];
+        check(
+            streamed(
+                name,
+                true,
+                &[Some(head), Some(open), Some(&bomb), Some(close), Some(tail)],
+                0,
+                0,
+            ),
+            c.bomb,
+            format!("{name} with a JSON bomb"),
+        );
+    }
+    assert!(wrong_outcomes.is_empty(), "{wrong_outcomes:#?}");
+}
+
+#[test]
+fn chunks_cut_inside_a_character_or_a_byte_order_mark_change_nothing() {
+    // A fatal header error, then a last line of multi-byte characters cut
+    // between chunks: the line is never read, in any chunks.
+    let bytes = "\njob00\t1\t1\t1\t1\n ⷀ0ὐ®𑴋0ﯓ".as_bytes();
+    // A byte-order mark alone, one byte a chunk, the format chosen.
+    let bom: &[u8] = b"\xEF\xBB\xBF";
+    for (bytes, format) in [(bytes, Format::RunsCsv), (bom, Format::YarnAppsJson)] {
+        let options = ImportOptions {
+            format: Some(format),
+            ..strict()
+        };
+        let whole = import("in.csv", bytes, options.clone());
+        for size in [1, 2, 9, 10] {
+            let mut imp = Importer::new("in.csv", options.clone());
+            for c in bytes.chunks(size) {
+                imp.push(c);
+            }
+            assert_eq!(imp.finish(), whole, "{format:?} in chunks of {size}");
+        }
+    }
+}

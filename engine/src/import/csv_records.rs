@@ -12,7 +12,6 @@ pub(crate) struct CsvRecords<R> {
     header: Option<Vec<String>>,
     required: &'static [&'static str],
     record: Record,
-    fields: Vec<(usize, String)>,
     /// The reader the rows go to.
     pub reader: R,
 }
@@ -25,7 +24,6 @@ impl<R: RecordSink> CsvRecords<R> {
             header: None,
             required,
             record: Record::default(),
-            fields: Vec::new(),
             reader,
         }
     }
@@ -61,17 +59,20 @@ impl<R: RecordSink> CsvRecords<R> {
                 ),
             ));
         }
-        self.fields.clear();
-        self.fields
-            .extend(split_fields.iter().map(|f| (f.offset, f.text.to_string())));
+        // Columns are characters; an ASCII line's are its bytes.
+        let ascii = line.is_ascii();
         let at = |off: usize| Pos {
             line: 0,
-            column: column_of(line, off),
+            column: if ascii {
+                u32::try_from(off + 1).unwrap_or(u32::MAX)
+            } else {
+                column_of(line, off)
+            },
         };
         let rows = header
             .iter()
-            .zip(&self.fields)
-            .map(|(k, (off, v))| (k.as_str(), v.as_str(), at(*off)));
+            .zip(&split_fields)
+            .map(|(k, f)| (k.as_str(), f.text.as_ref(), at(f.offset)));
         self.record.refill(at(0), rows);
         self.reader
             .record(0, &self.record)

@@ -28,7 +28,9 @@ impl Sink for KeyProbe {
     fn event(&mut self, event: Event<'_>, _at: Pos) -> Result<(), Fault> {
         match event {
             Event::BeginObject | Event::BeginArray => {
-                if self.depth == 0 && event == Event::BeginArray {
+                // Only the first value says what the file is: a JSON-lines
+                // file's later lines (an array, a bomb) do not make it one.
+                if self.depth == 0 && !self.first_done && event == Event::BeginArray {
                     self.top_array = true;
                 }
                 self.depth += 1;

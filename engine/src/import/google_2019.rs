@@ -70,14 +70,21 @@ fn trace_time(r: &Record, key: &str) -> Result<Option<i64>, Fault> {
     Ok(Some(TRACE_EPOCH + (us / 1e6).floor() as i64))
 }
 
-/// A nested field as JSON (`a.b`) or flattened CSV (`a_b`) names it.
-fn nested(r: &Record, outer: &str, inner: &str) -> Result<Option<f64>, Fault> {
-    r.number_of(&[&format!("{outer}.{inner}"), &format!("{outer}_{inner}")])
-}
+/// The usage read per machine: `average_usage`'s fields as JSON (`a.b`)
+/// and flattened CSV (`a_b`) name them, and the resource of each.
+const USAGE: [([&str; 2], Resource); 2] = [
+    (["average_usage.cpus", "average_usage_cpus"], Resource::Cpu),
+    (
+        ["average_usage.memory", "average_usage_memory"],
+        Resource::Memory,
+    ),
+];
 
 /// `instance_usage` rows as machine series.
 pub(crate) struct GoogleUsage {
     set: SeriesSet,
+    /// Each machine's CPU and memory series, by machine id.
+    machines: HashMap<String, [usize; 2]>,
     outside: u64,
 }
 
@@ -86,6 +93,7 @@ impl GoogleUsage {
     pub(crate) fn new() -> GoogleUsage {
         GoogleUsage {
             set: SeriesSet::integrating(WINDOW_SECS),
+            machines: HashMap::new(),
             outside: 0,
         }
     }
@@ -126,17 +134,25 @@ impl RecordSink for GoogleUsage {
             ));
         }
         let machine = r.need_text("machine_id", "a usage row")?;
-        for (inner, resource) in [("cpus", Resource::Cpu), ("memory", Resource::Memory)] {
-            let Some(v) = nested(r, "average_usage", inner)? else {
+        let ids = match self.machines.get(machine) {
+            Some(ids) => *ids,
+            None => {
+                let name = format!("machine-{machine}");
+                let ids = USAGE.map(|(_, resource)| self.set.series(&name, &resource));
+                self.machines.insert(machine.to_string(), ids);
+                ids
+            }
+        };
+        for ((keys, _), i) in USAGE.iter().zip(ids) {
+            let Some(v) = r.number_of(keys)? else {
                 continue;
             };
             if v < 0.0 {
                 return Err(Fault::at(
-                    r.at_field(&format!("average_usage.{inner}")),
-                    format!("average_usage {inner} {v} is negative"),
+                    r.at_field(keys[0]),
+                    format!("`{}` {v} is negative", keys[0]),
                 ));
             }
-            let i = self.set.series(&format!("machine-{machine}"), &resource);
             self.set.add_area(i, from, to.max(from + 1), v * 100.0);
         }
         Ok(())

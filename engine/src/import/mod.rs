@@ -514,6 +514,11 @@ impl Importer {
     /// The format of the prefix, once it says; `Unknown` is set here.
     fn decide(&mut self, eof: bool) -> Option<Format> {
         if let Some(f) = self.options.format {
+            // A byte-order mark cut between chunks is waited for, so that
+            // it is stripped whole whatever the chunks.
+            if !eof && self.prefix.len() < 3 && b"\xEF\xBB\xBF".starts_with(&self.prefix) {
+                return None;
+            }
             return Some(f);
         }
         let text = self
@@ -669,6 +674,11 @@ impl Importer {
         let mut raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if self.line_no == 1 {
             raw = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+        }
+        // After a fatal error nothing more is read: the rest of the file
+        // arrives, or not, depending on where its chunks were cut.
+        if matches!(self.stage, Stage::Unknown(_) | Stage::Dead(_)) {
+            return;
         }
         let text = match std::str::from_utf8(raw) {
             Ok(t) => t,

@@ -61,6 +61,9 @@ pub(crate) struct Prometheus {
     pending: Vec<(i64, f64)>,
     /// The sample being read: its time.
     time: Option<i64>,
+    /// The series being read has its `values` (a result without them is
+    /// not a range query's).
+    has_values: bool,
     gaps: u64,
     scaled: bool,
 }
@@ -93,6 +96,7 @@ impl Prometheus {
             series: None,
             pending: Vec::new(),
             time: None,
+            has_values: false,
             gaps: 0,
             scaled: false,
         }
@@ -204,7 +208,9 @@ impl Sink for Prometheus {
                         self.labels.clear();
                         self.series = None;
                         self.pending.clear();
+                        self.has_values = false;
                     }
+                    Role::Values => self.has_values = true,
                     Role::Pair => self.time = None,
                     _ => {}
                 }
@@ -216,11 +222,23 @@ impl Sink for Prometheus {
             }
             Event::EndObject | Event::EndArray => {
                 let frame = self.stack.pop();
-                match frame.map(|f| f.role) {
-                    Some(Role::Metric) => {
+                match frame.map(|f| (f.role, f.items)) {
+                    Some((Role::Metric, _)) => {
                         self.open_series();
                     }
-                    Some(Role::Series) if self.series.is_none() => {
+                    // A sample read is two items with its time taken: a
+                    // value of another type (true, null, an object) or a
+                    // third item is not one.
+                    Some((Role::Pair, items)) if items != 2 || self.time.is_some() => {
+                        return Err(Fault::at(
+                            at,
+                            "a sample should be `[<unix seconds>, \"<value>\"]`",
+                        ));
+                    }
+                    Some((Role::Series, _)) if !self.has_values => {
+                        return Err(Fault::at(at, "a result without `values`"));
+                    }
+                    Some((Role::Series, _)) if self.series.is_none() => {
                         self.open_series();
                     }
                     _ => {}

@@ -11,6 +11,8 @@
 //!
 //! - [`rng`]: the seeded, portable xoshiro256** generator behind every
 //!   seeded algorithm and the demo workspace;
+//! - [`mt19937`]: numpy's legacy `RandomState` stream, for K-Means draws
+//!   that match scikit-learn's;
 //! - [`stats`]: means, medians, numpy's percentiles (by sort or by
 //!   selection), MAD and robust CV, min/mean/max over runs;
 //! - [`quantile`]: normal and Student-t quantiles for prediction intervals;
@@ -24,6 +26,7 @@
 pub mod fenwick;
 pub mod linalg;
 pub mod lp;
+pub mod mt19937;
 pub mod quantile;
 pub mod rng;
 pub mod spectrum;

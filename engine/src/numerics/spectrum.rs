@@ -5,7 +5,9 @@
 //! into n/2 complex ones, transformed by one rustfft of half the length,
 //! and unpacked with the split-radix post-processing step — half the work
 //! of a complex FFT of length n, with the plan and buffers kept for many
-//! series of one length (harvesting's patterns over every tenant). An odd
+//! series of one length (harvesting's patterns over every tenant). The
+//! unpacking computes bins k and h − k (h = n/2) from the same pair of
+//! packed values, since the second is the conjugate mirror of the first. An odd
 //! length falls back to the complex FFT. [`power_by_complex_fft`] is the
 //! plain complex transform of one series (forecasting's period detection,
 //! whose results are pinned to it). The real FFT is checked against a
@@ -39,7 +41,7 @@ impl RealSpectrum {
         let len = if even { n / 2 } else { n };
         let fft = planner.plan_fft_forward(len.max(1));
         let twiddles = if even {
-            (0..=n / 2)
+            (0..=n / 4)
                 .map(|k| {
                     let a = -2.0 * std::f64::consts::PI * k as f64 / n as f64;
                     Complex::new(a.cos(), a.sin())
@@ -87,20 +89,36 @@ impl RealSpectrum {
             return;
         }
         let h = n / 2;
-        for (m, b) in self.buf.iter_mut().enumerate() {
-            *b = Complex::new(x[2 * m] - offset, x[2 * m + 1] - offset);
+        for (b, pair) in self.buf.iter_mut().zip(x.chunks_exact(2)) {
+            *b = Complex::new(pair[0] - offset, pair[1] - offset);
         }
         self.fft
             .process_with_scratch(&mut self.buf, &mut self.scratch);
+        // Unpack: X_k = E_k + w^k·O_k with E_k = (Z_k + conj Z_{h−k})/2,
+        // O_k = −i(Z_k − conj Z_{h−k})/2 and w = e^{−2πi/n} (indices mod
+        // h). Bin h − k pairs the same two values: E_{h−k} = conj E_k,
+        // O_{h−k} = conj O_k and w^{h−k} = −conj w^k, so X_{h−k} =
+        // conj(E_k − w^k·O_k); bins 0 and h pair Z_0 with itself (w⁰ = 1).
+        out.resize(h + 1, 0.0);
         let z = &self.buf;
-        for k in 0..=h {
-            let a = z[k % h];
-            let b = z[(h - k) % h].conj();
-            let even = (a + b) * 0.5;
-            let odd = (a - b) * Complex::new(0.0, -0.5);
-            out.push((even + self.twiddles[k] * odd).norm_sqr());
+        let (e, o) = halves(z[0], z[0]);
+        out[0] = (e + o).norm_sqr();
+        out[h] = (e - o).norm_sqr();
+        for k in 1..=h / 2 {
+            let (e, o) = halves(z[k], z[h - k]);
+            let wo = self.twiddles[k] * o;
+            out[h - k] = (e - wo).norm_sqr();
+            out[k] = (e + wo).norm_sqr();
         }
     }
+}
+
+/// `(E, O)` of the unpacking from `a = Z_k` and `mirror = Z_{h−k}`.
+#[inline]
+fn halves(a: Complex<f64>, mirror: Complex<f64>) -> (Complex<f64>, Complex<f64>) {
+    let e = Complex::new((a.re + mirror.re) * 0.5, (a.im - mirror.im) * 0.5);
+    let o = Complex::new((a.im + mirror.im) * 0.5, (mirror.re - a.re) * 0.5);
+    (e, o)
 }
 
 /// `|X_k|²` for k = 0…⌊n/2⌋ of the mean-removed series (one-off plan).

@@ -130,24 +130,32 @@ fn the_queue_runway_is_the_first_day_a_regrown_schedule_misses() {
     let demand = demand_with(None, Some(q));
     let percent = 12.0;
     let r = runway(&demand, &monthly(percent, 365, 4)).unwrap();
-    let brute = first_failing_day(365, |d| {
-        let g = factor(percent, d);
+    // The mean job's earliest finish with the queue's work × g, from the
+    // lazy schedule built here (None: a queued job misses its deadline).
+    let finish = |g: f64| -> Option<f64> {
         let mut grown = jobs.clone();
         for j in &mut grown {
             j.map_work *= g;
             j.reduce_work *= g;
         }
-        match LazySchedule::build(
+        LazySchedule::build(
             &grown,
             Slots {
                 map: 20.0,
                 reduce: 10.0,
             },
             1.0,
-        ) {
-            Err(_) => true,
-            Ok(s) => s.earliest_finish(3_000.0 * g, 500.0 * g) > 900.0,
-        }
+        )
+        .ok()
+        .map(|s| s.earliest_finish(3_000.0 * g, 500.0 * g))
+    };
+    // The default limit: twice today's finish (the mean job, 3,000 map and
+    // 500 reduce, fills the free map slots before j1's and j2's deferred
+    // maps: 150 s, then its reduce: 200 s).
+    let today = finish(1.0).unwrap();
+    assert_eq!(today, 200.0);
+    let brute = first_failing_day(365, |d| {
+        finish(factor(percent, d)).is_none_or(|f| f > limit::QUEUE_SLOWDOWN * today)
     });
     assert!(brute.is_some());
     assert_eq!(

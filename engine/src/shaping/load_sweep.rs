@@ -19,7 +19,7 @@
 
 use super::error::ShapingError;
 use super::generator::{Arrivals, GeneratorParams};
-use super::params::{Params, Policy, Predictor};
+use super::params::{generate_for, Params, Policy, Predictor};
 use super::simulate::{simulate, ShapingReport};
 use crate::csv_cell;
 use serde::{Deserialize, Serialize};
@@ -235,7 +235,7 @@ impl LoadSweep {
     /// and the shaped run. A pure function of the sweep and `k`.
     pub fn run_cell(&self, k: usize) -> Result<LoadRow, ShapingError> {
         let params = self.params_at(k)?;
-        let workload = super::generate_for(&params)?;
+        let workload = generate_for(&params)?;
         let report = simulate(&workload, &params, |_, _| {})?;
         Ok(LoadRow::of(&report))
     }

@@ -75,7 +75,7 @@ pub use load_sweep::{Config, LoadPoint, LoadRow, LoadSweep};
 pub use metrics::{all_turnarounds, AppOutcome, BoxStats, GridCell, RunSummary, WorstOff};
 pub use model::{Application, ComponentGroup, Host, Kind, UsageTrace, Workload};
 pub use optimistic::{optimistic, OptimisticDecision};
-pub use params::{Params, Policy, Predictor, PreemptOn};
+pub use params::{generate_for, Params, Policy, Predictor, PreemptOn};
 pub use pessimistic::{pessimistic, ShaperApp, ShaperComponent, ShaperDecision};
 pub use predictor::AppForecast;
 pub use recommend::{recommend, Recommendation};
@@ -86,17 +86,3 @@ pub use simulate::{
     pick_timeline_app, simulate, simulate_verified, simulate_with, ShapingReport, WorkloadSummary,
 };
 pub use timeline::{AppPoint, AppTimeline, EventKind, HostPoint, HostTimeline, TimelineEvent};
-
-/// Generates the workload `params.workload` describes, for `params`'
-/// cluster.
-pub fn generate_for(params: &Params) -> Result<Workload, ShapingError> {
-    params.validate()?;
-    generate(
-        &params.workload,
-        params.hosts,
-        Host {
-            cpu: params.host_cpu,
-            mem: params.host_mem,
-        },
-    )
-}

@@ -3,8 +3,8 @@
 
 use super::buffer::Spread;
 use super::error::{non_negative, positive, ShapingError};
-use super::generator::GeneratorParams;
-use super::model::Host;
+use super::generator::{generate, GeneratorParams};
+use super::model::{Host, Workload};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -271,4 +271,18 @@ impl Params {
         }
         self.workload.validate()
     }
+}
+
+/// Generates the workload `params.workload` describes, for `params`'
+/// cluster.
+pub fn generate_for(params: &Params) -> Result<Workload, ShapingError> {
+    params.validate()?;
+    generate(
+        &params.workload,
+        params.hosts,
+        Host {
+            cpu: params.host_cpu,
+            mem: params.host_mem,
+        },
+    )
 }

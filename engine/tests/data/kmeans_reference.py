@@ -3,14 +3,19 @@
 
 Writes kmeans_reference.json, which engine/tests/kmeans_reference.rs checks
 skyplan against: for each case the data, the initial centres (given to both),
-and scikit-learn's KMeans(init=centres, n_init=1, algorithm="lloyd", tol=0,
+and scikit-learn's KMeans(init=centres, n_init=1, algorithm="lloyd", tol,
 max_iter=300) labels, centres, inertia and iterations. tol=0 makes
-scikit-learn stop when no label changes, skyplan's stopping rule.
+scikit-learn stop when no label changes; tol=1e-4 (its default, skyplan's
+too) also when the centres' squared shift is at most tol × the mean
+variance of the features, then assigns the points once more.
 
 Cases: three separated 2-D blobs; 24-feature "average days" of periodic
 tenants (the features the clustering service uses) with four peak hours;
 five overlapping 3-D clusters started from poor centres (several Lloyd
-iterations before convergence).
+iterations before convergence); uniform 2-D points with tol=1e-4; the blobs
+from a centre no point is nearest (scikit-learn moves it to the point
+farthest from its centre). Then whole seeded fits ("seeded"):
+KMeans(k, n_init=3, random_state=7) on three of those data sets.
 
 None of this shares code with skyplan. Run once:
     pip install scikit-learn numpy && python3 kmeans_reference.py
@@ -22,12 +27,13 @@ import sklearn
 from sklearn.cluster import KMeans
 
 
-def case(name, x, init):
+def case(name, x, init, tol=0.0):
     km = KMeans(n_clusters=len(init), init=np.array(init), n_init=1,
-                algorithm="lloyd", tol=0.0, max_iter=300)
+                algorithm="lloyd", tol=tol, max_iter=300)
     km.fit(x)
     return {
         "name": name,
+        "tol": tol,
         "data": x.tolist(),
         "init": np.asarray(init).tolist(),
         "labels": km.labels_.tolist(),
@@ -61,11 +67,27 @@ def main():
     pts = np.vstack([rng.normal(c, 4.0, size=(40, 3)) for c in centres])
     pts = pts[rng.permutation(len(pts))]
     cases.append(case("overlapping", pts, pts[:5] * 0.5))
+    # Uniform points: many small late moves, so tol=1e-4 stops well before
+    # no label changes.
+    flat = rng.uniform(0, 1, size=(2000, 2))
+    cases.append(case("uniform_tol", flat, flat[:16], tol=1e-4))
+    far = np.vstack([blobs[[0, 30]], [[200.0, -150.0]]])
+    cases.append(case("empty_cluster", blobs, far))
+    # Whole fits, seeding included: KMeans(k, n_init=3, random_state=7)
+    # with its defaults (greedy k-means++, tol=1e-4) on three of the cases'
+    # data; skyplan draws numpy's stream, so it picks the same centres.
+    seeded = []
+    for i, k in ((1, 4), (2, 5), (3, 16)):
+        x = np.array(cases[i]["data"])
+        km = KMeans(n_clusters=k, n_init=3, random_state=7).fit(x)
+        seeded.append({"case": i, "k": k, "n_init": 3, "seed": 7,
+                       "labels": km.labels_.tolist(), "inertia": float(km.inertia_)})
     out = {
         "generator": "engine/tests/data/kmeans_reference.py",
         "sklearn": sklearn.__version__,
         "numpy": np.__version__,
         "cases": cases,
+        "seeded": seeded,
     }
     with open("kmeans_reference.json", "w") as f:
         json.dump(out, f, indent=1)

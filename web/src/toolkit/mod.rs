@@ -9,20 +9,26 @@
 //!   reading a picked file as text.
 //! - In the messages: [`protocol`], the progress and failure every job
 //!   reports and the key by which a queued request is superseded.
-//! - Sweeps: [`pool`], a pool of sweep workers and [`pool::SweepJob`], the
-//!   sweep a card shows, with [`sweep_controls`]; [`sweep_worker`], what a
-//!   sweep worker does.
+//! - Sweeps: on the page, [`pool`], a pool of sweep workers and
+//!   [`pool::SweepJob`], the sweep a card shows, with [`sweep_controls`];
+//!   in the worker, [`sweep_worker`], what a sweep worker does (it plans
+//!   the sweep — validation, the number of cells — and runs its cells: the
+//!   page calls no engine function on a sweep).
 //! - In the worker: [`host`], the one context a part host answers in and
 //!   the one shape of a part host.
 //!
 //! Nothing here knows a part: parts look down on it, never the reverse.
 
-pub mod files;
-pub mod form;
-pub mod host;
-pub mod job;
-pub mod pool;
 pub mod protocol;
-pub mod run;
-pub mod sweep_controls;
-pub mod sweep_worker;
+page_side! {
+    pub mod files;
+    pub mod form;
+    pub mod job;
+    pub mod pool;
+    pub mod run;
+    pub mod sweep_controls;
+}
+worker_side! {
+    pub mod host;
+    pub mod sweep_worker;
+}

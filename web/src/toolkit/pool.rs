@@ -8,6 +8,11 @@
 //! sweep is independent runs, so it gets workers of its own and the studio
 //! stays answerable while it runs. The cells are the engine's
 //! (`SweepSpec::run_cell`), the same a `skyplan sweep` run computes.
+//!
+//! The page calls no engine function on a sweep (ARCHITECTURE.md, "The
+//! page links no engine algorithm"): the first worker to be ready plans it
+//! ([`CellAsk::Plan`]: the engine checks it and counts its cells, or says
+//! why it is refused), and only then are cells handed out.
 
 use super::job::Job;
 use super::protocol::{CellAnswer, CellAsk, SWEEP_WORKER};
@@ -61,8 +66,8 @@ impl Copy for SweepJob {}
 struct Member {
     worker: Worker,
     ready: bool,
-    /// The cell it is running.
-    busy: Option<usize>,
+    /// Whether it is planning the sweep or running a cell.
+    busy: bool,
 }
 
 /// The run out: what is asked, what came back.
@@ -70,8 +75,31 @@ struct Run {
     ticket: u32,
     spec: SweepSpec,
     json: String,
+    /// How the plan stands: not asked yet, asked, or the number of cells.
+    plan: Plan,
     next: usize,
     rows: Vec<CellRow>,
+}
+
+/// A run's plan, which a sweep worker makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// No worker was asked yet.
+    Unasked,
+    /// A worker is planning.
+    Asked,
+    /// The sweep has this many cells.
+    Cells(usize),
+}
+
+impl Run {
+    /// Cells in the grid (0 before the plan).
+    fn cells(&self) -> usize {
+        match self.plan {
+            Plan::Cells(n) => n,
+            Plan::Unasked | Plan::Asked => 0,
+        }
+    }
 }
 
 /// The workers and the run out.
@@ -99,13 +127,9 @@ impl SweepJob {
     }
 
     /// Starts `spec` on the pool (a run out is superseded: its workers
-    /// are stopped). A spec the engine refuses is refused here, before any
-    /// worker starts.
+    /// are stopped). A spec the engine refuses is refused by the first
+    /// worker ready, before any cell runs.
     pub fn start(self, spec: SweepSpec) {
-        if let Err(e) = spec.validate() {
-            self.job.refuse(e.to_string());
-            return;
-        }
         let json = match serde_json::to_string(&spec) {
             Ok(j) => j,
             Err(e) => {
@@ -116,15 +140,15 @@ impl SweepJob {
         };
         self.terminate();
         let ticket = self.job.start();
-        let total = spec.cells();
-        self.job.progress.set((0, total));
+        self.job.progress.set((0, 0));
         self.rows.set(Vec::new());
-        let size = pool_size().min(total.max(1));
+        let size = pool_size();
         let pool = self.pool.get_value();
         pool.borrow_mut().run = Some(Run {
             ticket,
             spec,
             json,
+            plan: Plan::Unasked,
             next: 0,
             rows: Vec::new(),
         });
@@ -135,7 +159,7 @@ impl SweepJob {
                     pool.borrow_mut().members.push(Member {
                         worker,
                         ready: false,
-                        busy: None,
+                        busy: false,
                     });
                 }
                 Err(e) if i == 0 => {
@@ -170,7 +194,7 @@ impl SweepJob {
         if !self.job.is_current(run.ticket) || !self.job.running.get_untracked() {
             return;
         }
-        let cells = run.spec.cells();
+        let cells = run.cells();
         let kept = run.rows.len();
         let result = result_of(run);
         self.job.cancel();
@@ -185,9 +209,7 @@ impl SweepJob {
         let pool = self.pool.get_value();
         let members = std::mem::take(&mut pool.borrow_mut().members);
         for m in members {
-            m.worker.set_onmessage(None);
-            m.worker.set_onerror(None);
-            m.worker.terminate();
+            end(&m.worker);
         }
         self.workers.set(0);
     }
@@ -202,6 +224,7 @@ impl SweepJob {
                 }
                 self.dispatch(i);
             }
+            CellAnswer::Planned { ticket, cells } => self.planned(i, ticket, cells),
             CellAnswer::Cell { ticket, row } => {
                 let row: CellRow = match serde_json::from_str(&row) {
                     Ok(r) => r,
@@ -210,13 +233,13 @@ impl SweepJob {
                 let finished = {
                     let mut p = pool.borrow_mut();
                     if let Some(m) = p.members.get_mut(i) {
-                        m.busy = None;
+                        m.busy = false;
                     }
                     let Some(run) = p.run.as_mut().filter(|r| r.ticket == ticket) else {
                         return;
                     };
                     run.rows.push(row.clone());
-                    (run.rows.len(), run.spec.cells())
+                    (run.rows.len(), run.cells())
                 };
                 self.rows.update(|rows| rows.push(row));
                 self.job.progress.set(finished);
@@ -235,6 +258,42 @@ impl SweepJob {
         }
     }
 
+    /// Worker `i` planned run `ticket`: it has `cells` cells. Workers
+    /// beyond the cells end; every other one ready gets a cell.
+    fn planned(self, i: usize, ticket: u32, cells: usize) {
+        let pool = self.pool.get_value();
+        let size = {
+            let mut p = pool.borrow_mut();
+            let Pool { members, run } = &mut *p;
+            let Some(run) = run.as_mut().filter(|r| r.ticket == ticket) else {
+                return;
+            };
+            run.plan = Plan::Cells(cells);
+            if let Some(m) = members.get_mut(i) {
+                m.busy = false;
+            }
+            // Only the last workers are ended, so the others keep their
+            // numbers (their listeners know them by it).
+            for m in members.drain(cells.max(1).min(members.len())..) {
+                end(&m.worker);
+            }
+            members.len()
+        };
+        self.workers.set(size);
+        self.job.progress.set((0, cells));
+        if cells == 0 {
+            let run = pool.borrow_mut().run.take();
+            self.terminate();
+            if let Some(run) = run {
+                self.job.done(ticket, result_of(run));
+            }
+            return;
+        }
+        for k in 0..size {
+            self.dispatch(k);
+        }
+    }
+
     /// Run `ticket` cannot go on: its workers end, the message is shown.
     fn fail(self, ticket: u32, message: String) {
         let pool = self.pool.get_value();
@@ -249,8 +308,8 @@ impl SweepJob {
         }
     }
 
-    /// Gives worker `i` the next cell, if it is ready and idle and a cell
-    /// is left.
+    /// Gives worker `i`, if it is ready and idle, the sweep to plan (when
+    /// no worker was asked yet) or the next cell (when one is left).
     fn dispatch(self, i: usize) {
         let pool = self.pool.get_value();
         let mut p = pool.borrow_mut();
@@ -258,20 +317,30 @@ impl SweepJob {
         let (Some(m), Some(run)) = (members.get_mut(i), run.as_mut()) else {
             return;
         };
-        if !m.ready || m.busy.is_some() || run.next >= run.spec.cells() {
+        if !m.ready || m.busy {
             return;
         }
-        let ask = CellAsk {
-            ticket: run.ticket,
-            sweep: run.json.clone(),
-            cell: run.next,
+        let ask = match run.plan {
+            Plan::Unasked => CellAsk::Plan {
+                ticket: run.ticket,
+                sweep: run.json.clone(),
+            },
+            Plan::Cells(cells) if run.next < cells => CellAsk::Cell {
+                ticket: run.ticket,
+                sweep: run.json.clone(),
+                cell: run.next,
+            },
+            Plan::Asked | Plan::Cells(_) => return,
         };
         match encode(&ask, None)
             .and_then(|msg| m.worker.post_message(&msg).map_err(|e| js_error_text(&e)))
         {
             Ok(()) => {
-                m.busy = Some(run.next);
-                run.next += 1;
+                m.busy = true;
+                match ask {
+                    CellAsk::Plan { .. } => run.plan = Plan::Asked,
+                    CellAsk::Cell { .. } => run.next += 1,
+                }
             }
             Err(e) => {
                 let ticket = run.ticket;
@@ -284,13 +353,21 @@ impl SweepJob {
 
 /// A run's rows as the sweep's result, in cell order.
 fn result_of(run: Run) -> SweepResult {
+    let cells = run.cells();
     let mut rows = run.rows;
     rows.sort_by_key(|r| r.cell);
     SweepResult {
-        cells: run.spec.cells(),
+        cells,
         sweep: run.spec,
         rows,
     }
+}
+
+/// Ends `worker`, its listeners first (nothing it still says is read).
+fn end(worker: &Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    worker.terminate();
 }
 
 /// Hands worker `i`'s messages and errors to `sweep`.

@@ -118,17 +118,30 @@ pub mod bytes {
 /// workspace, no IndexedDB — so a pool of them costs only their wasm.
 pub const SWEEP_WORKER: &str = "skyplan-sweep";
 
-/// What the page asks a sweep worker: one cell of a sweep. The sweep
-/// travels as its JSON (the engine's `SweepSpec`, as `skyplan sweep`
-/// writes it), so a cell's row is the CLI's for the same sweep.
+/// What the page asks a sweep worker. The sweep travels as its JSON (the
+/// engine's `SweepSpec`, as `skyplan sweep` writes it), so a cell's row is
+/// the CLI's for the same sweep. The page holds no engine code: it asks a
+/// worker to plan the sweep (check it, count its cells) before handing out
+/// cells.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CellAsk {
-    /// The sweep run's ticket (the page's).
-    pub ticket: u32,
-    /// The sweep, as JSON.
-    pub sweep: String,
-    /// The cell's number.
-    pub cell: usize,
+#[serde(tag = "op")]
+pub enum CellAsk {
+    /// Check the sweep and say how many cells it has.
+    Plan {
+        /// The sweep run's ticket (the page's).
+        ticket: u32,
+        /// The sweep, as JSON.
+        sweep: String,
+    },
+    /// Run one cell of a planned sweep.
+    Cell {
+        /// The sweep run's ticket (the page's).
+        ticket: u32,
+        /// The sweep, as JSON.
+        sweep: String,
+        /// The cell's number.
+        cell: usize,
+    },
 }
 
 /// What a sweep worker says.
@@ -137,6 +150,13 @@ pub struct CellAsk {
 pub enum CellAnswer {
     /// Loaded and listening.
     Ready,
+    /// The sweep is valid and has this many cells.
+    Planned {
+        /// The sweep run's ticket.
+        ticket: u32,
+        /// Cells in the grid.
+        cells: usize,
+    },
     /// A cell's row (the engine's `CellRow`, as JSON).
     Cell {
         /// The sweep run's ticket.
@@ -144,8 +164,9 @@ pub enum CellAnswer {
         /// The row.
         row: String,
     },
-    /// The ask could not be read (a broken message, not a failed cell:
-    /// a cell's own failure is in its row).
+    /// The sweep is invalid (the engine's reason), or the ask could not be
+    /// read (a broken message, not a failed cell: a cell's own failure is
+    /// in its row).
     Refused {
         /// The sweep run's ticket.
         ticket: u32,

@@ -134,7 +134,8 @@ impl Plot for RegimePlot {
                     ))?;
                     ctx.draw_series(std::iter::once(Text::new(
                         m.label.clone(),
-                        (m.x, y1 - (y1 - y0) * 0.04),
+                        // Low on the line, clear of the legend (top right).
+                        (m.x, y0 + (y1 - y0) * 0.08),
                         (super::chart::FONT, px.f(12.0)).into_font().color(&ACCENT),
                     )))?;
                 }

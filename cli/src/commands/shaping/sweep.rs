@@ -56,6 +56,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             }
             Long("configs") => configs = Some(parser.value()?.string()?),
             Long("seeds") => seeds = Some(list::<u64>(&parser.value()?.string()?, "--seeds")?),
+            Short('o') => sweep_option("out", parser, &mut a)?,
             Long(name) if is_sweep_flag(name) => {
                 let name = name.to_string();
                 sweep_option(&name, parser, &mut a)?;

@@ -29,6 +29,7 @@
 
 use crate::harvest::error::{check, HarvestError};
 use crate::numerics::spectrum::RealSpectrum;
+use crate::numerics::stats::{lane_sum, lane_sum_of};
 use serde::{Deserialize, Serialize};
 
 /// The three patterns of §3.
@@ -191,15 +192,19 @@ pub fn classify_with(
         "series",
         &format!("has {} samples, fewer than min_len {}", x.len(), p.min_len),
     )?;
-    if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-        return Err(HarvestError::NotFinite {
-            what: "series".into(),
-            index: i,
-        });
-    }
     let n = x.len();
-    let mean = x.iter().sum::<f64>() / n as f64;
-    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n as f64;
+    // A non-finite value makes the sum non-finite; only then look for it.
+    let total = lane_sum(x);
+    if !total.is_finite() {
+        if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+            return Err(HarvestError::NotFinite {
+                what: "series".into(),
+                index: i,
+            });
+        }
+    }
+    let mean = total / n as f64;
+    let var = lane_sum_of(x, |v| (v - mean) * (v - mean)) / n as f64;
     let std = var.sqrt();
     let cv = if mean != 0.0 {
         std / mean.abs()
@@ -208,7 +213,7 @@ pub fn classify_with(
     };
     plan.power(x, mean, power);
     let m = power.len() - 1;
-    let energy: f64 = power[1..].iter().sum();
+    let energy = lane_sum(&power[1..]);
     let span = n as f64 * step_secs;
     let freq = |k: usize, share: f64| Frequency {
         cycles: k,
@@ -218,39 +223,67 @@ pub fn classify_with(
     let share_of = |v: f64| if energy > 0.0 { v / energy } else { 0.0 };
     // Top bins.
     let mut top: Vec<usize> = Vec::with_capacity(p.top + 1);
+    // The weakest kept bin's power, once `top` is full: most bins fall
+    // short of it.
+    let mut bar = f64::NEG_INFINITY;
     for k in 1..=m {
-        if top.len() < p.top || power[k] > power[*top.last().expect("non-empty")] {
+        if top.len() < p.top || power[k] > bar {
             let at = top.partition_point(|&j| power[j] >= power[k]);
             top.insert(at, k);
             top.truncate(p.top);
+            if top.len() == p.top {
+                bar = top.last().map_or(f64::NEG_INFINITY, |&j| power[j]);
+            }
         }
     }
     let top: Vec<Frequency> = top.iter().map(|&k| freq(k, share_of(power[k]))).collect();
     let low = (m / 10).max(1);
-    let low_frequency_share = share_of(power[1..=low].iter().sum());
+    let low_frequency_share = share_of(lane_sum(&power[1..=low]));
     // The peak and its harmonics.
     let mut peak = None;
     let (mut peak_share, mut prominence) = (0.0, 0.0);
     if p.min_cycles <= m {
-        let k = (p.min_cycles..=m)
-            .max_by(|&a, &b| power[a].total_cmp(&power[b]).then(b.cmp(&a)))
-            .expect("non-empty range");
+        // The strongest bin, the lowest of equals.
+        let mut k = p.min_cycles;
+        for j in p.min_cycles + 1..=m {
+            if power[j].total_cmp(&power[k]).is_gt() {
+                k = j;
+            }
+        }
         let near_harmonic = |j: usize| {
             let h = ((j as f64 / k as f64).round() as usize).max(1);
             h <= p.harmonics && j.abs_diff(h * k) <= 1
         };
+        // Only bins within one of a harmonic h·k (h ≤ harmonics) can be
+        // near one: visit those, in ascending order and once each, and keep
+        // the near ones (ascending) to leave out of the neighbourhood.
+        let mut near = Vec::new();
         let mut band = 0.0;
-        for (j, &pj) in power.iter().enumerate().skip(1) {
-            if near_harmonic(j) {
-                band += pj;
+        let mut next = 1;
+        for h in 1..=p.harmonics {
+            let centre = h.saturating_mul(k);
+            if centre.saturating_sub(1) > m {
+                break;
             }
+            let (from, to) = ((centre - 1).max(next), (centre + 1).min(m));
+            for (j, &pj) in power.iter().enumerate().take(to + 1).skip(from) {
+                if near_harmonic(j) {
+                    band += pj;
+                    near.push(j);
+                }
+            }
+            next = next.max(centre + 2);
         }
         peak_share = share_of(band);
         let (lo, hi) = ((k / 2).max(1), (2 * k).max(k + 8).min(m));
-        let mut bg: Vec<f64> = (lo..=hi)
-            .filter(|&j| !near_harmonic(j))
-            .map(|j| power[j])
-            .collect();
+        let mut bg: Vec<f64> = Vec::with_capacity(hi + 1 - lo.min(hi + 1));
+        let mut skip = near.iter().copied().peekable();
+        for (j, &pj) in power.iter().enumerate().take(hi + 1).skip(lo) {
+            while skip.next_if(|&s| s < j).is_some() {}
+            if skip.next_if_eq(&j).is_none() {
+                bg.push(pj);
+            }
+        }
         prominence = if bg.is_empty() {
             f64::INFINITY
         } else {
@@ -320,4 +353,87 @@ pub fn classify_series(
     p.validate()?;
     let mut plan = RealSpectrum::new(x.len());
     classify_with(x, step_secs, p, &mut plan, &mut Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::Rng;
+
+    /// The peak, its band's share and its prominence as the module notes
+    /// define them, over every bin of `power`: the strongest bin from
+    /// `min_cycles` (the lowest of equals), bins whose rounded ratio to it
+    /// is a harmonic and that lie within one bin of it, the upper median
+    /// of the rest of k*/2 … max(2k*, k* + 8).
+    fn by_definition(power: &[f64], min_cycles: usize, harmonics: usize) -> (usize, f64, f64) {
+        let m = power.len() - 1;
+        let mut k = min_cycles;
+        for j in min_cycles..=m {
+            if power[j] > power[k] {
+                k = j;
+            }
+        }
+        let near = |j: usize| {
+            let h = ((j as f64 / k as f64).round() as usize).max(1);
+            h <= harmonics && j.abs_diff(h * k) <= 1
+        };
+        let energy: f64 = power[1..].iter().sum();
+        let band: f64 = (1..=m).filter(|&j| near(j)).map(|j| power[j]).sum();
+        let (lo, hi) = ((k / 2).max(1), (2 * k).max(k + 8).min(m));
+        let mut bg: Vec<f64> = (lo..=hi).filter(|&j| !near(j)).map(|j| power[j]).collect();
+        bg.sort_by(f64::total_cmp);
+        let prominence = match bg.get(bg.len() / 2) {
+            None => f64::INFINITY,
+            Some(&med) if med > 0.0 => power[k] / med,
+            Some(_) if power[k] > 0.0 => f64::INFINITY,
+            Some(_) => 0.0,
+        };
+        (k, band / energy, prominence)
+    }
+
+    #[test]
+    fn peak_band_and_prominence_are_the_definitions() {
+        let mut rng = Rng::new(11);
+        for n in [16usize, 17, 64, 101, 720] {
+            let tau = 2.0 * std::f64::consts::PI;
+            let cycles = (n / 8).max(1) as f64;
+            let mut walk = 50.0;
+            let series: Vec<Vec<f64>> = vec![
+                (0..n).map(|_| rng.uniform(0.0, 100.0)).collect(),
+                (0..n)
+                    .map(|_| {
+                        walk += rng.gauss(0.0, 3.0);
+                        walk
+                    })
+                    .collect(),
+                (0..n)
+                    .map(|i| {
+                        let a = tau * cycles * i as f64 / n as f64;
+                        50.0 + 20.0 * a.cos() + 8.0 * (2.0 * a).sin() + rng.gauss(0.0, 1.0)
+                    })
+                    .collect(),
+                (0..n)
+                    .map(|i| 50.0 + 30.0 * (tau * i as f64 / n as f64).cos())
+                    .collect(),
+            ];
+            for x in &series {
+                for (min_cycles, harmonics) in [(1, 1), (1, 4), (2, 4), (3, 2), (2, 40)] {
+                    let p = PatternParams {
+                        min_cycles,
+                        harmonics,
+                        ..PatternParams::default()
+                    };
+                    let mut plan = RealSpectrum::new(n);
+                    let mut power = Vec::new();
+                    let v = classify_with(x, 120.0, &p, &mut plan, &mut power).unwrap();
+                    let (k, share, prominence) = by_definition(&power, min_cycles, harmonics);
+                    let e = &v.evidence;
+                    let what = format!("n {n}, min_cycles {min_cycles}, harmonics {harmonics}");
+                    assert_eq!(e.peak.as_ref().map(|f| f.cycles), Some(k), "{what}");
+                    assert!((e.peak_share - share).abs() <= 1e-12, "{what}: share");
+                    assert_eq!(e.prominence, prominence, "{what}: prominence");
+                }
+            }
+        }
+    }
 }

@@ -3,11 +3,16 @@
 //! (`skyplan_engine::bundle`) and opened in place of the workspace. Not a
 //! panel of its own: its buttons sit in the page's header.
 
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod views;
+page_side! {
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod views;
+}
 
-#[cfg(test)]
+// What the worker keeps and what a bundle carries agree (worker code only).
+#[cfg(all(test, feature = "worker"))]
 mod tests;

@@ -8,7 +8,6 @@ use crate::parts::forecast::saved::SavedForecast;
 use crate::parts::harvest::files::SavedHarvest;
 use crate::parts::pricing::host::SavedPricing;
 use crate::parts::shaping::saved::SavedShaping;
-use crate::parts::tuning::desk::equal_queues;
 use crate::parts::tuning::saved::SavedTuning;
 use crate::store::PanelRecord;
 use serde_json::json;
@@ -24,7 +23,7 @@ use skyplan_engine::estimate::Method as EstimateMethod;
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::import::read_decisions_csv;
 use skyplan_engine::pricing::QueuedJob;
-use skyplan_engine::tuning::{SchedulerKind, SearchMethod};
+use skyplan_engine::tuning::{equal_queues, SchedulerKind, SearchMethod};
 use skyplan_engine::{ContainerSize, Format};
 
 /// A plan of two one-offs, the second locked.

@@ -4,10 +4,14 @@
 //! and width of their prediction intervals. Shown in the Traces panel under
 //! the chart of a series.
 
-pub mod charts;
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod saved;
-pub mod views;
+page_side! {
+    pub mod charts;
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod saved;
+    pub mod views;
+}

@@ -16,10 +16,14 @@
 //! out both halves' cards ([`panel`]).
 
 pub mod cycles;
-pub mod desk;
-pub mod files;
-pub mod host;
-pub mod machines;
-pub mod panel;
 pub mod protocol;
 pub mod storage;
+page_side! {
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod files;
+    pub mod host;
+    pub mod machines;
+}

@@ -169,9 +169,15 @@ impl PaysForm {
             .split(',')
             .map(|v| number(v.trim(), "Offered loads"))
             .collect::<Result<Vec<f64>, String>>()?;
-        let mut sweep = LoadSweep::over_loads(base.clone(), loads);
-        let own = Config::of(&base);
-        sweep.configs = vec![
+        // Written out as data, not through the engine's constructors: the
+        // page links no engine function (ARCHITECTURE.md, Web).
+        let own = Config {
+            predictor: base.predictor,
+            policy: base.policy,
+            k1: base.k1,
+            k2: base.k2,
+        };
+        let mut configs = vec![
             Config {
                 predictor: Predictor::Oracle,
                 policy: Policy::Pessimistic,
@@ -183,10 +189,16 @@ impl PaysForm {
                 ..own
             },
         ];
-        if !sweep.configs.contains(&own) {
-            sweep.configs.push(own);
+        if !configs.contains(&own) {
+            configs.push(own);
         }
-        Ok(SweepSpec::Shaping(sweep))
+        Ok(SweepSpec::Shaping(LoadSweep {
+            arrivals: vec![base.workload.arrivals],
+            seeds: vec![base.workload.seed],
+            configs,
+            loads,
+            base,
+        }))
     }
 }
 

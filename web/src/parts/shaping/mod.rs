@@ -4,10 +4,14 @@
 //! host's timelines side by side, Figure 2's policies as box plots, the
 //! K1 × K2 heat maps with the recommended cell, and exports.
 
-pub mod charts;
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod saved;
-pub mod views;
+page_side! {
+    pub mod charts;
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod saved;
+    pub mod views;
+}

@@ -4,10 +4,14 @@
 //! the chosen one's schedule, Algorithm 3's split among groups and the tuned
 //! configuration as YARN XML.
 
-pub mod charts;
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod saved;
-pub mod views;
+page_side! {
+    pub mod charts;
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod saved;
+    pub mod views;
+}

@@ -3,9 +3,13 @@
 //! capacity per class and hour, Algorithm 1's class selection for a job,
 //! and the task-scheduling simulation of YARN-PT against YARN-H.
 
-pub mod charts;
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod views;
+page_side! {
+    pub mod charts;
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod views;
+}

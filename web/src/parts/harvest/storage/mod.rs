@@ -2,9 +2,13 @@
 //! × peak grid, Algorithm 2's placement explained, durability and
 //! availability against stock HDFS.
 
-pub mod charts;
-pub mod desk;
-pub mod host;
-pub mod panel;
 pub mod protocol;
-pub mod views;
+page_side! {
+    pub mod charts;
+    pub mod desk;
+    pub mod panel;
+}
+worker_side! {
+    pub mod host;
+    pub mod views;
+}

@@ -27,12 +27,21 @@ const PAYS_FIELDS: [Field<PaysForm>; 2] = fields![PaysForm:
 pub fn PaysCard() -> impl IntoView {
     let desk = expect_context::<Studio>().shaping;
     let sweep = desk.pays;
-    // The loaded workload's offered load: the last run's, as generated or
-    // read from files.
+    // The loaded workload's offered load, on the sweep's axis: a generated
+    // workload's is its setting (requested work over the cluster's over the
+    // generator's span); a workload read from files has no span but its
+    // arrivals, so its requested load over them stands in (what the spread
+    // arrivals' setting measures).
     let mine = Signal::derive(move || {
-        desk.run
-            .view
-            .with(|v| v.as_ref().map(|v| v.report.workload.requested_cpu_load))
+        desk.run.view.with(|v| {
+            v.as_ref().map(|v| {
+                if v.source.starts_with("generated") {
+                    v.report.params.workload.load
+                } else {
+                    v.report.workload.requested_cpu_load
+                }
+            })
+        })
     });
     // Rows as they come while a sweep runs; the last result's otherwise.
     let rows = Signal::derive(move || {
@@ -98,7 +107,7 @@ pub fn PaysCard() -> impl IntoView {
     view! {
         <JobCard
             title="Where it pays: speed-up against offered load"
-            text="Shaping shortens turnaround only where reservations leave applications waiting that the used resources could run: below saturation nobody waits, far above it both queue. Each cell generates the workload at one offered load (requested core-seconds over the cluster's) and runs the baseline and the shaped run, as `skyplan sweep shaping` does; the cells run on a pool of workers, one per core. The dashed line is your workload's load (the last run's); the triangle, the paper's best forecaster (10.6×, GP), drawn at the reference simulator's load because the paper states none (its oracle: ~100×)."
+            text="Shaping shortens turnaround only where reservations leave applications waiting that the used resources could run: below saturation nobody waits, far above it both queue. Each cell generates the workload at one offered load (requested core-seconds over the cluster's) and runs the baseline and the shaped run, as `skyplan sweep shaping` does; the cells run on a pool of workers, one per core. The dashed line is your workload's load (the last run's: a generated workload's setting, a file's requested load over its arrivals); the triangle, the paper's best forecaster (10.6×, GP), drawn at the reference simulator's load because the paper states none (its oracle: ~100×)."
             job=sweep.job
             status_testid="shaping-pays-status"
             status=status
