@@ -7,6 +7,8 @@
 //! - [`error`] (`RunwayError`), [`params`] (`RunwayParams`, `Growth`,
 //!   steps, headroom targets, horizons);
 //! - [`peaks`]: the cluster's daily peak utilization per resource;
+//! - [`passage`]: the fitted model's simulated paths and the band of
+//!   their running maximum (the days a level is first reached);
 //! - [`trend`]: bands of levels ahead — auto-ARIMA on the daily peaks (the
 //!   fitted model) and the least-squares line (the planners' rule), with
 //!   the evidence they saw;
@@ -32,6 +34,7 @@ pub mod growth;
 pub mod levers;
 pub mod limit;
 pub mod params;
+pub mod passage;
 pub mod peaks;
 pub mod planner;
 #[cfg(test)]

@@ -13,9 +13,14 @@
 //! only with the distance from the data's centre.
 //!
 //! Both bands are at 80 % (P10 to P90): the runway's P10 date is when the
-//! upper band reaches a limit, its P90 date when the lower one does.
+//! upper band reaches a limit, its P90 date when the lower one does. The
+//! fitted band is that of the highest peak so far (simulated paths,
+//! [`super::passage`]), so these are the quantiles of the day a limit is
+//! first reached; the line's is the textbook interval of the level on each
+//! day, as planners use it, kept as the rule it is compared with.
 
 use super::error::RunwayError;
+use super::passage::{running_max_band, PathModel, PATHS};
 use crate::forecast::{auto_arima, ArimaParams, SelectParams};
 use crate::numerics::quantile::student_t_quantile;
 use crate::numerics::stats::median;
@@ -127,8 +132,10 @@ fn is_exact_line(peaks: &[f64]) -> bool {
 }
 
 /// The fitted model: auto-ARIMA (p, q ≤ 2, d by KPSS up to 1, with a
-/// constant) on the daily peaks, `days` ahead. Day 0 is today's level
-/// ([`level_now`]) in all three quantiles.
+/// constant) on the daily peaks, `days` ahead, as the band of the highest
+/// peak reached so far ([`super::passage`]): the days its quantiles reach
+/// a level are the quantiles of the day the peaks first reach it. Day 0 is
+/// today's level ([`level_now`]) in all three quantiles.
 pub fn fitted_band(peaks: &[f64], days: usize, resource: &str) -> Result<Band, RunwayError> {
     enough(peaks, resource)?;
     let now = level_now(peaks).unwrap_or(0.0);
@@ -154,23 +161,35 @@ pub fn fitted_band(peaks: &[f64], days: usize, resource: &str) -> Result<Band, R
     };
     let fit = auto_arima(peaks, &select)
         .map_err(|e| RunwayError::Fit(resource.to_string(), e.to_string()))?;
-    let steps = fit
-        .model
-        .forecast(days, 0.8)
-        .map_err(|e| RunwayError::Fit(resource.to_string(), e.to_string()))?;
-    let mut band = Band::flat(now, days, "");
-    for s in steps.iter().filter(|s| s.step <= days) {
-        if !(s.mean.is_finite() && s.lower.is_finite() && s.upper.is_finite()) {
-            return Err(RunwayError::Fit(
-                resource.to_string(),
-                "the model forecast a non-finite level".into(),
-            ));
-        }
-        band.p10[s.step] = s.lower;
-        band.p50[s.step] = s.mean;
-        band.p90[s.step] = s.upper;
+    let model = PathModel::of_fit(fit.model.fit_summary(), peaks);
+    let q = running_max_band(&model, peaks, now, days, PATHS).ok_or_else(|| {
+        RunwayError::Fit(
+            resource.to_string(),
+            "the last day has no peak to start the forecast from".into(),
+        )
+    })?;
+    let mut band = Band {
+        p10: q.p10,
+        p50: q.p50,
+        p90: q.p90,
+        model: String::new(),
+    };
+    if band
+        .p10
+        .iter()
+        .chain(&band.p50)
+        .chain(&band.p90)
+        .any(|v| !v.is_finite())
+    {
+        return Err(RunwayError::Fit(
+            resource.to_string(),
+            "the model forecast a non-finite level".into(),
+        ));
     }
-    band.model = format!("auto-ARIMA on daily peaks: {}", fit.model.describe());
+    band.model = format!(
+        "auto-ARIMA on daily peaks, highest peak so far over {PATHS} simulated paths: {}",
+        fit.model.describe()
+    );
     Ok(band)
 }
 
@@ -271,15 +290,27 @@ mod tests {
     }
 
     #[test]
-    fn a_growing_series_is_forecast_to_keep_growing_with_a_widening_band() {
-        // A noisy upward drift of 0.5 points a day over 60 days.
+    fn a_growing_series_is_forecast_to_keep_growing_with_a_band_of_highs() {
+        // A noisy upward drift of 0.5 points a day over 60 days. The band
+        // is the running maximum's: it never falls, and (the drift being
+        // known closely from 60 days) its width need not grow — the
+        // highest of many noisy days spreads less than one day does.
         let mut rng = crate::numerics::rng::Rng::new(3);
         let peaks: Vec<f64> = (0..60)
             .map(|d| 0.30 + 0.005 * d as f64 + 0.01 * (rng.unit() - 0.5))
             .collect();
         let b = fitted_band(&peaks, 90, "cpu").unwrap();
         assert!(b.p50[90] > b.p50[1] + 0.3, "{}", b.model);
-        assert!(b.p90[90] - b.p10[90] > b.p90[1] - b.p10[1]);
-        assert!(b.p10.iter().zip(&b.p90).all(|(l, u)| l <= u));
+        // The line continued: 0.30 + 0.005 × 149 ≈ 1.045 on day 90.
+        assert!((b.p50[90] - 1.045).abs() < 0.03, "{}", b.p50[90]);
+        for v in [&b.p10, &b.p50, &b.p90] {
+            assert!(v[1..].windows(2).all(|w| w[0] <= w[1]));
+        }
+        assert!(b
+            .p10
+            .iter()
+            .zip(&b.p50)
+            .zip(&b.p90)
+            .all(|((l, m), u)| l <= m && m <= u));
     }
 }
