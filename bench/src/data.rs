@@ -600,8 +600,8 @@ fn timing(label: &'static str, mut t: Vec<f64>) -> StepTiming {
 /// Forecasting per step with h = 10 and N = 100 on the series `y` (§III-A):
 /// the history-kernel GP updated incrementally (`steps` appends, each with
 /// a one-step forecast; without refits and with ML-II every 25 values), 20
-/// full GP fits, and `arima_steps` auto-ARIMA order searches, each with
-/// its one-step forecast — the work of `bench/benches/forecast.rs` and of
+/// full GP fits, and `arima_steps` auto-ARIMA order searches over the grid
+/// and as pmdarima's stepwise walk, each with its one-step forecast — the work of `bench/benches/forecast.rs` and of
 /// the headless-Chrome benchmark, timed by `now_ms`.
 ///
 /// # Errors
@@ -613,7 +613,7 @@ pub fn measure_forecast(
     now_ms: &mut dyn FnMut() -> f64,
 ) -> Result<Vec<StepTiming>, skyplan_engine::forecast::ForecastError> {
     use skyplan_engine::forecast::{
-        auto_arima, ForecastError, HistoryGp, HistoryGpParams, SelectParams,
+        auto_arima, ForecastError, HistoryGp, HistoryGpParams, OrderSearch, SelectParams,
     };
     let (h, n) = (10, 100);
     let need = n + h + steps.max(arima_steps).max(200) + 1;
@@ -661,16 +661,31 @@ pub fn measure_forecast(
         std::hint::black_box(f);
     }
     out.push(timing("GP, full ML-II fit + 1-step forecast", t));
-    let mut t = Vec::new();
-    for k in 0..arima_steps {
-        let end = start + k;
-        let t0 = now_ms();
-        let sel = auto_arima(&y[end - n - h..end], &SelectParams::default())?;
-        let f = sel.model.forecast(1, 0.95)?;
-        t.push(now_ms() - t0);
-        std::hint::black_box(f);
+    for (label, search) in [
+        (
+            "ARIMA, AIC order search (the grid) + 1-step forecast",
+            OrderSearch::Grid,
+        ),
+        (
+            "ARIMA, pmdarima's stepwise walk + 1-step forecast",
+            OrderSearch::Stepwise,
+        ),
+    ] {
+        let params = SelectParams {
+            search,
+            ..SelectParams::default()
+        };
+        let mut t = Vec::new();
+        for k in 0..arima_steps {
+            let end = start + k;
+            let t0 = now_ms();
+            let sel = auto_arima(&y[end - n - h..end], &params)?;
+            let f = sel.model.forecast(1, 0.95)?;
+            t.push(now_ms() - t0);
+            std::hint::black_box(f);
+        }
+        out.push(timing(label, t));
     }
-    out.push(timing("ARIMA, AIC order search + 1-step forecast", t));
     Ok(out)
 }
 
@@ -1043,7 +1058,7 @@ mod tests {
         };
         let rows = measure_forecast(&y, 50, 3, &mut now).unwrap();
         let steps: Vec<usize> = rows.iter().map(|r| r.steps).collect();
-        assert_eq!(steps, vec![50, 50, 20, 3]);
+        assert_eq!(steps, vec![50, 50, 20, 3, 3]);
         assert!(rows.iter().all(|r| r.median_ms >= 1.0));
         assert!(measure_forecast(&y[..150], 50, 3, &mut now).is_err());
     }

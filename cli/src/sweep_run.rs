@@ -3,7 +3,8 @@
 //! Below the commands, beside `common` and `input`.
 
 use crate::common::{emit, json, Failure};
-use skyplan_engine::sweep::{self, SweepResult, SweepSpec};
+use skyplan_engine::sweep::{self, CellOutcome, SweepResult, SweepSpec};
+use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
 /// Which cells to run and where the result goes.
@@ -124,4 +125,28 @@ pub fn write(result: &SweepResult, a: &SweepArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::input(format!("{path}: could not write ({e})")))?;
     }
     Ok(())
+}
+
+/// A sweep table's body: a line per cell — its number, then `line(outcome)`
+/// for a part's row, or the cell's failure — and how many cells ran when
+/// some did not.
+pub fn table_rows(
+    out: &mut String,
+    r: &SweepResult,
+    line: impl Fn(&CellOutcome) -> Option<String>,
+) {
+    for row in &r.rows {
+        let _ = match line(&row.outcome) {
+            Some(l) => writeln!(out, "{:>4} {l}", row.cell),
+            None => writeln!(
+                out,
+                "{:>4} failed: {}",
+                row.cell,
+                row.outcome.error().unwrap_or("")
+            ),
+        };
+    }
+    if !r.is_complete() {
+        let _ = writeln!(out, "{} of {} cells run", r.rows.len(), r.cells);
+    }
 }

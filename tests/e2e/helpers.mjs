@@ -15,6 +15,7 @@
 
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -447,4 +448,11 @@ export async function openSlos() {
   const { page } = current();
   await page.click('[data-testid=nav-slos]');
   await waitForCount(page.locator('[data-testid=slo-row]'), 12, 'recurring-job rows');
+}
+
+/** The `skyplan` CLI built by `cargo test` (make test builds it before the e2e tests); built here if missing. */
+export function skyplan(args) {
+  const bin = path.join(REPO, 'target', 'debug', 'skyplan');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '-p', 'skyplan-cli'], { cwd: REPO, stdio: 'inherit' });
+  return execFileSync(bin, args, { cwd: REPO, encoding: 'utf8' });
 }

@@ -3,14 +3,14 @@
 // shows each cell as it finishes, draws the speed-up against the load with
 // the workload's load marked, and its rows equal `skyplan sweep shaping`'s
 // natively, cell by cell. A cancelled sweep keeps the cells it finished,
-// and the engine worker keeps answering meanwhile.
+// and the engine worker keeps answering meanwhile. The Harvest panel's
+// "where it pays" card runs a small harvest sweep on the same pool: its
+// rows appear, the chart is drawn with the demo tenants' level marked, and
+// each cell equals `skyplan sweep harvest`'s.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import {
-  REPO,
+  skyplan,
   studioSession,
   studioTest,
   screenshot,
@@ -20,13 +20,6 @@ import {
 
 let page;
 studioSession('sweep', (s) => ({ page } = s));
-
-/** The `skyplan` CLI built by `cargo test` (make test builds it before this test); built here if missing. */
-function skyplan(args) {
-  const bin = path.join(REPO, 'target', 'debug', 'skyplan');
-  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '-p', 'skyplan-cli'], { cwd: REPO, stdio: 'inherit' });
-  return execFileSync(bin, args, { cwd: REPO, encoding: 'utf8' });
-}
 
 /** The sweep's rows as shown: cell, load, configuration and speed-up. */
 async function rows() {
@@ -124,4 +117,68 @@ studioTest('Sweep: a cancelled sweep keeps the cells it finished', { timeout: 60
     null,
     { timeout: 300_000 },
   );
+});
+
+/** The harvest sweep's rows as shown. */
+async function harvestRows() {
+  return page.$$eval('[data-testid=harvest-pays-row]', (rs) =>
+    rs.map((r) => ({
+      cell: Number(r.dataset.cell),
+      servers: Number(r.dataset.servers),
+      level: Number(r.dataset.level),
+      scaling: r.dataset.scaling,
+      improvement: Number(r.dataset.improvement),
+      ptKills: Number(r.dataset.ptKills),
+      hKills: Number(r.dataset.hKills),
+    })),
+  );
+}
+
+studioTest('Sweep: where harvesting pays, on a pool of workers, equal to the CLI cell by cell', { timeout: 600_000 }, 'no uncaught page errors', async () => {
+  await page.click('[data-testid=nav-harvest]');
+  await page.locator('[data-testid=harvest-panel]').waitFor();
+  // The demo's tenants classified: their level is the chart's mark.
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=harvest-status]')?.dataset.running === 'false' &&
+      document.querySelectorAll('[data-testid=harvest-tenant-row]').length > 0,
+    null,
+    { timeout: 120_000 },
+  );
+  // A small grid: two sizes × two levels, half a day.
+  await typeInto('harvest-pays-servers', '200,400');
+  await typeInto('harvest-pays-levels', '10,30');
+  await typeInto('harvest-pays-days', '0.5');
+  const t0 = Date.now();
+  await page.click('[data-testid=harvest-pays-run]');
+  const progress = page.locator('[data-testid=harvest-pays-progress]');
+  await progress.waitFor();
+  const workers = Number(await progress.getAttribute('data-workers'));
+  assert.ok(workers > 1, `the sweep runs on more than one worker (${workers})`);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=harvest-pays-status]')?.dataset.running === 'false',
+    null,
+    { timeout: 300_000 },
+  );
+  console.log(`# BENCH-SWEEP studio: harvest, 4 cells (200/400 servers, levels 10/30 %, half a day) on ${workers} workers in ${Date.now() - t0} ms`);
+  assert.equal(await page.locator('[data-testid=harvest-pays-error]').count(), 0, 'no error line');
+  const shown = await harvestRows();
+  assert.deepEqual(shown.map((r) => [r.cell, r.servers, r.level, r.scaling]), [
+    [0, 200, 10, 'linear'], [1, 200, 30, 'linear'], [2, 400, 10, 'linear'], [3, 400, 30, 'linear'],
+  ], 'servers outermost, then levels');
+  await drawnKey('harvest-pays-chart');
+  await screenshot('where-harvesting-pays', page.locator('[data-testid=harvest-pays-chart]'));
+  // The same sweep natively: every cell's improvement and kills equal.
+  const native = JSON.parse(skyplan([
+    'sweep', 'harvest', '--servers', '200,400', '--levels', '10,30', '--scaling', 'linear',
+    '--days', '0.5', '--json',
+  ]));
+  assert.equal(native.rows.length, 4);
+  for (const r of shown) {
+    const n = native.rows[r.cell];
+    assert.equal(n.servers, r.servers, `cell ${r.cell}: servers`);
+    assert.equal(n.level, r.level, `cell ${r.cell}: level`);
+    assert.equal(n.pt_kills, r.ptKills, `cell ${r.cell}: YARN-PT's kills`);
+    assert.equal(n.h_kills, r.hKills, `cell ${r.cell}: YARN-H's kills`);
+    assert.equal(n.improvement, r.improvement, `cell ${r.cell}: the worker pool's improvement is the CLI's`);
+  }
 });

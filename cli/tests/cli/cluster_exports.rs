@@ -1,13 +1,17 @@
 //! `skyplan import --json` on what a running cluster exports (the samples
 //! in `fixtures/clusters/`): each format reported as today's are.
 
-use crate::common::skyplan;
+use crate::common::{skyplan, temp_bytes};
 
 /// The `--json` summary of importing `file`.
 fn summary(file: &str) -> serde_json::Value {
-    let path = format!("fixtures/clusters/{file}");
-    let (code, out, err) = skyplan(&["import", "--json", &path]);
-    assert_eq!(code, 0, "{file}: {err}");
+    summary_of(&format!("fixtures/clusters/{file}"))
+}
+
+/// The `--json` summary of importing the file at `path`.
+fn summary_of(path: &str) -> serde_json::Value {
+    let (code, out, err) = skyplan(&["import", "--json", path]);
+    assert_eq!(code, 0, "{path}: {err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     v["summary"].clone()
 }
@@ -37,6 +41,35 @@ fn spark_event_log_one_run_per_application() {
     let s = summary("spark-eventlog-application_1793500000000_0042_1");
     assert_eq!(s["files"][0]["format"], "spark-event-log");
     assert_eq!(s["runs"], 1);
+}
+
+#[test]
+fn compressed_spark_event_logs_read_as_the_plain_log() {
+    // The same application, plain and through each of Spark's codecs.
+    let dir = "fixtures/real/spark-eventlogs";
+    let plain = summary_of(&format!("{dir}/app.plain"));
+    assert_eq!(plain["runs"], 1);
+    for codec in ["lz4", "lzf", "snappy", "zstd"] {
+        let s = summary_of(&format!("{dir}/app.{codec}"));
+        assert_eq!(s["files"][0]["format"], "spark-event-log", "{codec}");
+        for key in ["runs", "jobs", "points"] {
+            assert_eq!(s[key], plain[key], "{codec}: {key}");
+        }
+        assert_eq!(
+            s["files"][0]["lines"], plain["files"][0]["lines"],
+            "{codec}: the decompressed lines"
+        );
+    }
+    // Cut short: refused with the codec and the byte offset.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let bytes = std::fs::read(format!("{root}/{dir}/app.zstd")).unwrap();
+    let cut = temp_bytes("cut.zstd", &bytes[..bytes.len() - 100]);
+    let (code, _, err) = skyplan(&["import", &cut]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cut.zstd: byte ") && err.contains(": zstd stream: truncated ("),
+        "{err}"
+    );
 }
 
 #[test]

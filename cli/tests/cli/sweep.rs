@@ -126,9 +126,84 @@ fn bad_sweeps_are_refused_in_one_line() {
     }
     let (code, _, err) = skyplan(&["sweep", "nothing"]);
     assert_eq!(code, 2);
-    assert!(err.contains("give shaping or merge"), "{err}");
+    assert!(
+        err.contains("give shaping") && err.contains("merge"),
+        "{err}"
+    );
     let bad = temp_file("not-a-sweep.json", "{\"rows\": 3}");
     let (code, _, err) = skyplan(&["sweep", "merge", &bad]);
     assert_eq!(code, 1);
     assert!(err.contains("not-a-sweep.json:1:"), "{err}");
+}
+
+/// A small harvest grid: one day of 10-minute slots, eight job templates,
+/// DC-0 at 300 servers, two levels.
+const HARVEST: [&str; 14] = [
+    "sweep",
+    "harvest",
+    "--servers",
+    "300",
+    "--levels",
+    "20,40",
+    "--scaling",
+    "linear",
+    "--days",
+    "1",
+    "--step",
+    "600",
+    "--tpcds",
+    "8",
+];
+
+#[test]
+fn a_harvest_sweep_lists_runs_and_merges_its_cells() {
+    let with = |extra: &[&'static str]| {
+        let mut a = HARVEST.to_vec();
+        a.extend_from_slice(extra);
+        a
+    };
+    let listed = skyplan_ok(&with(&["--cells"]));
+    assert_eq!(listed.lines().last(), Some("2"));
+    assert!(
+        listed
+            .lines()
+            .next()
+            .unwrap()
+            .starts_with("0: servers=300 level=20 scaling=linear dc=DC-0"),
+        "{listed}"
+    );
+    let whole = skyplan_ok(&with(&["--json"]));
+    let v: Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(v["sweep"]["part"], "harvest");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(row["cell"], k);
+        assert_eq!(row["servers"], 300);
+        let (pt, h) = (
+            row["pt_job_secs"].as_f64().unwrap(),
+            row["h_job_secs"].as_f64().unwrap(),
+        );
+        let improvement = row["improvement"].as_f64().unwrap();
+        assert!((improvement - 100.0 * (1.0 - h / pt)).abs() < 1e-9);
+    }
+    let files: Vec<String> = ["1", "0"]
+        .iter()
+        .map(|k| {
+            let piece = skyplan_ok(&with(&["--cell", k, "--json"]));
+            temp_file(&format!("harvest-cell-{k}.json"), &piece)
+        })
+        .collect();
+    let mut args = vec!["sweep", "merge"];
+    args.extend(files.iter().map(String::as_str));
+    args.push("--json");
+    assert_eq!(skyplan_ok(&args), whole);
+    let csv = skyplan_ok(&with(&["--csv"]));
+    assert!(csv.starts_with("cell,servers,level,scaling,"), "{csv}");
+    assert_eq!(csv.lines().count(), 3);
+    let text = skyplan_ok(&HARVEST);
+    assert!(
+        text.contains("DC-0") && text.contains("Figure 14"),
+        "{text}"
+    );
 }

@@ -18,6 +18,7 @@ fn tune_prints_candidates_best_and_split_and_exports_xml() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let c = v["split"]["containers"].as_array().unwrap();
     assert_eq!(c.iter().map(|x| x.as_u64().unwrap()).sum::<u64>(), 16);
+    check_advice(&v);
     // From the cluster's file, back into it.
     let current = temp_file(
         "capacity-scheduler.xml",
@@ -109,4 +110,101 @@ fn tune_accepts_with_a_warning_what_yarn_accepts() {
         "{err}"
     );
     assert!(out.contains("best: capacity "), "{out}");
+}
+
+/// Only confirmed advice: `tune` prints the current configuration's
+/// estimate, both simulated latencies and the engine's verdict, and its
+/// JSON carries the advice per group, consistent with the figures.
+#[test]
+fn tune_prints_the_current_estimate_the_simulated_confirmation_and_the_advice() {
+    let (code, out, err) = skyplan(&["tune", SWIM]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("current: estimated "), "{out}");
+    assert!(out.contains("mean of 5 seeded runs"), "{out}");
+    assert!(out.contains("advice: "), "{out}");
+}
+
+/// The advice in `--json` (one per group) is the rule on its figures.
+fn check_advice(v: &serde_json::Value) {
+    let advice = v["advice"].as_array().unwrap();
+    assert_eq!(advice.len(), 2);
+    for a in advice {
+        let sim_best = a["simulated_best_secs"].as_f64().unwrap();
+        let sim_current = a["simulated_current_secs"].as_f64().unwrap();
+        let verdict = a["verdict"].as_str().unwrap();
+        // A change only where the simulation confirms more than 1 %.
+        if verdict == "confirmed" {
+            assert!(sim_best < sim_current * 0.99, "{a}");
+        } else {
+            assert!(["current", "unconfirmed"].contains(&verdict), "{a}");
+        }
+    }
+}
+
+/// A small evaluation's options (no SWIM window, one Google-like mix of 6
+/// jobs), as `sweep tuning` and `tune evaluate` both take them.
+const SMALL: [&str; 6] = ["--windows", "0", "--google-mixes", "1", "--jobs", "6"];
+
+fn tuning_sweep(extra: &[&str]) -> Vec<String> {
+    ["sweep", "tuning", "--loads", "1,3", "--queues", "2"]
+        .iter()
+        .chain(&SMALL)
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// `sweep tuning` lists its cells, and cells run apart and merged are the
+/// whole sweep's JSON; a cell is `tune evaluate`'s figures at its load.
+#[test]
+fn the_tuning_sweep_runs_apart_and_merges_into_the_whole() {
+    let run = |extra: &[&str]| {
+        let args = tuning_sweep(extra);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = skyplan(&refs);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let listed = run(&["--cells"]);
+    assert_eq!(listed.lines().last(), Some("2"));
+    assert!(listed.starts_with("0: load=1 queues=2"), "{listed}");
+    let whole = run(&["--json"]);
+    let v: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    assert_eq!(v["sweep"]["part"], "tuning");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["load"], 3.0);
+    // Capacity and Fair, one Google-like mix each.
+    assert_eq!(rows[1]["cases"], 2);
+    // The same cell as `tune evaluate` at that load: its non-best increase.
+    let mut eval_args = vec!["tune", "evaluate"];
+    eval_args.extend(SMALL);
+    eval_args.extend(["--repeats", "1", "--mix-load", "3", "--json"]);
+    let (code, eval, err) = skyplan(&eval_args);
+    assert_eq!(code, 0, "{err}");
+    let e: serde_json::Value = serde_json::from_str(&eval).unwrap();
+    let twos: Vec<&serde_json::Value> = e["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["queues"] == 2)
+        .collect();
+    let hits = twos.iter().filter(|c| c["hit"] == true).count() as f64 / twos.len() as f64;
+    assert_eq!(rows[1]["hit_share"].as_f64().unwrap(), hits);
+    let mut files = Vec::new();
+    for k in ["1", "0"] {
+        let piece = run(&["--cell", k, "--json"]);
+        files.push(temp_file(&format!("tuning-sweep-{k}.json"), &piece));
+    }
+    let mut args = vec!["sweep", "merge"];
+    args.extend(files.iter().map(String::as_str));
+    args.push("--json");
+    let (code, merged, err) = skyplan(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole, "merged pieces are the whole sweep");
+    let csv = run(&["--csv"]);
+    assert!(
+        csv.starts_with("cell,load,queues,cases,nonbest_increase"),
+        "{csv}"
+    );
 }

@@ -9,8 +9,9 @@
 //!   the differenced series, as statsmodels' `SARIMAX` (which `ARIMA` and
 //!   pmdarima build on); forecasts with the model's prediction intervals;
 //! - [`select`]: the order by AIC over a stated grid (exhaustive, as
-//!   pmdarima's `auto_arima(stepwise=False)`), the differencing order by
-//!   KPSS tests (pmdarima's `ndiffs`);
+//!   pmdarima's `auto_arima(stepwise=False)`) or by pmdarima's stepwise
+//!   walk (`stepwise`), the differencing order by KPSS tests (pmdarima's
+//!   `ndiffs`);
 //! - [`gp`]: GP regression on the history patterns of eq. 5
 //!   ([`patterns`]), with the SE kernel of eq. 6, hyperparameters by
 //!   evidence maximization (the estimation module's ML-II), restricted to
@@ -46,6 +47,7 @@ pub mod select;
 pub mod series;
 mod stationary;
 mod step;
+pub mod stepwise;
 
 pub use arima::{Arima, ArimaFit, ArimaOrder, ArimaParams};
 pub use baselines::{BaselineParams, Baselines};
@@ -55,7 +57,7 @@ pub use evaluate::{evaluate, EvaluateParams, Evaluation, MethodReport};
 pub use gp::{HistoryGp, HistoryGpParams};
 pub use params::ForecastParams;
 pub use period::{detect_period, PeriodParams};
-pub use select::{auto_arima, kpss_ndiffs, Candidate, SelectParams, Selection};
+pub use select::{auto_arima, kpss_ndiffs, Candidate, OrderSearch, SelectParams, Selection};
 pub use series::{regular_grid, RegularSeries};
 pub use step::{ForecastMethod, StepForecast};
 

@@ -13,15 +13,34 @@
 //!    from the optima of (p − 1, q) and (p, q − 1), so a larger model
 //!    never ends at a lower likelihood than the nested one — and the
 //!    smallest AIC wins. Models whose fit fails are skipped and listed.
+//!    Or, with [`OrderSearch::Stepwise`], by pmdarima's default stepwise
+//!    walk ([`super::stepwise`]).
 
 use super::arima::{difference, Arima, ArimaOrder, ArimaParams};
+use super::stepwise::stepwise;
 use super::{check_series, ForecastError};
 use serde::{Deserialize, Serialize};
+
+/// How [`auto_arima`] searches the (p, q) orders.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderSearch {
+    /// Every order of the grid (pmdarima's `stepwise=False`): the default,
+    /// because the walk below can stop at a local minimum.
+    #[default]
+    Grid,
+    /// pmdarima's default Hyndman–Khandakar walk (`stepwise=True`): the
+    /// same models pmdarima fits, with its root test and constant toggle;
+    /// `max_order` does not bound it (as in pmdarima).
+    Stepwise,
+}
 
 /// Settings of [`auto_arima`]: pmdarima's defaults for an exhaustive search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SelectParams {
+    /// The grid or pmdarima's stepwise walk (default the grid).
+    pub search: OrderSearch,
     /// Largest p (default 5).
     pub max_p: usize,
     /// Largest q (default 5).
@@ -43,6 +62,7 @@ pub struct SelectParams {
 impl Default for SelectParams {
     fn default() -> Self {
         SelectParams {
+            search: OrderSearch::Grid,
             max_p: 5,
             max_q: 5,
             max_order: 5,
@@ -81,6 +101,8 @@ impl SelectParams {
 pub struct Candidate {
     /// Its order.
     pub order: ArimaOrder,
+    /// Whether it has the constant δ.
+    pub constant: bool,
     /// Its AIC, or why the fit failed.
     pub aic: Result<f64, String>,
 }
@@ -90,7 +112,7 @@ pub struct Candidate {
 pub struct Selection {
     /// The model with the smallest AIC.
     pub model: Arima,
-    /// Every model tried, in grid order.
+    /// Every model tried, in the order they were fitted.
     pub candidates: Vec<Candidate>,
 }
 
@@ -171,6 +193,18 @@ pub fn auto_arima(y: &[f64], params: &SelectParams) -> Result<Selection, Forecas
     let d = params
         .d
         .unwrap_or_else(|| kpss_ndiffs(y, params.kpss_alpha, params.max_d));
+    if params.search == OrderSearch::Stepwise {
+        let (model, visited) = stepwise(y, d, params.max_p, params.max_q, &params.fit)?;
+        let candidates = visited
+            .into_iter()
+            .map(|(order, constant, aic)| Candidate {
+                order,
+                constant,
+                aic,
+            })
+            .collect();
+        return Ok(Selection { model, candidates });
+    }
     let mut candidates = Vec::new();
     let mut fits: std::collections::HashMap<(usize, usize), super::arima::ArimaFit> =
         std::collections::HashMap::new();
@@ -198,6 +232,7 @@ pub fn auto_arima(y: &[f64], params: &SelectParams) -> Result<Selection, Forecas
                     fits.insert((p, q), m.fit_summary().clone());
                     candidates.push(Candidate {
                         order,
+                        constant: params.fit.include_constant,
                         aic: Ok(aic),
                     });
                     if best.as_ref().is_none_or(|b| aic < b.fit_summary().aic) {
@@ -207,6 +242,7 @@ pub fn auto_arima(y: &[f64], params: &SelectParams) -> Result<Selection, Forecas
                 Err(e) => {
                     candidates.push(Candidate {
                         order,
+                        constant: params.fit.include_constant,
                         aic: Err(e.to_string()),
                     });
                     first_error.get_or_insert(e);

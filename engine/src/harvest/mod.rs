@@ -31,6 +31,11 @@ pub use cycles::dag::{
     dag_from_history, read_batch_task, read_dag_json, BatchTasks, Concurrency, JobDag, Vertex,
 };
 pub use cycles::figures::{figures, DatacenterFigure, FiguresReport};
+pub use cycles::placement::DefaultPlacement;
+pub use cycles::regime::{
+    summarize, DatacenterSpec, HarvestRegime, MakeDatacenter, RegimePoint, RegimeRow,
+    RegimeSummary, DATACENTERS,
+};
 pub use cycles::select::{
     select, ClassOption, ClassState, JobRequest, JobType, Outcome, SelectParams, Selection,
 };

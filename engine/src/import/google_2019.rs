@@ -80,6 +80,17 @@ const USAGE: [([&str; 2], Resource); 2] = [
     ),
 ];
 
+/// Every field [`GoogleUsage`] reads (a CSV table keeps only these).
+const USAGE_FIELDS: &[&str] = &[
+    "start_time",
+    "end_time",
+    "machine_id",
+    "average_usage.cpus",
+    "average_usage_cpus",
+    "average_usage.memory",
+    "average_usage_memory",
+];
+
 /// `instance_usage` rows as machine series.
 pub(crate) struct GoogleUsage {
     set: SeriesSet,
@@ -121,6 +132,10 @@ impl GoogleUsage {
 }
 
 impl RecordSink for GoogleUsage {
+    fn fields_read(&self) -> Option<&'static [&'static str]> {
+        Some(USAGE_FIELDS)
+    }
+
     fn record(&mut self, _kind: usize, r: &Record) -> Result<(), Fault> {
         let (Some(from), Some(to)) = (trace_time(r, "start_time")?, trace_time(r, "end_time")?)
         else {

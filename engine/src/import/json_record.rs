@@ -372,6 +372,14 @@ pub(crate) trait RecordSink {
     /// One complete record of kind `kind` (the position of its key in
     /// [`RecordAt::Under`], 0 for top-level records).
     fn record(&mut self, kind: usize, record: &Record) -> Result<(), Fault>;
+
+    /// The fields the reader ever reads, every spelling; `None` (the
+    /// default) when it does not say. A CSV table read as records keeps
+    /// only these columns of each row, so a wide table costs what its read
+    /// columns cost (a streamed multi-gigabyte table is bound by this).
+    fn fields_read(&self) -> Option<&'static [&'static str]> {
+        None
+    }
 }
 
 /// A [`Sink`] that gathers records and hands each to a [`RecordSink`].

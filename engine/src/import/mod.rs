@@ -21,6 +21,10 @@
 //! [`Format::GoogleEvents`], [`Format::AlibabaBatchCsv`]).
 //! docs/formats.md documents each.
 //!
+//! A Spark event log compressed with one of the codecs Spark writes (lz4,
+//! lzf, snappy, zstd: [`Codec`]) is decompressed as it streams, in front of
+//! everything else (`codec`), chosen by its magic bytes.
+//!
 //! Memory stays bounded whatever the file: a line format's line is buffered
 //! up to [`MAX_LINE_BYTES`] (a longer one is a located error, skipped, never
 //! held), a JSON document streams through a push tokenizer (`json`), and
@@ -28,6 +32,7 @@
 
 mod alibaba_batch;
 mod alibaba_v2018;
+mod codec;
 mod concurrency;
 mod csv;
 mod csv_records;
@@ -63,6 +68,7 @@ pub use alibaba_v2018::{
     latest_requests, read_container_meta, read_container_usage, ContainerMeta, ContainerUsage,
     CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS,
 };
+pub use codec::Codec;
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use format::Format;
@@ -144,6 +150,18 @@ pub enum ImportError {
         errors: Vec<ParseError>,
         /// Number of bad lines in all.
         total: u64,
+    },
+    /// A compressed file whose stream is corrupt or cut short.
+    #[error("{file}: byte {offset}: {codec} stream: {reason}")]
+    Compressed {
+        /// File name.
+        file: String,
+        /// The codec it is compressed with.
+        codec: Codec,
+        /// Offset in the (compressed) file of the block at fault.
+        offset: u64,
+        /// What is wrong, in words.
+        reason: String,
     },
 }
 
@@ -379,10 +397,28 @@ enum Stage {
     Dead(Format),
 }
 
+/// What the importer does with the file's bytes before reading them as
+/// text.
+enum Compression {
+    /// The first bytes are kept until they tell whether (and how) the file
+    /// is compressed.
+    Sniffing(Vec<u8>),
+    /// Not compressed: the bytes are the text.
+    Plain,
+    /// Compressed: the bytes are decompressed as they stream.
+    Decoding(Box<codec::Decoder>),
+    /// The compressed stream failed (`Importer::codec_error`): nothing more
+    /// is read.
+    Failed,
+}
+
 /// Streaming importer: feed it chunks of any size, then [`Importer::finish`].
 pub struct Importer {
     file: String,
     options: ImportOptions,
+    compression: Compression,
+    /// Why the compressed stream stopped, if it did.
+    codec_error: Option<(Codec, codec::CodecError)>,
     stage: Stage,
     /// The bytes seen while detecting.
     prefix: Vec<u8>,
@@ -407,6 +443,8 @@ impl Importer {
         Importer {
             file: file.into(),
             options,
+            compression: Compression::Sniffing(Vec::new()),
+            codec_error: None,
             stage: Stage::Detecting,
             prefix: Vec::new(),
             tail: Vec::new(),
@@ -439,11 +477,123 @@ impl Importer {
         }
     }
 
+    /// The codec the file is compressed with, once known.
+    pub fn codec(&self) -> Option<Codec> {
+        match &self.compression {
+            Compression::Decoding(d) => Some(d.codec()),
+            _ => self.codec_error.as_ref().map(|(c, _)| *c),
+        }
+    }
+
     /// Feeds the next chunk of the file. Lines and JSON values may span
-    /// chunks.
+    /// chunks, and so may a compressed file's blocks.
     pub fn push(&mut self, chunk: &[u8]) {
         self.bytes += chunk.len() as u64;
         self.hasher.update(chunk);
+        match &mut self.compression {
+            Compression::Plain => self.push_text(chunk),
+            Compression::Sniffing(first) => {
+                first.extend_from_slice(chunk);
+                let sniffed = codec::sniff(&self.file, first, false);
+                self.start_compression(sniffed);
+            }
+            Compression::Decoding(_) => self.decode(chunk),
+            Compression::Failed => {}
+        }
+    }
+
+    /// Leaves sniffing once the first bytes tell, and replays them.
+    fn start_compression(&mut self, sniffed: codec::Sniff) {
+        let Compression::Sniffing(first) = &mut self.compression else {
+            return;
+        };
+        let first = std::mem::take(first);
+        match sniffed {
+            codec::Sniff::Undecided => self.compression = Compression::Sniffing(first),
+            codec::Sniff::Plain => {
+                self.compression = Compression::Plain;
+                self.push_text(&first);
+            }
+            codec::Sniff::Compressed(codec) => {
+                self.compression = Compression::Decoding(Box::new(codec::Decoder::new(codec)));
+                self.decode(&first);
+            }
+            codec::Sniff::Mismatch(codec) => {
+                self.compression = Compression::Failed;
+                self.codec_error = Some((
+                    codec,
+                    codec::CodecError {
+                        offset: 0,
+                        reason: format!(
+                            "the name says {codec} but the file starts with neither a {codec} stream's magic bytes nor text"
+                        ),
+                    },
+                ));
+            }
+        }
+    }
+
+    /// Decompresses a chunk into the text stage.
+    fn decode(&mut self, chunk: &[u8]) {
+        let Compression::Decoding(mut decoder) =
+            std::mem::replace(&mut self.compression, Compression::Failed)
+        else {
+            return;
+        };
+        match decoder.push(chunk, &mut |text| self.push_text(text)) {
+            Ok(()) => self.compression = Compression::Decoding(decoder),
+            Err(e) => self.codec_error = Some((decoder.codec(), e)),
+        }
+    }
+
+    /// Ends the compressed stream (an error if it is cut short) and, in
+    /// lenient mode, turns a stream error into a warning after the text
+    /// read before it.
+    fn finish_compression(&mut self) -> Option<ImportError> {
+        match std::mem::replace(&mut self.compression, Compression::Plain) {
+            Compression::Sniffing(first) => {
+                self.compression = Compression::Sniffing(first);
+                let sniffed = codec::sniff(&self.file, self.sniffed_bytes(), true);
+                self.start_compression(sniffed);
+            }
+            Compression::Decoding(mut decoder) => {
+                if let Err(e) = decoder.finish() {
+                    self.codec_error = Some((decoder.codec(), e));
+                }
+            }
+            other => self.compression = other,
+        }
+        let (codec, e) = self.codec_error.take()?;
+        if self.options.lenient {
+            let line = self.newlines + 1;
+            self.error_at(
+                line,
+                1,
+                format!(
+                    "byte {}: {codec} stream: {}; the rest of the file is not read",
+                    e.offset, e.reason
+                ),
+            );
+            return None;
+        }
+        Some(ImportError::Compressed {
+            file: self.file.clone(),
+            codec,
+            offset: e.offset,
+            reason: e.reason,
+        })
+    }
+
+    /// The bytes kept while sniffing.
+    fn sniffed_bytes(&self) -> &[u8] {
+        match &self.compression {
+            Compression::Sniffing(first) => first,
+            _ => &[],
+        }
+    }
+
+    /// Feeds decompressed (or plain) text.
+    fn push_text(&mut self, chunk: &[u8]) {
         if let Some(&last) = chunk.last() {
             self.newlines += memchr::memchr_iter(b'\n', chunk).count() as u64;
             self.last_byte = last;
@@ -707,6 +857,9 @@ impl Importer {
 
     /// Ends the file: returns what was loaded, or why nothing was.
     pub fn finish(mut self) -> Result<LoadedFile, ImportError> {
+        if let Some(e) = self.finish_compression() {
+            return Err(e);
+        }
         if let Stage::Detecting = self.stage {
             self.detect(true);
         }

@@ -2,16 +2,26 @@
 //! swept values, and what one cell gives.
 
 use super::error::SweepError;
+use crate::harvest::{HarvestRegime, RegimeRow};
 use crate::shaping::{LoadRow, LoadSweep};
+use crate::tuning::{ContentionRow, ContentionSweep};
 use serde::{Deserialize, Serialize};
 
 /// A sweep of one part. Serialized with its part's name in `part`, so a
 /// sweep's JSON says what it is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "part", rename_all = "kebab-case")]
+// One spec is built per sweep and cloned per worker: the variants' sizes
+// (a few hundred bytes each) do not matter, and boxing one only moves the
+// lint to the other.
+#[allow(clippy::large_enum_variant)]
 pub enum SweepSpec {
     /// Shaping against offered load ([`LoadSweep`]).
     Shaping(LoadSweep),
+    /// Harvesting against size and primary level ([`HarvestRegime`]).
+    Harvest(HarvestRegime),
+    /// Tuning against contention ([`ContentionSweep`]).
+    Tuning(ContentionSweep),
 }
 
 /// One cell's result: its number and what it gave.
@@ -37,28 +47,38 @@ pub enum CellOutcome {
     },
     /// A shaping cell.
     Shaping(LoadRow),
+    /// A harvesting cell.
+    Harvest(RegimeRow),
+    /// A tuning cell.
+    Tuning(ContentionRow),
 }
 
 impl SweepSpec {
-    /// The part's name (`shaping`).
+    /// The part's name (`shaping`, `harvest`).
     pub fn part(&self) -> &'static str {
         match self {
             SweepSpec::Shaping(_) => "shaping",
+            SweepSpec::Harvest(_) => "harvest",
+            SweepSpec::Tuning(_) => "tuning",
         }
     }
 
     /// Checks every setting once, before any cell runs.
     pub fn validate(&self) -> Result<(), SweepError> {
         match self {
-            SweepSpec::Shaping(s) => s.validate(),
+            SweepSpec::Shaping(s) => s.validate().map_err(|e| e.to_string()),
+            SweepSpec::Harvest(h) => h.validate().map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s.validate().map_err(|e| e.to_string()),
         }
-        .map_err(|e| SweepError::Invalid(e.to_string()))
+        .map_err(SweepError::Invalid)
     }
 
     /// Cells in the grid.
     pub fn cells(&self) -> usize {
         match self {
             SweepSpec::Shaping(s) => s.cells(),
+            SweepSpec::Harvest(h) => h.cells(),
+            SweepSpec::Tuning(s) => s.cells(),
         }
     }
 
@@ -76,11 +96,20 @@ impl SweepSpec {
     /// failure is kept in the row.
     pub fn run_cell(&self, cell: usize) -> CellRow {
         let outcome = match self {
-            SweepSpec::Shaping(s) => s.run_cell(cell).map(CellOutcome::Shaping),
+            SweepSpec::Shaping(s) => s
+                .run_cell(cell)
+                .map(CellOutcome::Shaping)
+                .map_err(|e| e.to_string()),
+            SweepSpec::Harvest(h) => h
+                .run_cell(cell, &crate::fixtures::regime_datacenter)
+                .map(CellOutcome::Harvest)
+                .map_err(|e| e.to_string()),
+            SweepSpec::Tuning(s) => s
+                .run_cell(cell)
+                .map(CellOutcome::Tuning)
+                .map_err(|e| e.to_string()),
         }
-        .unwrap_or_else(|e| CellOutcome::Failed {
-            error: e.to_string(),
-        });
+        .unwrap_or_else(|error| CellOutcome::Failed { error });
         CellRow { cell, outcome }
     }
 
@@ -88,6 +117,8 @@ impl SweepSpec {
     pub fn columns(&self) -> &'static [&'static str] {
         match self {
             SweepSpec::Shaping(_) => &LoadRow::COLUMNS,
+            SweepSpec::Harvest(_) => &RegimeRow::COLUMNS,
+            SweepSpec::Tuning(_) => &ContentionRow::COLUMNS,
         }
     }
 }
@@ -99,6 +130,8 @@ impl CellOutcome {
         match self {
             CellOutcome::Failed { .. } => Vec::new(),
             CellOutcome::Shaping(r) => r.cells(),
+            CellOutcome::Harvest(r) => r.cells(),
+            CellOutcome::Tuning(r) => r.cells(),
         }
     }
 

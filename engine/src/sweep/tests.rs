@@ -38,7 +38,9 @@ fn quiet() -> impl FnMut(&CellRow, usize, usize) {
 
 #[test]
 fn cells_cover_the_grid_once_loads_outermost() {
-    let SweepSpec::Shaping(s) = sweep();
+    let SweepSpec::Shaping(s) = sweep() else {
+        unreachable!("a shaping sweep")
+    };
     assert_eq!(s.cells(), 12);
     let points: Vec<_> = (0..12).map(|k| s.point(k).unwrap()).collect();
     for (i, a) in points.iter().enumerate() {
@@ -56,7 +58,9 @@ fn cells_cover_the_grid_once_loads_outermost() {
 #[test]
 fn a_cell_is_the_simulation_of_its_settings() {
     let spec = sweep();
-    let SweepSpec::Shaping(s) = &spec;
+    let SweepSpec::Shaping(s) = &spec else {
+        unreachable!("a shaping sweep")
+    };
     for k in [0, 7, 11] {
         let row = spec.run_cell(k);
         let params = s.params_at(k).unwrap();
@@ -139,7 +143,9 @@ fn a_stopped_sweep_keeps_its_finished_cells() {
 fn merging_refuses_other_sweeps_conflicts_and_missing_cells() {
     let spec = sweep();
     let a = run_cells(&spec, &[0, 1], 1, &mut quiet(), &|| false).unwrap();
-    let SweepSpec::Shaping(mut other) = spec.clone();
+    let SweepSpec::Shaping(mut other) = spec.clone() else {
+        unreachable!("a shaping sweep")
+    };
     other.loads[2] = 1.9;
     let b = run_cells(&SweepSpec::Shaping(other), &[2], 1, &mut quiet(), &|| false).unwrap();
     assert!(matches!(
@@ -250,4 +256,42 @@ fn spread_arrivals_keep_the_applications_and_move_only_their_arrivals() {
     let last =
         |w: &crate::shaping::Workload| w.applications.iter().map(|a| a.arrival).fold(0.0, f64::max);
     assert!(last(&spread) > 3.0 * last(&bursty));
+}
+
+/// The tuning variant: its JSON names the part and reads back, its pieces
+/// on two threads merge into the one-thread run, and a cell is its part's
+/// row.
+#[test]
+fn a_tuning_sweep_runs_and_merges_like_any_part() {
+    let base = crate::tuning::EvalParams {
+        facebook_windows: 1,
+        google_mixes: 1,
+        jobs_per_mix: 6,
+        repeats: 1,
+        adapt_minutes: vec![2.0],
+        adapt_jobs: 12,
+        ..crate::tuning::EvalParams::default()
+    };
+    let s = crate::tuning::ContentionSweep::new(
+        base,
+        crate::fixtures::swim_like_jobs(30, 5),
+        vec![1.0, 2.5],
+        vec![2],
+    );
+    let spec = SweepSpec::Tuning(s.clone());
+    assert_eq!(spec.part(), "tuning");
+    let text = serde_json::to_string(&spec).unwrap();
+    assert!(text.starts_with(r#"{"part":"tuning""#), "{text:.40}");
+    assert_eq!(serde_json::from_str::<SweepSpec>(&text).unwrap(), spec);
+    let whole = run(&spec, 1, &mut quiet(), &|| false).unwrap();
+    let a = run_cells(&spec, &[1], 2, &mut quiet(), &|| false).unwrap();
+    let b = run_cells(&spec, &[0], 2, &mut quiet(), &|| false).unwrap();
+    assert_eq!(merge_complete(vec![a, b]).unwrap(), whole);
+    for row in &whole.rows {
+        let CellOutcome::Tuning(r) = &row.outcome else {
+            panic!("cell {} failed: {:?}", row.cell, row.outcome.error());
+        };
+        assert_eq!(*r, s.run_cell(row.cell).unwrap());
+        assert_eq!(row.outcome.cells().len(), spec.columns().len());
+    }
 }

@@ -106,6 +106,10 @@ pub struct EvalParams {
     /// estimator without them, for comparison).
     #[serde(default = "yes")]
     pub delays: bool,
+    /// Queue counts evaluated, each with both schedulers (default 2 and
+    /// 4, the paper's; the contention sweep moves it).
+    #[serde(default = "paper_queue_counts")]
+    pub queue_counts: Vec<usize>,
 }
 
 impl Default for EvalParams {
@@ -131,6 +135,7 @@ impl Default for EvalParams {
             application_master: true,
             reading: Reading::PerTask,
             delays: true,
+            queue_counts: paper_queue_counts(),
         }
     }
 }
@@ -145,6 +150,13 @@ impl EvalParams {
             return Err(TuneError::BadParam {
                 name: "jobs per mix / repeats / max tasks".into(),
                 why: "must be ≥ 1".into(),
+            });
+        }
+        if self.queue_counts.is_empty() || self.queue_counts.iter().any(|&q| !(1..=8).contains(&q))
+        {
+            return Err(TuneError::BadParam {
+                name: "queue counts".into(),
+                why: "each must be 1–8, at least one".into(),
             });
         }
         for &m in &self.adapt_minutes {
@@ -268,6 +280,10 @@ fn yes() -> bool {
     true
 }
 
+fn paper_queue_counts() -> Vec<usize> {
+    vec![2, 4]
+}
+
 fn rules(p: &EvalParams) -> RuleSet {
     RuleSet {
         allocation: super::rules::AllocationRule::Capacity,
@@ -305,7 +321,8 @@ fn share(cases: &[&CaseResult]) -> f64 {
     cases.iter().filter(|c| c.hit).count() as f64 / cases.len() as f64
 }
 
-fn mean(v: impl Iterator<Item = f64>) -> f64 {
+/// The mean of `v` (NaN when empty).
+pub(super) fn mean(v: impl Iterator<Item = f64>) -> f64 {
     let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
     if n == 0 {
         f64::NAN
@@ -417,30 +434,74 @@ fn case(
 }
 
 /// §4.3 and §4.4 on `swim` (SWIM jobs; may be empty: Google-like mixes
-/// only, no §4.4). `progress(done, total)` counts cases and settings.
+/// only, no §4.4), on every core. `progress(done, total)` counts the
+/// pieces: the cases, and per §4.4 setting its statics and each interval.
 pub fn evaluate(
     swim: &[WorkloadJob],
     p: &EvalParams,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<EvalReport, TuneError> {
+    evaluate_on(swim, p, 0, progress)
+}
+
+/// One independent piece of the evaluation: a §4.3 case (a mix on one
+/// setting and cluster), one §4.4 setting's static configurations, or its
+/// run-time tuning at one interval. Each is a pure function of its inputs,
+/// so the pieces run on any number of threads and give the same report.
+enum Piece {
+    /// A §4.3 case: every configuration of `space` estimated and simulated.
+    Case {
+        source: &'static str,
+        mix: usize,
+        jobs: Vec<TuneJob>,
+        cluster: Cluster,
+        space: SearchSpace,
+    },
+    /// §4.4: the representative static configurations of setting `setting`.
+    Statics { setting: usize },
+    /// §4.4: run-time tuning of setting `setting` every `minutes`.
+    Adaptive { setting: usize, minutes: f64 },
+}
+
+/// What a piece gives.
+enum PieceResult {
+    Case(CaseResult),
+    /// Each representative configuration's mean latency (∞: deadlocks).
+    Statics(Vec<f64>),
+    Adaptive(f64),
+}
+
+/// A §4.4 setting's stream and grid, built once and shared by its pieces.
+struct Stream {
+    scheduler: SchedulerKind,
+    queues: usize,
+    jobs: Vec<TuneJob>,
+    offered_load: f64,
+    space: SearchSpace,
+}
+
+/// [`evaluate`] on up to `threads` threads (0: every core; one in wasm32):
+/// the cases and §4.4's runs are independent pieces on
+/// [`crate::parallel::map_jobs`], so the report is the same on any number
+/// of threads — one window of large SWIM jobs takes minutes, and the
+/// evaluation is dozens of them.
+pub fn evaluate_on(
+    swim: &[WorkloadJob],
+    p: &EvalParams,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<EvalReport, TuneError> {
     p.validate()?;
     let settings: Vec<(SchedulerKind, usize)> = [SchedulerKind::Capacity, SchedulerKind::Fair]
         .into_iter()
-        .flat_map(|s| [(s, 2), (s, 4)])
+        .flat_map(|s| p.queue_counts.iter().map(move |&q| (s, q)))
         .collect();
     let fb_windows = if swim.len() >= p.jobs_per_mix {
         p.facebook_windows
     } else {
         0
     };
-    let total = settings.len() * (fb_windows * p.facebook_containers.len() + p.google_mixes)
-        + if swim.is_empty() {
-            0
-        } else {
-            settings.len() * p.adapt_minutes.len()
-        };
-    let mut done = 0;
-    let mut cases = Vec::new();
+    let mut pieces = Vec::new();
     for &(scheduler, queues) in &settings {
         let space = space_for(scheduler, queues, p)?;
         for w in 0..fb_windows {
@@ -450,9 +511,13 @@ pub fn evaluate(
             for &c in &p.facebook_containers {
                 let mut jobs = base.clone();
                 set_load(&mut jobs, p.mix_load, c);
-                cases.push(case("facebook", w, &jobs, &Cluster::of(c, 4), &space, p)?);
-                done += 1;
-                progress(done, total);
+                pieces.push(Piece::Case {
+                    source: "facebook",
+                    mix: w,
+                    jobs,
+                    cluster: Cluster::of(c, 4),
+                    space: space.clone(),
+                });
             }
         }
         for g in 0..p.google_mixes {
@@ -467,20 +532,111 @@ pub fn evaluate(
                 placement,
             );
             set_load(&mut jobs, p.mix_load, p.google_containers);
-            let cluster = Cluster::of(p.google_containers, p.google_containers.div_ceil(2));
-            cases.push(case("google", g, &jobs, &cluster, &space, p)?);
-            done += 1;
-            progress(done, total);
+            pieces.push(Piece::Case {
+                source: "google",
+                mix: g,
+                jobs,
+                cluster: Cluster::of(p.google_containers, p.google_containers.div_ceil(2)),
+                space: space.clone(),
+            });
         }
     }
-    let adaptation = if swim.is_empty() {
-        Vec::new()
-    } else {
-        adapt(swim, p, &settings, &mut |_| {
-            done += 1;
-            progress(done, total);
-        })?
-    };
+    let cases_total = pieces.len();
+    // §4.4: one stream per setting, its statics and each interval a piece.
+    let mut streams = Vec::new();
+    if !swim.is_empty() {
+        let take = &swim[..p.adapt_jobs.clamp(1, swim.len())];
+        for &(scheduler, queues) in &settings {
+            let mut jobs = jobs_from_swim(take, queues, &eval_swim_tasks(p, p.seed))?;
+            let offered_load = compress(&mut jobs, p.adapt_load, p.adapt_containers);
+            let setting = streams.len();
+            streams.push(Stream {
+                scheduler,
+                queues,
+                jobs,
+                offered_load,
+                space: space_for(scheduler, queues, p)?,
+            });
+            pieces.push(Piece::Statics { setting });
+            for &minutes in &p.adapt_minutes {
+                pieces.push(Piece::Adaptive { setting, minutes });
+            }
+        }
+    }
+    let adapt_cluster = Cluster::of(p.adapt_containers, 4);
+    let results = crate::parallel::map_jobs(
+        &pieces,
+        threads,
+        || (),
+        |_, piece| -> Result<PieceResult, TuneError> {
+            match piece {
+                Piece::Case {
+                    source,
+                    mix,
+                    jobs,
+                    cluster,
+                    space,
+                } => case(source, *mix, jobs, cluster, space, p).map(PieceResult::Case),
+                Piece::Statics { setting } => {
+                    let st = &streams[*setting];
+                    Ok(PieceResult::Statics(
+                        representative(st.scheduler, st.queues, &st.space)
+                            .iter()
+                            .map(|c| {
+                                simulate(&st.jobs, &adapt_cluster, c, &p.sim)
+                                    .map_or(f64::INFINITY, |r| r.mean_latency_secs)
+                            })
+                            .collect(),
+                    ))
+                }
+                Piece::Adaptive { setting, minutes } => {
+                    let st = &streams[*setting];
+                    run_adaptive(
+                        &st.jobs,
+                        &adapt_cluster,
+                        &st.space,
+                        minutes * 60.0,
+                        &p.sim,
+                        rules(p),
+                    )
+                    .map(PieceResult::Adaptive)
+                }
+            }
+        },
+        progress,
+    );
+    let mut cases = Vec::with_capacity(cases_total);
+    let mut adaptation = Vec::new();
+    let mut statics: Vec<f64> = Vec::new();
+    for (piece, result) in pieces.iter().zip(results) {
+        match (piece, result?) {
+            (_, PieceResult::Case(c)) => cases.push(c),
+            (_, PieceResult::Statics(v)) => statics = v,
+            (Piece::Adaptive { setting, minutes }, PieceResult::Adaptive(adaptive)) => {
+                let st = &streams[*setting];
+                let static_mean = mean(statics.iter().copied().filter(|v| v.is_finite()));
+                let static_best = statics.iter().copied().fold(f64::INFINITY, f64::min);
+                adaptation.push(AdaptResult {
+                    scheduler: st.scheduler,
+                    queues: st.queues,
+                    interval_min: *minutes,
+                    adaptive_secs: adaptive,
+                    static_mean_secs: static_mean,
+                    statics: statics.len(),
+                    offered_load: st.offered_load,
+                    static_best_secs: static_best,
+                    reduction: static_mean / adaptive,
+                    reduction_vs_best: static_best / adaptive,
+                });
+            }
+            (_, PieceResult::Adaptive(_)) => {}
+        }
+    }
+    Ok(summarize(cases, adaptation))
+}
+
+/// The report's shares and means over the cases and §4.4's settings.
+fn summarize(cases: Vec<CaseResult>, adaptation: Vec<AdaptResult>) -> EvalReport {
     let all: Vec<&CaseResult> = cases.iter().collect();
     let by = |f: &dyn Fn(&CaseResult) -> bool| -> Vec<&CaseResult> {
         cases.iter().filter(|c| f(c)).collect()
@@ -491,7 +647,7 @@ pub fn evaluate(
         .map(|c| c.estimate_error.abs())
         .filter(|e| e.is_finite())
         .collect();
-    Ok(EvalReport {
+    EvalReport {
         within_2pct_share: mean(cases.iter().map(|c| f64::from(u8::from(c.hit_within_2pct)))),
         median_spearman: median(&mut rhos),
         spearman_undefined: cases.iter().filter(|c| c.spearman.is_none()).count(),
@@ -519,50 +675,7 @@ pub fn evaluate(
         mean_reduction: mean(adaptation.iter().map(|a: &AdaptResult| a.reduction)),
         adaptation,
         cases,
-    })
-}
-
-/// §4.4 for every setting and interval.
-fn adapt(
-    swim: &[WorkloadJob],
-    p: &EvalParams,
-    settings: &[(SchedulerKind, usize)],
-    tick: &mut dyn FnMut(usize),
-) -> Result<Vec<AdaptResult>, TuneError> {
-    let take = &swim[..p.adapt_jobs.clamp(1, swim.len())];
-    let cluster = Cluster::of(p.adapt_containers, 4);
-    let mut out = Vec::new();
-    for &(scheduler, queues) in settings {
-        let mut jobs = jobs_from_swim(take, queues, &eval_swim_tasks(p, p.seed))?;
-        let offered_load = compress(&mut jobs, p.adapt_load, p.adapt_containers);
-        let space = space_for(scheduler, queues, p)?;
-        let reps = representative(scheduler, queues, &space);
-        let statics: Vec<f64> = reps
-            .iter()
-            .map(|c| {
-                simulate(&jobs, &cluster, c, &p.sim).map_or(f64::INFINITY, |r| r.mean_latency_secs)
-            })
-            .collect();
-        let static_mean = mean(statics.iter().copied().filter(|v| v.is_finite()));
-        let static_best = statics.iter().copied().fold(f64::INFINITY, f64::min);
-        for &minutes in &p.adapt_minutes {
-            let adaptive = run_adaptive(&jobs, &cluster, &space, minutes * 60.0, &p.sim, rules(p))?;
-            out.push(AdaptResult {
-                scheduler,
-                queues,
-                interval_min: minutes,
-                adaptive_secs: adaptive,
-                static_mean_secs: static_mean,
-                statics: reps.len(),
-                offered_load,
-                static_best_secs: static_best,
-                reduction: static_mean / adaptive,
-                reduction_vs_best: static_best / adaptive,
-            });
-            tick(out.len());
-        }
     }
-    Ok(out)
 }
 
 /// Compresses `jobs`' submissions so that their offered load on

@@ -26,6 +26,10 @@
 //!   actual latency;
 //! - [`evaluate`] — §4.3 (how often the comparison's best is the actual best)
 //!   and §4.4 (run-time adaptation against static configurations);
+//! - [`advice`]: only confirmed advice — whether the simulation confirms
+//!   the recommendation's gain over the current configuration;
+//! - [`contention_sweep`]: §4.3 and §4.4 against mix load and queue
+//!   count, a sweep's cell (where tuning pays);
 //! - [`tune`]: one whole pass — every group's search, the curves, the
 //!   split;
 //! - [`workload`]: SWIM's Facebook jobs as tasks, generated Google-like
@@ -36,7 +40,9 @@
 //! - [`yarn_xml`]: `capacity-scheduler.xml` and the Fair Scheduler
 //!   allocation file, in and out, with located errors.
 
+pub mod advice;
 pub mod cluster_dp;
+pub mod contention_sweep;
 mod error;
 pub mod evaluate;
 pub mod exec_time;
@@ -56,13 +62,17 @@ pub mod tune;
 pub mod workload;
 pub mod yarn_xml;
 
+pub use advice::{advise, advise_group, Advice, Verdict};
 pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
     GroupCurve,
 };
+pub use contention_sweep::{ContentionRow, ContentionSweep};
 pub(crate) use error::check_range;
 pub use error::TuneError;
-pub use evaluate::{evaluate, run_adaptive, AdaptResult, CaseResult, EvalParams, EvalReport};
+pub use evaluate::{
+    evaluate, evaluate_on, run_adaptive, AdaptResult, CaseResult, EvalParams, EvalReport,
+};
 pub use exec_time::{execution_time, Allocation, ExecEstimate};
 pub use latency::{compare, JobLatency, LatencyReport};
 pub use model::{

@@ -42,9 +42,13 @@
 use super::exec_time::Allocation;
 use super::latency_report::{report, JobLatency, LatencyReport};
 use super::limits::{am_limit, job_limit};
-use super::model::{Cluster, GroupConfig, TuneJob};
-use super::rules::{JobDemand, QueueBounds, QueueDemand, RuleSet};
+use super::model::{Cluster, GroupConfig, Policy, TuneJob};
+use super::rules::{
+    ConstraintCheck, JobDemand, QueueAllocation, QueueBounds, QueueDemand, RuleSet,
+};
 use super::TuneError;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 /// A job's state while the estimate runs.
 #[derive(Clone, Debug, Default)]
@@ -84,6 +88,86 @@ struct Release {
     machine: usize,
 }
 
+/// What every allocation round of one estimate shares: the jobs, the
+/// configuration's rules and limits, and the activation order — fixed for
+/// the whole estimate, so computed once rather than at every moment.
+struct Setup<'a> {
+    jobs: &'a [TuneJob],
+    config: &'a GroupConfig,
+    rules: &'a RuleSet,
+    total: u32,
+    bounds: Vec<QueueBounds>,
+    am_limits: Vec<u32>,
+    job_limits: Vec<u32>,
+    allocation: &'static dyn QueueAllocation,
+    constraint: &'static dyn ConstraintCheck,
+    /// Jobs by submission, then index: the order YARN activates them in.
+    order: Vec<usize>,
+    /// The same order, per queue.
+    queue_order: Vec<Vec<usize>>,
+}
+
+/// The estimate's state between moments. Besides each job's run it keeps,
+/// up to date at every grant and release, what a round would otherwise
+/// recount over every job — containers held and AMs per queue, the jobs
+/// that may ask for tasks, the AMs about to start — so that a round costs
+/// what the jobs holding containers and the few next in line cost, not
+/// the whole backlog: §4.4's snapshots hold a hundred jobs and tens of
+/// thousands of tasks, and an estimate runs a round at every task end.
+struct State {
+    runs: Vec<Run>,
+    free: Vec<u32>,
+    releases: Vec<Release>,
+    /// Containers (AMs and tasks) the jobs of each queue hold.
+    used: Vec<u32>,
+    /// AMs each queue's jobs hold.
+    ams: Vec<u32>,
+    /// Jobs that may ask for tasks: those holding an AM (with AM
+    /// containers), else every submitted job not finished.
+    live: Vec<usize>,
+    /// Per queue, where in its activation order the jobs still waiting
+    /// for an AM begin (every job before has one or has finished).
+    next_wait: Vec<usize>,
+    /// Jobs in activation order already made live (without AMs).
+    submitted: usize,
+    /// AMs that have been granted and start asking later: (ready, job).
+    readies: BinaryHeap<Ready>,
+    /// Containers each job asks for in the current round, and the jobs
+    /// asking (by index).
+    wanted: Vec<u32>,
+    asking: Vec<usize>,
+    /// Buffers a round reuses.
+    admitted: Vec<u32>,
+    here: Vec<QueueDemand>,
+    members: Vec<usize>,
+    facts: Vec<JobDemand>,
+}
+
+/// An AM's start, ordered so that the heap pops the earliest.
+#[derive(Clone, Copy, Debug)]
+struct Ready {
+    at: f64,
+    job: usize,
+}
+
+impl PartialEq for Ready {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Ready {}
+impl PartialOrd for Ready {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ready {
+    /// Reversed: the earliest first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.at.total_cmp(&self.at).then(o.job.cmp(&self.job))
+    }
+}
+
 /// Algorithm 1, per-task reading (see the module documentation). Inputs
 /// are validated by the caller.
 pub(crate) fn per_task(
@@ -93,19 +177,36 @@ pub(crate) fn per_task(
     rules: RuleSet,
 ) -> Result<LatencyReport, TuneError> {
     let total = cluster.containers();
-    let allocation = rules.allocation.rule();
-    let constraint = rules.constraint.rule();
     let nq = config.queues.len();
-    let bounds = rules.queue_bounds(config, total);
     let with_am = rules.application_master;
     let am = u32::from(with_am);
-    let am_limits: Vec<u32> = (0..nq)
-        .map(|q| am_limit(config.scheduler, &config.queues, q, total, None))
-        .collect();
-    let job_limits: Vec<u32> = (0..nq)
-        .map(|q| job_limit(config.scheduler, &config.queues, q, total, am))
-        .collect();
-    let mut runs: Vec<Run> = jobs
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| jobs[a].submit.total_cmp(&jobs[b].submit).then(a.cmp(&b)));
+    let mut queue_order = vec![Vec::new(); nq];
+    for &v in &order {
+        queue_order[jobs[v].queue].push(v);
+    }
+    let setup = Setup {
+        jobs,
+        config,
+        rules: &rules,
+        total,
+        bounds: rules.queue_bounds(config, total),
+        am_limits: (0..nq)
+            .map(|q| am_limit(config.scheduler, &config.queues, q, total, None))
+            .collect(),
+        job_limits: (0..nq)
+            .map(|q| job_limit(config.scheduler, &config.queues, q, total, am))
+            .collect(),
+        allocation: rules.allocation.rule(),
+        constraint: rules.constraint.rule(),
+        order,
+        queue_order,
+    };
+    // Submission times in order, to find the next arrival and whether one
+    // falls now without scanning every job at every moment.
+    let submits: Vec<f64> = setup.order.iter().map(|&v| jobs[v].submit).collect();
+    let runs: Vec<Run> = jobs
         .iter()
         .map(|j| {
             let mut stages: Vec<Vec<f64>> = Vec::new();
@@ -132,8 +233,24 @@ pub(crate) fn per_task(
             }
         })
         .collect();
-    let mut free = cluster.machines.clone();
-    let machines = free.len();
+    let mut st = State {
+        runs,
+        free: cluster.machines.clone(),
+        releases: Vec::new(),
+        used: vec![0; nq],
+        ams: vec![0; nq],
+        live: Vec::new(),
+        next_wait: vec![0; nq],
+        submitted: 0,
+        readies: BinaryHeap::new(),
+        wanted: vec![0; jobs.len()],
+        asking: Vec::new(),
+        admitted: Vec::new(),
+        here: Vec::new(),
+        members: Vec::new(),
+        facts: Vec::new(),
+    };
+    let machines = st.free.len();
     let delays = rules.delays;
     // Each machine's next heartbeat that may hand out containers: armed
     // when something changes (a release, a submission, an AM ready), spent
@@ -145,15 +262,22 @@ pub(crate) fn per_task(
             *b = b.min(delays.next_heartbeat(m, machines, t));
         }
     };
-    let mut releases: Vec<Release> = Vec::new();
+    let mut due: Vec<Release> = Vec::new();
+    let mut beating: Vec<bool> = vec![false; machines];
     let mut unfinished = jobs.len();
     let mut t_m = 0.0f64;
     while unfinished > 0 {
-        if jobs.iter().any(|j| j.submit == t_m)
-            || runs
-                .iter()
-                .any(|r| r.finish.is_none() && r.am.is_some() && r.ready == t_m)
-        {
+        let arrives = submits
+            .get(submits.partition_point(|&s| s < t_m))
+            .is_some_and(|&s| s == t_m);
+        // AMs starting now (each start is a moment: see `next_ready`).
+        let mut starts = false;
+        while let Some(r) = st.readies.peek().copied().filter(|r| r.at <= t_m) {
+            st.readies.pop();
+            let run = &st.runs[r.job];
+            starts |= r.at == t_m && run.finish.is_none() && run.am.is_some();
+        }
+        if arrives || starts {
             arm(&mut beat, t_m);
         }
         // Containers whose task has ended by t_M come back one at a time,
@@ -164,8 +288,8 @@ pub(crate) fn per_task(
         // take containers — as in the simulation. Releasing a whole wave
         // at once would hand every container straight to the job's next
         // stage.
-        let mut due: Vec<Release> = Vec::new();
-        releases.retain(|r| {
+        due.clear();
+        st.releases.retain(|r| {
             if r.at <= t_m {
                 due.push(*r);
                 false
@@ -178,47 +302,23 @@ pub(crate) fn per_task(
                 .then(a.job.cmp(&b.job))
                 .then(a.machine.cmp(&b.machine))
         });
-        let mut due = due.into_iter();
+        let mut next_due = 0;
         loop {
-            if let Some(r) = due.next() {
+            if let Some(&r) = due.get(next_due) {
+                next_due += 1;
                 arm(&mut beat, r.at);
-                free[r.machine] += 1;
-                let run = &mut runs[r.job];
-                run.running -= 1;
-                if run.running == 0 && run.pending.is_empty() {
-                    match run.stages.pop() {
-                        Some(next) => run.pending = next,
-                        None => {
-                            run.finish = Some(r.at);
-                            if let Some(m) = run.am.take() {
-                                free[m] += 1;
-                            }
-                            unfinished -= 1;
-                        }
-                    }
+                if st.release(jobs, r) {
+                    unfinished -= 1;
                 }
             }
             // The machines heartbeating now hand out containers until
             // nothing more is granted (an AM granted asks for its tasks
             // after its start-up).
-            let beating: Vec<bool> = beat.iter().map(|&b| b <= t_m).collect();
-            while allocate(
-                jobs,
-                config,
-                &rules,
-                total,
-                &bounds,
-                &am_limits,
-                &job_limits,
-                allocation,
-                constraint,
-                &mut runs,
-                &mut free,
-                &mut releases,
-                &beating,
-                t_m,
-            ) {}
-            if due.len() == 0 {
+            for (b, &at) in beating.iter_mut().zip(&beat) {
+                *b = at <= t_m;
+            }
+            while st.allocate(&setup, &beating, t_m) {}
+            if next_due == due.len() {
                 break;
             }
         }
@@ -228,17 +328,19 @@ pub(crate) fn per_task(
         if unfinished == 0 {
             break;
         }
-        let next_release = releases.iter().map(|r| r.at).fold(f64::INFINITY, f64::min);
-        let next_arrival = jobs
+        let next_release = st
+            .releases
             .iter()
-            .filter(|j| j.submit > t_m)
-            .map(|j| j.submit)
+            .map(|r| r.at)
             .fold(f64::INFINITY, f64::min);
-        let next_ready = runs
-            .iter()
-            .filter(|r| r.finish.is_none() && r.am.is_some() && r.ready > t_m)
-            .map(|r| r.ready)
-            .fold(f64::INFINITY, f64::min);
+        let next_arrival = submits
+            .get(submits.partition_point(|&s| s <= t_m))
+            .copied()
+            .unwrap_or(f64::INFINITY);
+        // Every AM granted starts after the moment of its grant; a job
+        // holds its AM until it finishes, which it cannot before its AM
+        // has started, so the earliest entry is the earliest start.
+        let next_ready = st.readies.peek().map_or(f64::INFINITY, |r| r.at);
         let next_beat = beat.iter().copied().fold(f64::INFINITY, f64::min);
         let next = next_release
             .min(next_arrival)
@@ -249,13 +351,13 @@ pub(crate) fn per_task(
             // tasks may use (placement, queue maximum): the configuration
             // deadlocks, as it does in YARN and in the simulation. Its
             // unfinished jobs never finish; the search ranks it last.
-            if runs.iter().any(|r| r.finish.is_none() && r.am.is_some()) {
-                for r in runs.iter_mut().filter(|r| r.finish.is_none()) {
+            if st.runs.iter().any(|r| r.finish.is_none() && r.am.is_some()) {
+                for r in st.runs.iter_mut().filter(|r| r.finish.is_none()) {
                     r.finish = Some(f64::INFINITY);
                 }
                 break;
             }
-            let v = runs.iter().position(|r| r.finish.is_none()).unwrap_or(0);
+            let v = st.runs.iter().position(|r| r.finish.is_none()).unwrap_or(0);
             return Err(TuneError::BadJob {
                 index: v,
                 name: jobs[v].name.clone(),
@@ -264,7 +366,7 @@ pub(crate) fn per_task(
         }
         t_m = next;
     }
-    Ok(report(jobs.iter().zip(runs).map(|(j, r)| {
+    Ok(report(jobs.iter().zip(st.runs).map(|(j, r)| {
         let first = r.first.unwrap_or(j.submit);
         let finish = r.finish.unwrap_or(first);
         JobLatency {
@@ -278,143 +380,227 @@ pub(crate) fn per_task(
     })))
 }
 
-/// One allocation round at `t_M`; whether anything was granted.
-#[allow(clippy::too_many_arguments)]
-fn allocate(
-    jobs: &[TuneJob],
-    config: &GroupConfig,
-    rules: &RuleSet,
-    total: u32,
-    bounds: &[QueueBounds],
-    am_limits: &[u32],
-    job_limits: &[u32],
-    allocation: &dyn super::rules::QueueAllocation,
-    constraint: &dyn super::rules::ConstraintCheck,
-    runs: &mut [Run],
-    free: &mut [u32],
-    releases: &mut Vec<Release>,
-    beating: &[bool],
-    t_m: f64,
-) -> bool {
-    let nq = config.queues.len();
-    let with_am = rules.application_master;
-    let free_total: u32 = free.iter().sum();
-    if free_total == 0 {
-        return false;
-    }
-    // AMs running per queue, and the jobs waiting for one in submission
-    // order (YARN activates applications in that order).
-    let mut ams = vec![0u32; nq];
-    for (j, r) in jobs.iter().zip(runs.iter()) {
-        ams[j.queue] += u32::from(r.am.is_some());
-    }
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by(|&a, &b| jobs[a].submit.total_cmp(&jobs[b].submit).then(a.cmp(&b)));
-    let mut wanted = vec![0u32; jobs.len()];
-    let mut demand = vec![QueueDemand::default(); nq];
-    let mut admitted = ams.clone();
-    for &v in &order {
-        let (j, r) = (&jobs[v], &runs[v]);
-        if j.submit > t_m || r.finish.is_some() {
-            continue;
+impl State {
+    /// A task's container comes back; whether its job has finished.
+    fn release(&mut self, jobs: &[TuneJob], r: Release) -> bool {
+        let q = jobs[r.job].queue;
+        self.free[r.machine] += 1;
+        self.used[q] -= 1;
+        let run = &mut self.runs[r.job];
+        run.running -= 1;
+        if run.running > 0 || !run.pending.is_empty() {
+            return false;
         }
-        demand[j.queue].used += r.held();
-        if with_am && r.am.is_none() {
-            if admitted[j.queue] < am_limits[j.queue] {
-                admitted[j.queue] += 1;
-                wanted[v] = 1;
+        match run.stages.pop() {
+            Some(next) => {
+                run.pending = next;
+                false
             }
-        } else if r.ready > t_m {
-            // Its AM is still starting: no requests yet.
-        } else {
+            None => {
+                run.finish = Some(r.at);
+                if let Some(m) = run.am.take() {
+                    self.free[m] += 1;
+                    self.used[q] -= 1;
+                    self.ams[q] -= 1;
+                }
+                if let Some(k) = self.live.iter().position(|&v| v == r.job) {
+                    self.live.swap_remove(k);
+                }
+                true
+            }
+        }
+    }
+
+    /// One allocation round at `t_M`; whether anything was granted.
+    fn allocate(&mut self, setup: &Setup<'_>, beating: &[bool], t_m: f64) -> bool {
+        let Setup {
+            jobs,
+            config,
+            rules,
+            total,
+            ref bounds,
+            ref am_limits,
+            ref job_limits,
+            allocation,
+            constraint,
+            ref order,
+            ref queue_order,
+        } = *setup;
+        // Only heartbeating machines hand out containers: with none,
+        // nothing is granted (and nothing below need be computed).
+        if !beating.iter().any(|&b| b) {
+            return false;
+        }
+        let free_total: u32 = self.free.iter().sum();
+        if free_total == 0 {
+            return false;
+        }
+        let nq = config.queues.len();
+        let with_am = rules.application_master;
+        let State {
+            runs,
+            free,
+            releases,
+            used,
+            ams,
+            live,
+            next_wait,
+            submitted,
+            readies,
+            wanted,
+            asking,
+            admitted,
+            here,
+            members,
+            facts,
+        } = self;
+        for &v in asking.iter() {
+            wanted[v] = 0;
+        }
+        asking.clear();
+        // Without AMs every job submitted by now may ask for tasks.
+        while let Some(&v) = order.get(*submitted).filter(|&&v| jobs[v].submit <= t_m) {
+            *submitted += 1;
+            if !with_am {
+                live.push(v);
+            }
+        }
+        // The jobs waiting for an AM, per queue in submission order (YARN
+        // activates applications in that order), while the queue is below
+        // its AM limit.
+        if with_am {
+            admitted.clear();
+            admitted.extend_from_slice(ams);
+            for q in 0..nq {
+                let waiting = &queue_order[q];
+                let started = |v: usize| runs[v].am.is_some() || runs[v].finish.is_some();
+                while waiting.get(next_wait[q]).is_some_and(|&v| started(v)) {
+                    next_wait[q] += 1;
+                }
+                for &v in &waiting[next_wait[q]..] {
+                    if admitted[q] >= am_limits[q] || jobs[v].submit > t_m {
+                        break;
+                    }
+                    if !started(v) {
+                        admitted[q] += 1;
+                        wanted[v] = 1;
+                        asking.push(v);
+                    }
+                }
+            }
+        }
+        // The jobs holding containers ask for their current stage's tasks,
+        // once their AM has started, within their demand and user limit.
+        for &v in live.iter() {
+            let (j, r) = (&jobs[v], &runs[v]);
+            if r.ready > t_m {
+                continue;
+            }
             let room = job_limits[j.queue].saturating_sub(r.held());
             wanted[v] = (r.pending.len() as u32)
                 .min(j.demand.saturating_sub(r.running))
                 .min(room);
+            if wanted[v] > 0 {
+                asking.push(v);
+            }
         }
-        demand[j.queue].wanted += wanted[v];
-    }
-    // Machine by machine (those heartbeating now), one container at a
-    // time, as a node heartbeat hands out its free containers in the
-    // simulation: the queue by the
-    // scheduler's rule among queues with a job that may use this machine,
-    // then the job by the queue's policy among those jobs.
-    let mut used: Vec<u32> = demand.iter().map(|d| d.used).collect();
-    let mut granted = false;
-    // Indexed: the body hands `free` on and gives containers back to it.
-    #[allow(clippy::needless_range_loop)]
-    for m in (0..free.len()).filter(|&m| beating[m]) {
-        while free[m] > 0 {
-            let fits = |v: usize| wanted[v] > 0 && constraint.may_use(&jobs[v], m);
-            let mut here = vec![QueueDemand::default(); nq];
-            for q in 0..nq {
-                here[q].used = used[q];
-            }
-            for v in (0..jobs.len()).filter(|&v| fits(v)) {
-                here[jobs[v].queue].wanted += wanted[v];
-            }
-            let per_queue = allocation.split(1, total, &config.queues, &here, bounds);
-            let Some(q) = per_queue.iter().position(|&n| n > 0) else {
-                break;
-            };
-            let members: Vec<usize> = (0..jobs.len())
-                .filter(|&v| jobs[v].queue == q && fits(v))
-                .collect();
-            let facts: Vec<JobDemand> = members
-                .iter()
-                .map(|&v| JobDemand {
+        asking.sort_unstable();
+        // Machine by machine (those heartbeating now), one container at a
+        // time, as a node heartbeat hands out its free containers in the
+        // simulation: the queue by the scheduler's rule among queues with
+        // a job that may use this machine, then the job by the queue's
+        // policy among those jobs.
+        let mut granted = false;
+        // Indexed: the body hands `free` on and gives containers back to it.
+        #[allow(clippy::needless_range_loop)]
+        for m in (0..free.len()).filter(|&m| beating[m]) {
+            while free[m] > 0 {
+                let fits = |v: usize| wanted[v] > 0 && constraint.may_use(&jobs[v], m);
+                here.clear();
+                here.extend(used.iter().map(|&u| QueueDemand { used: u, wanted: 0 }));
+                for &v in asking.iter().filter(|&&v| fits(v)) {
+                    here[jobs[v].queue].wanted += wanted[v];
+                }
+                let per_queue = allocation.split(1, total, &config.queues, here, bounds);
+                let Some(q) = per_queue.iter().position(|&n| n > 0) else {
+                    break;
+                };
+                members.clear();
+                members.extend(
+                    asking
+                        .iter()
+                        .copied()
+                        .filter(|&v| jobs[v].queue == q && fits(v)),
+                );
+                // Only LRTF reads a job's unstarted work, a sum over all
+                // its tasks: computed for it alone, or a job of thousands
+                // of tasks makes every grant cost thousands of additions.
+                let policy = config.queues[q].policy;
+                facts.clear();
+                facts.extend(members.iter().map(|&v| JobDemand {
                     submit: jobs[v].submit,
                     held: runs[v].held(),
                     wanted: wanted[v],
                     dominance: jobs[v].dominance(),
                     deadline: jobs[v].deadline.unwrap_or(f64::INFINITY),
-                    remaining_secs: runs[v].remaining_secs(),
-                })
-                .collect();
-            let split = config.queues[q].policy.rule().split(1, &facts);
-            let Some(k) = split.iter().position(|&n| n > 0) else {
-                break;
-            };
-            let v = members[k];
-            free[m] -= 1;
-            wanted[v] -= 1;
-            used[q] += 1;
-            granted = true;
-            let r = &mut runs[v];
-            r.first.get_or_insert(t_m);
-            if with_am && r.am.is_none() {
-                r.am = Some(m);
-                // Its requests reach the scheduler after this heartbeat
-                // has handed out its containers: with no start-up they
-                // are served from the next one on (as in the simulation).
-                let start = rules.delays.am_start_secs();
-                r.ready = if start > 0.0 { t_m + start } else { t_m + 1e-6 };
-                r.pending = r.stages.pop().unwrap_or_default();
-                // Its tasks are asked for from the next round on.
-                wanted[v] = 0;
-                continue;
-            }
-            let Some(secs) = r.pending.pop() else {
-                // Nothing to run (cannot happen: grants ≤ wanted); give the
-                // container back.
-                free[m] += 1;
-                wanted[v] = 0;
-                continue;
-            };
-            r.running += 1;
-            releases.push(Release {
-                at: t_m + secs,
-                job: v,
-                machine: m,
-            });
-            match r.allocations.last_mut() {
-                Some(a) if a.at == t_m => a.containers += 1,
-                _ => r.allocations.push(Allocation {
-                    at: t_m,
-                    containers: 1,
-                }),
+                    remaining_secs: if policy == Policy::Lrtf {
+                        runs[v].remaining_secs()
+                    } else {
+                        0.0
+                    },
+                }));
+                let split = policy.rule().split(1, facts);
+                let Some(k) = split.iter().position(|&n| n > 0) else {
+                    break;
+                };
+                let v = members[k];
+                free[m] -= 1;
+                wanted[v] -= 1;
+                used[q] += 1;
+                granted = true;
+                let r = &mut runs[v];
+                r.first.get_or_insert(t_m);
+                if with_am && r.am.is_none() {
+                    r.am = Some(m);
+                    ams[q] += 1;
+                    live.push(v);
+                    // Its requests reach the scheduler after this heartbeat
+                    // has handed out its containers: with no start-up they
+                    // are served from the next one on (as in the simulation).
+                    let start = rules.delays.am_start_secs();
+                    r.ready = if start > 0.0 { t_m + start } else { t_m + 1e-6 };
+                    readies.push(Ready {
+                        at: r.ready,
+                        job: v,
+                    });
+                    r.pending = r.stages.pop().unwrap_or_default();
+                    // Its tasks are asked for from the next round on.
+                    wanted[v] = 0;
+                    continue;
+                }
+                let Some(secs) = r.pending.pop() else {
+                    // Nothing to run (cannot happen: grants ≤ wanted); give
+                    // the container back.
+                    free[m] += 1;
+                    used[q] -= 1;
+                    wanted[v] = 0;
+                    continue;
+                };
+                r.running += 1;
+                releases.push(Release {
+                    at: t_m + secs,
+                    job: v,
+                    machine: m,
+                });
+                match r.allocations.last_mut() {
+                    Some(a) if a.at == t_m => a.containers += 1,
+                    _ => r.allocations.push(Allocation {
+                        at: t_m,
+                        containers: 1,
+                    }),
+                }
             }
         }
+        granted
     }
-    granted
 }

@@ -63,7 +63,9 @@ pub struct JobDemand {
     pub dominance: f64,
     /// EDF deadline (∞ without one).
     pub deadline: f64,
-    /// LRTF: task seconds not yet started.
+    /// LRTF: task seconds not yet started (a sum over the job's tasks:
+    /// the per-task estimate fills it only for a queue under LRTF, 0
+    /// otherwise).
     pub remaining_secs: f64,
 }
 

@@ -733,10 +733,10 @@ fn simulation_follows_each_scheduler() {
 
 // ---- §4.3 / §4.4 evaluation ----
 
-#[test]
-fn evaluation_runs_every_setting_and_reports_shares() {
-    let swim = crate::fixtures::swim_like_jobs(60, 5);
-    let p = EvalParams {
+/// A small evaluation: one window on 6 containers, one Google-like mix,
+/// 6 jobs a mix, one run, §4.4 at 2 minutes on 20 jobs.
+fn small_eval() -> EvalParams {
+    EvalParams {
         facebook_windows: 1,
         facebook_containers: vec![6],
         google_mixes: 1,
@@ -745,13 +745,20 @@ fn evaluation_runs_every_setting_and_reports_shares() {
         adapt_minutes: vec![2.0],
         adapt_jobs: 20,
         ..EvalParams::default()
-    };
+    }
+}
+
+#[test]
+fn evaluation_runs_every_setting_and_reports_shares() {
+    let swim = crate::fixtures::swim_like_jobs(60, 5);
+    let p = small_eval();
     let mut calls = 0;
     let r = evaluate(&swim, &p, &mut |_, _| calls += 1).unwrap();
     // 2 schedulers × 2 queue counts × (1 window × 1 size + 1 Google mix).
     assert_eq!(r.cases.len(), 8);
     assert_eq!(r.adaptation.len(), 4);
-    assert_eq!(calls, 12);
+    // Pieces: the 8 cases, and per §4.4 setting its statics and 1 interval.
+    assert_eq!(calls, 16);
     for s in [r.hit_share, r.hit_share_capacity, r.hit_share_fair] {
         assert!((0.0..=1.0).contains(&s), "{s}");
     }
@@ -775,6 +782,34 @@ fn evaluation_runs_every_setting_and_reports_shares() {
     assert!(r.adaptation.is_empty());
     let bad = EvalParams { repeats: 0, ..p };
     assert!(evaluate(&swim, &bad, &mut |_, _| {}).is_err());
+}
+
+/// The evaluation's pieces on two threads give the one-thread report,
+/// case by case and setting by setting (bit for bit: each piece is a pure
+/// function of its inputs).
+#[test]
+fn evaluation_on_two_threads_equals_one_thread() {
+    let swim = crate::fixtures::swim_like_jobs(60, 5);
+    let p = EvalParams {
+        facebook_windows: 2,
+        google_mixes: 2,
+        adapt_minutes: vec![2.0, 4.0],
+        adapt_jobs: 16,
+        ..small_eval()
+    };
+    let one = evaluate_on(&swim, &p, 1, &mut |_, _| {}).unwrap();
+    let two = evaluate_on(&swim, &p, 2, &mut |_, _| {}).unwrap();
+    assert_eq!(one.cases.len(), 16);
+    assert_eq!(one.adaptation.len(), 8);
+    // Every §4.4 interval of a setting shares its statics.
+    assert!(one
+        .adaptation
+        .chunks(2)
+        .all(|w| w[0].static_mean_secs.to_bits() == w[1].static_mean_secs.to_bits()));
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&two).unwrap()
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod demo_fixtures;
 mod estimate_reference;
 mod forecast_one_step;
 mod forecast_reference;
+mod forecast_stepwise;
 mod import_props;
 mod kmeans_reference;
 mod optimize_reference;

@@ -11,8 +11,8 @@ use crate::html::{Html, Table};
 use crate::progress::{Progress, Stage};
 use skyplan_engine::model::WorkloadJob;
 use skyplan_engine::tuning::{
-    compare, equal_queues, panel_params, simulated_latency, tune, window_groups, Cluster,
-    GroupConfig, RuleSet, SchedulerKind, SearchMethod, TuneError, SIM_RUNS, TIE_TOLERANCE,
+    advise_group, equal_queues, panel_params, tune, window_groups, GroupConfig, SchedulerKind,
+    SearchMethod, TuneError, Verdict, SIM_RUNS, TIE_TOLERANCE,
 };
 
 /// One group's recommendation, as the panel computes it.
@@ -39,6 +39,8 @@ pub struct GroupOutcome {
     pub kept_current: bool,
     /// Configurations evaluated.
     pub samples: usize,
+    /// The engine's verdict: change only when the simulation confirms.
+    pub verdict: Verdict,
 }
 
 /// The panel's run: tune the window's groups around `current`, estimate
@@ -55,21 +57,21 @@ pub fn outcomes(
     let report = tune(&groups, &params, progress)?;
     let mut out = Vec::new();
     for ((name, jobs), g) in groups.iter().zip(&report.groups) {
-        let cluster = Cluster::of(g.containers, params.per_machine);
-        let rules = |c: &GroupConfig| RuleSet::for_config(c, params.constraint, params.exec);
         let best = g.search.best();
+        let advice = advise_group(jobs, g, current, &params, settings.seed)?;
         out.push(GroupOutcome {
             name: name.clone(),
             containers: g.containers,
             best: best.config.clone(),
-            estimated_best: best.latency_secs,
-            estimated_current: compare(jobs, &cluster, current, rules(current))?.mean_latency_secs,
-            simulated_best: simulated_latency(jobs, &cluster, &best.config, settings.seed)?,
-            simulated_current: simulated_latency(jobs, &cluster, current, settings.seed)?,
+            estimated_best: advice.estimated_best_secs,
+            estimated_current: advice.estimated_current_secs,
+            simulated_best: advice.simulated_best_secs,
+            simulated_current: advice.simulated_current_secs,
             tied: g.search.tied.len(),
             no_contention: g.search.no_contention,
             kept_current: g.search.kept_current,
             samples: g.search.samples,
+            verdict: advice.verdict,
         });
     }
     Ok(out)
@@ -223,7 +225,7 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
             String::new()
         };
         format!(
-            "Recommended: {}. Estimated mean latency {} against {} now ({}).{tie}",
+            "The estimate recommends {}: mean latency {} against {} now ({}).{tie}",
             g.best.label(),
             secs(g.estimated_best),
             secs(g.estimated_current),
@@ -231,17 +233,15 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
         )
     };
     h.para_in("verdict", &verdict);
-    let confirmed = if g.simulated_best <= g.simulated_current * (1.0 + TIE_TOLERANCE)
-        && g.simulated_best >= g.simulated_current * (1.0 - TIE_TOLERANCE)
-    {
-        "a tie within the tolerance"
-    } else if g.simulated_best < g.simulated_current {
-        "confirmed"
-    } else {
-        "not confirmed: the recommendation simulates slower"
+    let confirmed = match g.verdict {
+        Verdict::Confirmed => "confirmed: change to the recommendation",
+        Verdict::Unconfirmed => {
+            "not confirmed: keep the current configuration (a change is advised only when the simulation confirms a gain of more than 1 %)"
+        }
+        Verdict::Current => "the current configuration is kept",
     };
     h.para(&format!(
-        "Simulated confirmation (mean of {SIM_RUNS} seeded runs): recommended {} against current {} ({}) — {confirmed}.",
+        "Simulated confirmation (mean of {SIM_RUNS} seeded runs): recommendation {} against current {} ({}) — {confirmed}.",
         secs(g.simulated_best),
         secs(g.simulated_current),
         change(g.simulated_current, g.simulated_best),
@@ -266,7 +266,15 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
         );
     }
     h.keep(|h| {
-        queues(h, "Recommended configuration", &g.best);
+        queues(
+            h,
+            if g.verdict == Verdict::Unconfirmed {
+                "The estimate's recommendation (not confirmed: not advised)"
+            } else {
+                "Recommended configuration"
+            },
+            &g.best,
+        );
         queues(h, "Current configuration", current);
     });
 }

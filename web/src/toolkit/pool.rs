@@ -126,6 +126,23 @@ impl SweepJob {
         sweep
     }
 
+    /// The rows a card shows: while a sweep runs, its rows so far in cell
+    /// order (they arrive in the order they finish); otherwise the last
+    /// result's.
+    pub fn shown(self) -> Signal<Vec<CellRow>> {
+        Signal::derive(move || {
+            if self.job.running.get() {
+                let mut rows = self.rows.get();
+                rows.sort_by_key(|r| r.cell);
+                rows
+            } else {
+                self.job
+                    .view
+                    .with(|v| v.as_ref().map(|r| r.rows.clone()).unwrap_or_default())
+            }
+        })
+    }
+
     /// Starts `spec` on the pool (a run out is superseded: its workers
     /// are stopped). A spec the engine refuses is refused by the first
     /// worker ready, before any cell runs.

@@ -1,11 +1,14 @@
 //! A sweep's controls on a card: the run button, Cancel while the pool
 //! runs (it stops the sweep workers only, keeping the cells finished; the
 //! engine worker is untouched), the progress in cells with the number of
-//! workers, and the error line.
+//! workers, and the error line; and [`RegimeCard`], the "where it pays"
+//! card the panels share around them.
 
 use super::pool::SweepJob;
-use super::run::ErrorLine;
+use super::run::{ErrorLine, JobCard};
 use crate::widgets::progress::ProgressBar;
+use crate::widgets::regime::RegimePlot;
+use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 
 /// Test ids: `{testid}-run`, `{testid}-cancel`, `{testid}-progress` (with
@@ -59,5 +62,68 @@ pub fn SweepControls(
             </div>
         </Show>
         <ErrorLine testid=format!("{testid}-error") error=job.error/>
+    }
+}
+
+/// A "where it pays" card: its sweep's status in the header, the form's
+/// fields, the controls, the regime chart and the rows' table — what the
+/// Shaping and Harvest panels' cards share; each gives its fields, chart
+/// and rows.
+///
+/// Test ids: `{status_testid}`, `{chart_testid}` and the controls' under
+/// `testid`.
+#[component]
+pub fn RegimeCard(
+    /// The card's title.
+    title: &'static str,
+    /// What the card is for.
+    text: &'static str,
+    /// The sweep.
+    sweep: SweepJob,
+    /// The controls' prefix of test ids.
+    testid: &'static str,
+    /// The status note's test id.
+    status_testid: &'static str,
+    /// The chart's test id.
+    chart_testid: &'static str,
+    /// The run button's text.
+    label: &'static str,
+    /// What the run button does.
+    #[prop(into)]
+    on_run: Callback<()>,
+    /// The chart of the rows shown.
+    plot: Signal<Option<RegimePlot>>,
+    /// What the chart says before any row.
+    idle: &'static str,
+    /// The table's headers.
+    cols: Vec<&'static str>,
+    /// The table's rows.
+    #[prop(into)]
+    rows: ViewFn,
+    /// The form's fields.
+    children: Children,
+) -> impl IntoView {
+    let status = sweep.job.status("sweeping", " cells", "not run", |r| {
+        format!("{} of {} cells", r.rows.len(), r.cells)
+    });
+    let placeholder = Signal::derive(move || {
+        if sweep.job.running.get() {
+            "The first cells are running on the sweep workers…".to_owned()
+        } else {
+            idle.to_owned()
+        }
+    });
+    view! {
+        <JobCard title=title text=text job=sweep.job status_testid=status_testid status=status>
+            <div class="form-grid two">{children()}</div>
+            <SweepControls sweep=sweep testid=testid label=label on_run=on_run/>
+            <PlotCanvas data=plot placeholder=placeholder testid=chart_testid/>
+            <table class="data-table">
+                <thead>
+                    <tr>{cols.into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>{move || rows.run()}</tbody>
+            </table>
+        </JobCard>
     }
 }

@@ -50,6 +50,49 @@ pub struct RegimePlot {
     pub marks: Vec<Mark>,
 }
 
+/// The benefit and cost lines of labelled points `(label, benefit point,
+/// cost point)`: one line of each per label, in the order the labels first
+/// come, each sorted by x; a point without a cost (`None`: none defined)
+/// is left out of the cost line only.
+pub fn lines_of(
+    points: impl IntoIterator<Item = (String, (f64, f64), Option<(f64, f64)>)>,
+) -> (Vec<Line>, Vec<Line>) {
+    let mut lines: Vec<Line> = Vec::new();
+    let mut costs: Vec<Line> = Vec::new();
+    for (label, benefit, cost) in points {
+        let at = match lines.iter().position(|l| l.label == label) {
+            Some(i) => i,
+            None => {
+                lines.push(Line {
+                    label: label.clone(),
+                    points: Vec::new(),
+                });
+                costs.push(Line {
+                    label,
+                    points: Vec::new(),
+                });
+                lines.len() - 1
+            }
+        };
+        lines[at].points.push(benefit);
+        costs[at].points.extend(cost);
+    }
+    for l in lines.iter_mut().chain(costs.iter_mut()) {
+        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    (lines, costs)
+}
+
+/// The loaded workload's position on the regime axis, `yours: 1.31`, as a
+/// vertical line; nothing when it is not a finite number.
+pub fn yours(x: Option<f64>) -> Option<Mark> {
+    x.filter(|x| x.is_finite()).map(|x| Mark {
+        label: format!("yours: {x:.2}"),
+        x,
+        y: None,
+    })
+}
+
 /// The x and y ranges of `lines` (and `extra` y values), padded.
 fn ranges(lines: &[Line], xs: &[f64], extra: &[f64]) -> ((f64, f64), (f64, f64)) {
     let all_x = lines

@@ -45,6 +45,8 @@ OPTIONS:
     --refit-every M  GP hyperparameters and ARIMA order re-estimated every M
                      values in the evaluation (25)
     --max-p P --max-q Q --max-order O   the ARIMA grid (5, 5, 5)
+    --stepwise       ARIMA's orders by pmdarima's stepwise walk (its
+                     auto_arima default) instead of the whole grid
     --d D            fix ARIMA's differencing order (default: KPSS tests)
     --period P       seasonal period in samples (default: from the spectrum)
     --evaluate       rolling-origin report instead: per method and step,
@@ -107,6 +109,7 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("max-p") => f.arima.max_p = parser.value()?.parse()?,
             Long("max-q") => f.arima.max_q = parser.value()?.parse()?,
             Long("max-order") => f.arima.max_order = parser.value()?.parse()?,
+            Long("stepwise") => f.arima.search = skyplan_engine::forecast::OrderSearch::Stepwise,
             Long("d") => f.arima.d = Some(parser.value()?.parse()?),
             Long("period") => f.baselines.period = Some(parser.value()?.parse()?),
             Long("evaluate") => a.evaluate = true,

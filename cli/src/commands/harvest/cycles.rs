@@ -6,13 +6,15 @@
 use super::storage::{StorageArgs, FLAGS as STORAGE_FLAGS};
 use crate::common::Failure;
 use crate::input::import_loaded;
+use crate::sweep_run::{is_sweep_flag, sweep_option, SweepArgs};
 use skyplan_engine::estimate::{history_from_swim, HistoryParams};
 use skyplan_engine::harvest::{
     capacity, classify, dag_from_history, group_series, read_batch_task, read_dag_json,
     read_machine_meta, read_machine_usage, read_mapping_csv, read_tenants_csv, select, simulate,
     tenants_from_machines, thresholds, tpcds_like, CapacityParams, ClassState, Classification,
-    ClassifyParams, GroupParams, JobDag, JobDemand, JobRequest, Scaling, SelectParams, SimParams,
-    TenantSet, ThresholdDerivation, ThresholdRule, MACHINE_DEFAULT_CORES,
+    ClassifyParams, DefaultPlacement, GroupParams, HarvestRegime, JobDag, JobDemand, JobRequest,
+    Scaling, SelectParams, SimParams, TenantSet, ThresholdDerivation, ThresholdRule,
+    MACHINE_DEFAULT_CORES,
 };
 use skyplan_engine::import::{Format, ImportOptions};
 use std::fmt::Write as _;
@@ -44,7 +46,9 @@ classes' capacity); capacity prints the
 containers each class can hand to batch work per hour of day (mean and a
 low percentile); simulate-scheduling compares YARN-PT and YARN-H; figures runs that
 comparison on ten generated datacenters under linear and root scaling
-(Figures 13–14) beside the paper's numbers.
+(Figures 13–14) beside the paper's numbers (`skyplan sweep harvest` runs
+it over a grid of datacenter sizes, levels and scalings: where harvesting
+pays).
 reimages prints each tenant's reimages per server per month, its
 month-to-month thirds and group changes (Figures 4–6); place puts N
 blocks by Algorithm 2 (or stock HDFS) on the reimage × peak grid and
@@ -112,6 +116,11 @@ SIM:
                         factor (default 4)
     --scale-counts-only the scaling factor multiplies task counts alone
                         (default: lengths and counts, §6)
+    --placement P       where containers naming no class go (all of YARN-PT's,
+                        YARN-H's with no class picked): heartbeat (one per
+                        server heartbeat, any server with a free core alike;
+                        stock YARN), proportional (∝ free cores) or fill
+                        (a server filled before the next); default heartbeat
 
 FIGURES (figures; the SIM options apply, --days, --runs, --levels too):
     --datacenters N     the first N of the ten datacenters (default 10)
@@ -170,7 +179,14 @@ struct Args {
     swim: Option<String>,
     tpcds: Option<usize>,
     datacenters: Option<usize>,
-    servers: Option<usize>,
+    servers: Vec<usize>,
+    scalings: Vec<Scaling>,
+    dcs: Vec<usize>,
+    placements: Vec<DefaultPlacement>,
+    runs_given: bool,
+    days_given: bool,
+    levels_given: bool,
+    seeds: Option<Vec<u64>>,
     sim: SimParams,
     storage: StorageArgs,
     json: bool,
@@ -183,8 +199,63 @@ fn parse_f64(flag: &str, v: &str) -> Result<f64, Failure> {
         .ok_or_else(|| Failure::usage(format!("{flag}: `{v}` is not a number")))
 }
 
+/// `linear`, `root` (the square root, `root:2`) or `root:N`.
+fn parse_scaling(flag: &str, s: &str) -> Result<Scaling, Failure> {
+    match s.trim() {
+        "linear" => Ok(Scaling::Linear),
+        "root" => Ok(Scaling::Root { n: 2.0 }),
+        r => match r.strip_prefix("root:") {
+            Some(n) => Ok(Scaling::Root {
+                n: parse_f64(flag, n)?,
+            }),
+            None => Err(Failure::usage(format!(
+                "{flag}: `{s}` is not linear, root or root:N"
+            ))),
+        },
+    }
+}
+
+/// A reading of the default placement by name.
+fn parse_placement(flag: &str, s: &str) -> Result<DefaultPlacement, Failure> {
+    DefaultPlacement::parse(s.trim()).ok_or_else(|| {
+        Failure::usage(format!(
+            "{flag}: `{s}` is not heartbeat, proportional or fill"
+        ))
+    })
+}
+
+/// A comma-separated list, each item parsed by `one`.
+fn list<T>(v: &str, one: impl Fn(&str) -> Result<T, Failure>) -> Result<Vec<T>, Failure> {
+    v.split(',').map(|x| one(x.trim())).collect()
+}
+
 /// Runs `skyplan harvest`.
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    let a = parse(parser, None)?;
+    subcommand(&a)
+}
+
+/// `skyplan sweep harvest …` (after the part's name): the harvest options
+/// and the sweep's, the grid from [`regime_grid`].
+pub fn sweep(parser: &mut lexopt::Parser) -> Result<(), Failure> {
+    let mut sweep = SweepArgs::default();
+    let a = parse(parser, Some(&mut sweep))?;
+    if !a.sub.is_empty() || !a.files.is_empty() {
+        return Err(Failure::usage(format!(
+            "sweep harvest takes no file or subcommand (`{}`)",
+            if a.sub.is_empty() {
+                &a.files[0]
+            } else {
+                &a.sub
+            }
+        )));
+    }
+    super::sweep::run(regime_grid(&a)?, &sweep)
+}
+
+/// The command line's options; with `sweep`, the sweep's options too
+/// (`--threads`, `--json`, `--cells`, `--cell`, `--csv`, `-o`).
+fn parse(parser: &mut lexopt::Parser, mut sweep: Option<&mut SweepArgs>) -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut a = Args {
         classify: ClassifyParams::default(),
@@ -245,33 +316,44 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             }
             Long("scale-counts-only") => a.sim.scale_lengths = false,
             Long("datacenters") => a.datacenters = Some(parser.value()?.parse()?),
-            Long("servers") => a.servers = Some(parser.value()?.parse()?),
+            Long("servers") => {
+                a.servers = list(&val(parser)?, |x| {
+                    x.parse::<usize>()
+                        .map_err(|_| Failure::usage(format!("--servers: `{x}` is not a count")))
+                })?
+            }
+            Long("scalings") => {
+                a.scalings = list(&val(parser)?, |x| parse_scaling("--scalings", x))?
+            }
+            Long("scaling") if sweep.is_some() => {
+                a.scalings = list(&val(parser)?, |x| parse_scaling("--scaling", x))?
+            }
+            Long("seeds") => {
+                a.seeds = Some(list(&val(parser)?, |x| {
+                    x.parse::<u64>()
+                        .map_err(|_| Failure::usage(format!("--seeds: `{x}` is not a seed")))
+                })?)
+            }
+            Long("dcs") => a.dcs = list(&val(parser)?, super::sweep::parse_datacenter)?,
+            Long("placements") => {
+                a.placements = list(&val(parser)?, |x| parse_placement("--placements", x))?
+            }
+            Long("placement") => a.sim.placement = parse_placement("--placement", &val(parser)?)?,
             Long("reserved") => a.select.reserved_cores = parse_f64("--reserved", &val(parser)?)?,
             Long("percentile") => a.percentile = Some(parse_f64("--percentile", &val(parser)?)?),
             Long("levels") => {
-                a.sim.levels = val(parser)?
-                    .split(',')
-                    .map(|l| parse_f64("--levels", l.trim()))
-                    .collect::<Result<_, _>>()?
+                a.sim.levels = list(&val(parser)?, |l| parse_f64("--levels", l))?;
+                a.levels_given = true;
             }
-            Long("scaling") => {
-                let s = val(parser)?;
-                a.sim.scaling = match s.as_str() {
-                    "linear" => Scaling::Linear,
-                    r => match r.strip_prefix("root:") {
-                        Some(n) => Scaling::Root {
-                            n: parse_f64("--scaling", n)?,
-                        },
-                        None => {
-                            return Err(Failure::usage(format!(
-                                "--scaling: `{s}` is not linear or root:N"
-                            )))
-                        }
-                    },
-                }
+            Long("scaling") => a.sim.scaling = parse_scaling("--scaling", &val(parser)?)?,
+            Long("runs") => {
+                a.sim.runs = parser.value()?.parse()?;
+                a.runs_given = true;
             }
-            Long("runs") => a.sim.runs = parser.value()?.parse()?,
-            Long("days") => a.sim.days = parse_f64("--days", &val(parser)?)?,
+            Long("days") => {
+                a.sim.days = parse_f64("--days", &val(parser)?)?;
+                a.days_given = true;
+            }
             Long("cores") => a.sim.cores_per_server = parse_f64("--cores", &val(parser)?)?,
             Long("interarrival") => {
                 a.sim.mean_interarrival_secs = parse_f64("--interarrival", &val(parser)?)?
@@ -279,6 +361,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("batch-load") => a.sim.batch_load = parse_f64("--batch-load", &val(parser)?)?,
             Long("duration-scale") => {
                 a.sim.duration_scale = parse_f64("--duration-scale", &val(parser)?)?
+            }
+            Short('o') if sweep.is_some() => {
+                if let Some(s) = sweep.as_deref_mut() {
+                    sweep_option("out", parser, s)?;
+                }
+            }
+            Long(f) if sweep.is_some() && is_sweep_flag(f) => {
+                let f = f.to_owned();
+                if let Some(s) = sweep.as_deref_mut() {
+                    sweep_option(&f, parser, s)?;
+                }
             }
             Long("json") => a.json = true,
             Long(f) if STORAGE_FLAGS.contains(&f) => {
@@ -288,7 +381,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let set = || load_tenants(&a);
+    Ok(a)
+}
+
+/// Runs the subcommand `a` names.
+fn subcommand(a: &Args) -> Result<(), Failure> {
+    let set = || load_tenants(a);
     match a.sub.as_str() {
         "classify" => {
             let set = set()?;
@@ -303,7 +401,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         "select" => {
             let set = set()?;
             let c = classify(&set, &a.classify).map_err(Failure::refused)?;
-            let jobs = load_jobs(&a)?;
+            let jobs = load_jobs(a)?;
             if jobs.is_empty() {
                 return Err(Failure::usage(
                     "select needs jobs: --dag, --job, --history or --batch-task",
@@ -324,7 +422,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 .collect::<Result<Vec<_>, skyplan_engine::harvest::HarvestError>>();
             let demands = input(demands)?;
             let rate = 1.0 / SimParams::default().mean_interarrival_secs;
-            let rule = fixed_rule(&a)?;
+            let rule = fixed_rule(a)?;
             let d = input(thresholds(rule, &demands, &c.classes, None, &a.select, rate))?;
             let params = SelectParams {
                 short_max_secs: d.short_max_secs,
@@ -416,7 +514,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         "simulate-scheduling" => {
             let set = set()?;
-            let (jobs, p) = sim_setup(&a)?;
+            let (jobs, p) = sim_setup(a)?;
             let r = simulate(&set, &jobs, &p, &mut |_, _| {})
                 .map_err(Failure::refused)?;
             crate::common::emit(&if a.json {
@@ -433,9 +531,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 );
                 let _ = writeln!(
                     t,
-                    "task lengths × {:.2}; offered batch work {:.0} % of the cores",
+                    "task lengths × {:.2}; offered batch work {:.0} % of the cores; \
+                     containers naming no class placed by {}",
                     r.length_scale,
-                    100.0 * p.batch_load
+                    100.0 * p.batch_load,
+                    p.placement.name()
                 );
                 t.push_str("level  util%   PT job s (min–max)        H job s (min–max)         PT kills   H kills  improvement % avg (min–max)\n");
                 for l in &r.levels {
@@ -474,12 +574,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Ok(())
         }
         "figures" => {
-            let (jobs, p) = sim_setup(&a)?;
+            let (jobs, p) = sim_setup(a)?;
+            let servers = match a.servers[..] {
+                [] => 1000,
+                [n] => n,
+                _ => return Err(Failure::usage("figures takes one --servers value")),
+            };
             let dcs = super::figures::datacenters(
                 a.datacenters.unwrap_or(10),
                 p.days,
                 a.group.step_secs.unwrap_or(120),
-                a.servers.unwrap_or(1000),
+                servers,
             );
             super::figures::run(&dcs, &jobs, &[Scaling::Linear, Scaling::Root { n: 2.0 }], &p, a.json)
         }
@@ -510,6 +615,52 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
              figures, reimages, place, simulate-durability, simulate-availability)"
         ))),
     }
+}
+
+/// `given` unless it is empty, then `default`.
+fn or_default<T: Clone>(given: &[T], default: Vec<T>) -> Vec<T> {
+    if given.is_empty() {
+        default
+    } else {
+        given.to_vec()
+    }
+}
+
+/// `sweep harvest`'s grid from the flags (its own defaults where none is
+/// given): the seeds are `--seeds`, or `--seed` … `--seed` + `--runs` − 1
+/// (one by default).
+fn regime_grid(a: &Args) -> Result<HarvestRegime, Failure> {
+    let d = HarvestRegime::default();
+    let mut base = a.sim.clone();
+    base.select = a.select.clone();
+    base.classify = a.classify.clone();
+    base.thresholds = fixed_rule(a)?;
+    if !a.days_given {
+        base.days = d.base.days;
+    }
+    let runs = if a.runs_given { a.sim.runs } else { 1 };
+    let grid = HarvestRegime {
+        step_secs: a.group.step_secs.unwrap_or(d.step_secs),
+        templates: a.tpcds.unwrap_or(d.templates),
+        templates_seed: a.sim.seed,
+        servers: or_default(&a.servers, d.servers.clone()),
+        levels: if a.levels_given {
+            a.sim.levels.clone()
+        } else {
+            d.levels.clone()
+        },
+        scalings: or_default(&a.scalings, d.scalings.clone()),
+        datacenters: or_default(&a.dcs, d.datacenters.clone()),
+        placements: or_default(&a.placements, d.placements.clone()),
+        seeds: match &a.seeds {
+            Some(s) => s.clone(),
+            None => (0..runs as u64)
+                .map(|r| a.sim.seed.wrapping_add(r))
+                .collect(),
+        },
+        base,
+    };
+    Ok(grid)
 }
 
 /// The simulation's jobs (the flags', or the generated TPC-DS-like mix)
@@ -588,24 +739,32 @@ fn thresholds_text(d: &ThresholdDerivation) -> String {
     t
 }
 
-/// Algorithm 1's branches and the kills by pattern, per level and system.
+/// Algorithm 1's branches, the kills by pattern and by branch, the full
+/// servers and the unfinished jobs, per level and system (means over the
+/// runs).
 fn branches_text(levels: &[skyplan_engine::harvest::LevelResult]) -> String {
     let mut t = String::from(
         "\nAlgorithm 1's branch (one class / several / none; for PT what it would have taken), \
-         kills by class pattern (periodic / constant / unpredictable):\n",
+         kills by class pattern (periodic / constant / unpredictable) and by the killed task's \
+         branch, servers with no free core (time average), jobs unfinished when the run stopped:\n",
     );
     for l in levels {
         for s in [&l.pt, &l.h] {
-            let mut kills = [0u64; 3];
+            let (mut by_pattern, mut by_branch) = ([0u64; 3], [0u64; 3]);
+            let (mut full, mut unfinished) = (0.0, 0);
             for r in &s.runs {
-                for (k, v) in kills.iter_mut().zip(r.kills_by_pattern) {
-                    *k += v;
+                for i in 0..3 {
+                    by_pattern[i] += r.kills_by_pattern[i];
+                    by_branch[i] += r.kills_by_branch[i];
                 }
+                full += r.full_servers;
+                unfinished += r.unfinished;
             }
             let runs = s.runs.len().max(1) as u64;
             let _ = writeln!(
                 t,
-                "{:>4.0}%  {:<7}  {:>5.1} / {:>5.1} / {:>5.1} %   kills {} / {} / {}",
+                "{:>4.0}%  {:<7}  {:>5.1} / {:>5.1} / {:>5.1} %   kills {} / {} / {} by pattern, \
+                 {} / {} / {} by branch   full {:.1} %   unfinished {}",
                 l.level,
                 if s.system == skyplan_engine::harvest::System::YarnH {
                     "YARN-H"
@@ -615,9 +774,14 @@ fn branches_text(levels: &[skyplan_engine::harvest::LevelResult]) -> String {
                 100.0 * s.branch_shares[0],
                 100.0 * s.branch_shares[1],
                 100.0 * s.branch_shares[2],
-                kills[0] / runs,
-                kills[1] / runs,
-                kills[2] / runs
+                by_pattern[0] / runs,
+                by_pattern[1] / runs,
+                by_pattern[2] / runs,
+                by_branch[0] / runs,
+                by_branch[1] / runs,
+                by_branch[2] / runs,
+                full / runs as f64,
+                unfinished as u64 / runs
             );
         }
     }

@@ -1,27 +1,17 @@
 //! `skyplan harvest figures`: §6's Figures 13 and 14 on ten generated
-//! datacenters, ours beside the paper's. The datacenters are fixed here,
-//! before any comparison was run, and written down in docs/harvest.md:
-//! each is the demo generator's §3 mix (about 60 % constant, 25 % periodic
-//! tenants holding ~40 % of the servers, 15 % unpredictable), its own seed
-//! and tenant count, its tenants' servers rescaled to `servers`.
+//! datacenters, ours beside the paper's. The datacenters are the engine's
+//! `harvest::DATACENTERS`, fixed before any comparison was run and written
+//! down in docs/harvest.md: each is the demo generator's §3 mix (about
+//! 60 % constant, 25 % periodic tenants holding ~40 % of the servers, 15 %
+//! unpredictable), its own seed and tenant count, its tenants' servers
+//! rescaled to `servers` (`fixtures::regime_datacenter`, which the harvest
+//! sweep's cells build too).
 
 use crate::common::Failure;
-use skyplan_engine::harvest::{figures, FiguresReport, JobDag, Scaling, SimParams, TenantSet};
+use skyplan_engine::harvest::{
+    figures, FiguresReport, JobDag, Scaling, SimParams, TenantSet, DATACENTERS,
+};
 use std::fmt::Write as _;
-
-/// The ten datacenters: name, tenants, seed.
-pub const DATACENTERS: [(&str, usize, u64); 10] = [
-    ("DC-0", 200, 100),
-    ("DC-1", 300, 101),
-    ("DC-2", 400, 102),
-    ("DC-3", 250, 103),
-    ("DC-4", 350, 104),
-    ("DC-5", 450, 105),
-    ("DC-6", 220, 106),
-    ("DC-7", 320, 107),
-    ("DC-8", 280, 108),
-    ("DC-9", 380, 109),
-];
 
 /// The first `n` datacenters, `days` days at `step_secs`, `servers` each.
 pub fn datacenters(
@@ -30,18 +20,15 @@ pub fn datacenters(
     step_secs: i64,
     servers: usize,
 ) -> Vec<(String, TenantSet)> {
+    let days = days.ceil().max(1.0) as u32;
     DATACENTERS
         .iter()
         .take(n)
-        .map(|&(name, tenants, seed)| {
-            let set = skyplan_engine::fixtures::harvest_set(
-                tenants,
-                days.ceil().max(1.0) as u32,
-                step_secs,
-                Some(servers.max(tenants)),
-                seed,
-            );
-            (name.to_string(), set)
+        .map(|d| {
+            (
+                d.name.to_string(),
+                skyplan_engine::fixtures::regime_datacenter(d, servers, days, step_secs),
+            )
         })
         .collect()
 }

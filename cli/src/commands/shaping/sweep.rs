@@ -5,7 +5,7 @@
 
 use super::options::{arrivals, is_params_flag, params_option, policy, predictor};
 use crate::common::Failure;
-use crate::sweep_run::{is_sweep_flag, list, run_and_emit, sweep_option, SweepArgs};
+use crate::sweep_run::{is_sweep_flag, list, run_and_emit, sweep_option, table_rows, SweepArgs};
 use skyplan_engine::shaping::{Config, LoadSweep, Params};
 use skyplan_engine::sweep::{CellOutcome, SweepResult, SweepSpec};
 use std::fmt::Write as _;
@@ -116,47 +116,33 @@ fn table(r: &SweepResult) -> String {
         "p99 ×",
         "alloc%"
     );
-    for row in &r.rows {
-        match &row.outcome {
-            CellOutcome::Shaping(x) => {
-                // How saturated the reserved cluster is: mean turnaround
-                // over mean runtime (1: nobody waits).
-                let queue = x.baseline_mean_turnaround_s / x.mean_runtime_s.max(1e-9);
-                let cfg = Config {
-                    predictor: x.predictor,
-                    policy: x.policy,
-                    k1: x.k1,
-                    k2: x.k2,
-                };
-                let _ = writeln!(
-                    out,
-                    "{:>4} {:>5} {:>7} {:<30} {:>5} {:>7.2} {:>7.2}× {:>8.1} {:>7.1} {:>7.2} {:>6.1}",
-                    row.cell,
-                    x.load,
-                    x.arrivals.name(),
-                    cfg.label(),
-                    x.seed,
-                    queue,
-                    x.turnaround_speedup,
-                    x.failed_apps_pct,
-                    x.wasted_pct,
-                    x.worst_off_p99,
-                    x.baseline_allocated_cpu_pct
-                );
-            }
-            other => {
-                let _ = writeln!(
-                    out,
-                    "{:>4} failed: {}",
-                    row.cell,
-                    other.error().unwrap_or("")
-                );
-            }
+    table_rows(&mut out, r, |outcome| match outcome {
+        CellOutcome::Shaping(x) => {
+            // How saturated the reserved cluster is: mean turnaround
+            // over mean runtime (1: nobody waits).
+            let queue = x.baseline_mean_turnaround_s / x.mean_runtime_s.max(1e-9);
+            let cfg = Config {
+                predictor: x.predictor,
+                policy: x.policy,
+                k1: x.k1,
+                k2: x.k2,
+            };
+            Some(format!(
+                "{:>5} {:>7} {:<30} {:>5} {:>7.2} {:>7.2}× {:>8.1} {:>7.1} {:>7.2} {:>6.1}",
+                x.load,
+                x.arrivals.name(),
+                cfg.label(),
+                x.seed,
+                queue,
+                x.turnaround_speedup,
+                x.failed_apps_pct,
+                x.wasted_pct,
+                x.worst_off_p99,
+                x.baseline_allocated_cpu_pct
+            ))
         }
-    }
-    if !r.is_complete() {
-        let _ = writeln!(out, "{} of {} cells run", r.rows.len(), r.cells);
-    }
+        _ => None,
+    });
     out.push_str("queue×: baseline mean turnaround over mean runtime (1: nobody waits); alloc%: the baseline's mean share of cores allocated\n");
     out
 }

@@ -6,7 +6,7 @@
 
 pub mod merge;
 
-use super::shaping;
+use super::{harvest, shaping, tuning};
 use crate::common::Failure;
 
 /// `skyplan sweep --help`.
@@ -17,6 +17,11 @@ over a grid of settings and seeds
 USAGE:
     skyplan sweep shaping [SHAPE SIMULATE'S OPTIONS] [--loads LIST]
                   [--arrivals LIST] [--configs LIST] [--seeds LIST]
+                  [SWEEP OPTIONS]
+    skyplan sweep harvest [--servers LIST] [--levels LIST] [--scaling LIST]
+                  [--dcs LIST] [--placements LIST] [--seeds LIST]
+                  [HARVEST'S SIM OPTIONS] [SWEEP OPTIONS]
+    skyplan sweep tuning [SWIM] [--loads LIST] [--queues LIST] [OPTIONS]
                   [SWEEP OPTIONS]
     skyplan sweep merge FILE... [--json | --csv] [-o FILE] [--partial]
 
@@ -45,6 +50,47 @@ that --load. Cells are every combination, loads outermost.
                         --max-crashes: what every cell starts from
                         (`skyplan help shape`)
 
+harvest: every cell generates one of Figures 13–14's datacenters at its
+size and runs YARN-PT and YARN-H on the same arrivals (one seed), as
+`skyplan harvest figures` does for one size: improvement (1 − H's mean
+job time / PT's, %), both systems' job times, kills, unfinished jobs,
+utilization, Algorithm 1's branch shares, kills by branch and by class
+pattern, and the share of servers with no free core. Cells are every
+combination, servers outermost, then levels, scalings, datacenters,
+placements, seeds.
+    --servers LIST      servers per datacenter (default
+                        1000,2000,5000,10000,20000)
+    --levels LIST       target average primary utilization, % (default
+                        10,20,30,40,50)
+    --scaling LIST      linear, root (square root) or root:N (default
+                        linear,root)
+    --dcs LIST          datacenters, DC-0 … DC-9 or 0–9 (default DC-0)
+    --placements LIST   RM-H's default placement for requests naming no
+                        class: heartbeat, proportional, fill (default
+                        heartbeat; docs/harvest.md)
+    --seeds LIST        run seeds (default: --seed … --seed + --runs − 1,
+                        one seed)
+    HARVEST'S SIM OPTIONS   --days (default 7), --step (default 120),
+                        --tpcds (default 52), --batch-load, --cores,
+                        --interarrival, --duration-scale,
+                        --scale-counts-only, --short, --long, --reserved
+                        … (`skyplan help harvest`)
+tuning: every cell is `skyplan tune evaluate` (§4.3 and §4.4, Capacity
+and Fair) at one mix load and queue count: how much the configurations
+differ (non-best increase; paper 52.9 %), exact hits, within 2 %, regret
+(the pick's mean increase) and §4.4's reduction. Cells are every
+combination, loads outermost. Without SWIM: Google-like mixes only, no
+§4.4.
+    --loads LIST        mix loads: task work over span, × the containers,
+                        for §4.3's mixes and §4.4's stream (default 1.5)
+    --queues LIST       queue counts, 1–8 (default 2,4)
+    --windows N         SWIM windows (default 3), --google-mixes N (6),
+    --jobs N            jobs per mix (12), --repeats N (1), --max-tasks N
+                        (4096), --adapt-jobs N (60), --intervals LIST
+                        (§4.4's minutes, 2), --seed N (7)
+    --swim-jobs N       the SWIM file's first N jobs are the sweep's
+                        (default 240; carried in the sweep's JSON)
+
 merge: joins pieces of one sweep (the JSON `--cell` wrote) into one
 result, rows in cell order. Pieces of different sweeps, or one cell with
 two different results, are refused; so is a merge missing cells, unless
@@ -69,11 +115,15 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
     match parser.next()? {
         Some(Value(v)) if v == "shaping" => shaping::sweep::run(parser),
+        Some(Value(v)) if v == "harvest" => harvest::cycles::sweep(parser),
+        Some(Value(v)) if v == "tuning" => tuning::sweep::run(parser),
         Some(Value(v)) if v == "merge" => merge::run(parser),
         Some(Value(v)) => Err(Failure::usage(format!(
-            "sweep: `{}` is not a sweep; give shaping or merge",
+            "sweep: `{}` is not a sweep; give shaping, harvest, tuning or merge",
             v.to_string_lossy()
         ))),
-        _ => Err(Failure::usage("sweep: give shaping or merge")),
+        _ => Err(Failure::usage(
+            "sweep: give shaping, harvest, tuning or merge",
+        )),
     }
 }

@@ -5,7 +5,7 @@
 use crate::common::Failure;
 use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
-use skyplan_engine::tuning::{evaluate, EvalParams, EvalReport, Reading, SchedulerKind};
+use skyplan_engine::tuning::{evaluate_on, EvalParams, EvalReport, Reading, SchedulerKind};
 use std::fmt::Write as _;
 
 /// `skyplan tune evaluate --help` (shown under `skyplan tune`'s).
@@ -15,7 +15,7 @@ skyplan tune evaluate — §4.3 and §4.4 of AdaptiveConfig against simulation
 USAGE:
     skyplan tune evaluate [SWIM] [--windows N] [--google-mixes N]
                           [--jobs N] [--repeats N] [--noise S] [--seed N]
-                          [--json]
+                          [--threads N] [--json]
 
 For SWIM windows (on 6 and 8 containers) and Google-like mixes, both
 schedulers with 2 and 4 queues: every configuration of the grid estimated
@@ -47,6 +47,9 @@ OPTIONS:
     --no-delays         estimate per task without heartbeat waits and AM
                         start-up (the simulation keeps them)
     --seed N            seed of mixes and priorities (default 7)
+    --threads N         threads: the cases and §4.4's runs are independent
+                        and run on every core (default 0: every core; the
+                        report is the same on any number)
     --json              print the whole report as JSON
     -h, --help          print this help
 ";
@@ -56,6 +59,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
     let mut p = EvalParams::default();
     let mut json = false;
+    let mut threads = 0;
     let mut file = None;
     while let Some(arg) = parser.next()? {
         match arg {
@@ -74,6 +78,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("no-delays") => p.delays = false,
             Long("load") => p.adapt_load = parser.value()?.parse()?,
             Long("seed") => p.seed = parser.value()?.parse()?,
+            Long("threads") => threads = parser.value()?.parse()?,
             Long("json") => json = true,
             Long("help") | Short('h') => {
                 crate::common::emit(HELP);
@@ -91,7 +96,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         }
         None => Vec::new(),
     };
-    let report = evaluate(&swim, &p, &mut |_, _| {}).map_err(Failure::refused)?;
+    let report = evaluate_on(&swim, &p, threads, &mut |_, _| {}).map_err(Failure::refused)?;
     if json {
         crate::common::emit_json(&report);
         return Ok(());

@@ -3,6 +3,7 @@
 //! command imports the other.
 
 pub mod evaluate;
+pub mod sweep;
 pub mod tune;
 
 use crate::common::Failure;

@@ -18,10 +18,12 @@ Streams each FILE through the engine's importer and prints, per file, its
 format, lines, jobs, runs, series (points), workload jobs and time span,
 what the reader aggregated or left out (notes), and a total for several
 files. Cluster exports are read as they are: a ResourceManager's
-/ws/v1/cluster/apps answer, JobHistory jobs and tasks, Spark event logs,
+/ws/v1/cluster/apps answer, JobHistory jobs and tasks, Spark event logs
+(plain, or compressed as Spark writes them: zstd, lz4, lzf, snappy),
 Prometheus query_range answers, Grafana CSV, Google cluster-data 2019 and
 Alibaba v2018 batch tables (docs/formats.md). A file with bad lines is refused and every bad
-line listed as FILE:LINE:COLUMN: reason (exit 1).
+line listed as FILE:LINE:COLUMN: reason (exit 1); a corrupt or cut
+compressed file as FILE: byte OFFSET: CODEC stream: reason.
 
 OPTIONS:
     --format F    read every FILE as F: native-log, runs-csv, utilization-csv,

@@ -35,6 +35,12 @@ pub fn skyplan_ok(args: &[&str]) -> String {
 /// (`skyplan-cli-PID`) and returns its path.
 #[allow(dead_code)]
 pub fn temp_file(name: &str, content: &str) -> String {
+    temp_bytes(name, content.as_bytes())
+}
+
+/// [`temp_file`] with bytes (a compressed file).
+#[allow(dead_code)]
+pub fn temp_bytes(name: &str, content: &[u8]) -> String {
     let dir = std::env::temp_dir().join(format!("skyplan-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);

@@ -1,6 +1,8 @@
 //! The free batch cores of the §6 simulation's servers: per server for
-//! the draws ∝ free cores, and per class and in all for the scheduler's
-//! checks.
+//! the draws ∝ free cores, per class and in all for the scheduler's
+//! checks, and which servers have a free core at all for the draws of
+//! RM-H's default policy ([`super::placement`]), which gives a server one
+//! container whatever its room.
 //!
 //! Why the totals: the scheduler asks, for every waiting vertex at every
 //! event, how many cores are free in all and in the vertex's classes.
@@ -21,6 +23,11 @@ pub(super) struct FreeCores<'a> {
     by_class: Vec<i64>,
     /// The sum over all servers.
     total: i64,
+    /// Per server, 1 when it has a free core: a uniform draw among the
+    /// servers with room is a draw ∝ these.
+    room: Fenwick,
+    /// The sum of `room`.
+    with_room: i64,
 }
 
 impl<'a> FreeCores<'a> {
@@ -32,6 +39,8 @@ impl<'a> FreeCores<'a> {
             class_of,
             by_class: vec![0; classes],
             total: 0,
+            room: Fenwick::default(),
+            with_room: 0,
         };
         f.rebuild(free);
         f
@@ -40,6 +49,9 @@ impl<'a> FreeCores<'a> {
     /// Sets every server's free cores anew.
     pub(super) fn rebuild(&mut self, free: &[i64]) {
         self.tree.rebuild(free);
+        let room: Vec<i64> = free.iter().map(|&v| i64::from(v > 0)).collect();
+        self.room.rebuild(&room);
+        self.with_room = room.iter().sum();
         self.by_class.iter_mut().for_each(|c| *c = 0);
         self.total = 0;
         for (s, &c) in self.class_of.iter().enumerate() {
@@ -56,6 +68,10 @@ impl<'a> FreeCores<'a> {
         let d = self.tree.get(s) - old;
         self.by_class[self.class_of[s]] += d;
         self.total += d;
+        if (old > 0) != (v > 0) {
+            self.room.set(s, i64::from(v > 0));
+            self.with_room += if v > 0 { 1 } else { -1 };
+        }
     }
 
     /// Server `s`'s free cores.
@@ -66,6 +82,17 @@ impl<'a> FreeCores<'a> {
     /// Free cores in all.
     pub(super) fn total(&self) -> i64 {
         self.total
+    }
+
+    /// Servers with at least one free core.
+    pub(super) fn with_room(&self) -> i64 {
+        self.with_room
+    }
+
+    /// Server number `target` (0 ≤ target < [`Self::with_room`]) among
+    /// those with a free core, in server order.
+    pub(super) fn find_room(&self, target: i64) -> usize {
+        self.room.find(target)
     }
 
     /// Free cores of class `c`.
@@ -119,6 +146,11 @@ mod tests {
                 assert_eq!(f.get(s), free[s].max(0));
                 let before: i64 = free[..s].iter().map(|&v| v.max(0)).sum();
                 assert_eq!(f.before(s), before);
+            }
+            let with_room: Vec<usize> = (0..class_of.len()).filter(|&s| free[s] > 0).collect();
+            assert_eq!(f.with_room(), with_room.len() as i64);
+            for (k, &s) in with_room.iter().enumerate() {
+                assert_eq!(f.find_room(k as i64), s);
             }
         }
     }

@@ -11,7 +11,10 @@
 //! preferred classes' capacity), `workload` (TPC-DS-like DAGs, §6's mix)
 //! and `simulate` (§6, one datacenter; its pending task `completions`
 //! kept in batches by end time, its servers' `free_cores` with per-class
-//! totals), then `figures` (Figures 13–14, many datacenters).
+//! totals, RM-H's default `placement` for requests naming no class), then
+//! `figures` (Figures 13–14, many datacenters) and `regime` (one paired
+//! run per cell of a grid over size, level, scaling, datacenter: where
+//! harvesting pays).
 //!
 //! This file only declares the files; [`crate::harvest`] re-exports their
 //! public names.
@@ -22,6 +25,8 @@ mod containers;
 pub mod dag;
 pub mod figures;
 mod free_cores;
+pub mod placement;
+pub mod regime;
 pub mod select;
 pub mod simulate;
 pub mod thresholds;

@@ -363,3 +363,165 @@ fn jobs_fit_one_class_when_the_classes_outgrow_them() {
     assert!(small < 0.5, "{small}");
     assert!(single_class_share(1_000, 0.02) > 0.5);
 }
+
+/// Two one-server tenants flat at `u` percent, `days` of 10-minute slots.
+fn flat_pair(u: f64, days: usize) -> crate::harvest::TenantSet {
+    let slots = days * 144;
+    let tenant = |name: &str| crate::harvest::Tenant {
+        info: crate::harvest::TenantInfo {
+            name: name.into(),
+            environment: "e".into(),
+            machine_function: "f".into(),
+            servers: 1,
+            server_names: vec![],
+            cores_per_server: 12.0,
+            storage_gb_per_server: crate::harvest::DEFAULT_STORAGE_GB,
+        },
+        utilization: vec![u; slots],
+        filled_slots: 0,
+        series_used: 1,
+    };
+    crate::harvest::TenantSet {
+        start: 0,
+        step_secs: 600,
+        slots,
+        tenants: vec![tenant("a"), tenant("b")],
+    }
+}
+
+/// One job of one vertex: 4 tasks of 100 s.
+fn four_by_100() -> Vec<JobDag> {
+    vec![JobDag {
+        name: "q".into(),
+        last_run_secs: None,
+        vertices: vec![Vertex {
+            name: "m".into(),
+            tasks: 4,
+            task_secs: 100.0,
+        }],
+        edges: vec![],
+    }]
+}
+
+/// The run's arrival times as §6 draws them: exponential gaps of mean
+/// `mean` from the run's seed, until `horizon` (each draw followed by the
+/// template's).
+fn arrivals(seed: u64, mean: f64, horizon: f64) -> Vec<f64> {
+    let mut rng = Rng::new(seed);
+    let mut t = 0.0;
+    let mut out = Vec::new();
+    loop {
+        t += -mean * (1.0 - rng.unit()).ln();
+        if t >= horizon {
+            return out;
+        }
+        rng.unit();
+        out.push(t);
+    }
+}
+
+/// Settings under which the scaling factor is 1: the batch load is the
+/// job's work (400 task-seconds) per arrival over the two servers' cores.
+fn unscaled(level: f64) -> crate::harvest::SimParams {
+    crate::harvest::SimParams {
+        days: 2.0,
+        runs: 1,
+        levels: vec![level],
+        duration_scale: 1.0,
+        batch_load: 400.0 / (2.0 * 12.0 * 300.0),
+        ..crate::harvest::SimParams::default()
+    }
+}
+
+#[test]
+fn every_job_counts_those_past_the_horizon_drained_and_the_stuck_at_their_time() {
+    use crate::harvest::simulate_serial;
+    let horizon = 2.0 * 86_400.0;
+    // No primary load: 16 free cores, a job needs 4 for 100 s, so every
+    // job takes 100 s, those arriving in the horizon's last 100 s too
+    // (they finish after it); the mean over all of them is 100 s (end
+    // times kept to the millisecond).
+    // The first seed with a job arriving in the last 100 s.
+    let seed = (0..1000)
+        .find(|&s| {
+            arrivals(s, 300.0, horizon)
+                .iter()
+                .any(|&t| t > horizon - 100.0)
+        })
+        .unwrap();
+    let times = arrivals(seed, 300.0, horizon);
+    let p = |level| crate::harvest::SimParams {
+        seed,
+        ..unscaled(level)
+    };
+    let r = simulate_serial(&flat_pair(30.0, 2), &four_by_100(), &p(0.0)).unwrap();
+    for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
+        assert_eq!(run.jobs, times.len());
+        assert_eq!(
+            (run.finished, run.unfinished, run.kills),
+            (times.len(), 0, 0)
+        );
+        assert!(
+            (run.avg_job_secs - 100.0).abs() < 1e-3,
+            "{}",
+            run.avg_job_secs
+        );
+    }
+    // The primaries take every core (99.9 % rounds up to 12, the reserve
+    // leaves none): no task ever starts, the run stops at twice the
+    // horizon and every job counts with its wait until then.
+    let r = simulate_serial(&flat_pair(30.0, 2), &four_by_100(), &p(99.9)).unwrap();
+    let want = times.iter().map(|&t| 2.0 * horizon - t).sum::<f64>() / times.len() as f64;
+    for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
+        assert_eq!((run.finished, run.unfinished), (0, times.len()));
+        assert_eq!(run.tasks_started, 0);
+        assert!(
+            (run.avg_job_secs - want).abs() < 1e-6 * want,
+            "{} vs {want}",
+            run.avg_job_secs
+        );
+        assert!((run.full_servers - 100.0).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn a_primary_rise_kills_exactly_the_containers_running_on_the_servers_it_fills() {
+    use crate::harvest::simulate_serial;
+    // Two one-server tenants idle on day 1 and at 60 % on day 2: 12 cores,
+    // 4 reserved, 60 % rounds up to 8 cores, so the batch room drops from
+    // 8 cores a server to none at t = 86,400 s and every container then
+    // running is killed, in both systems; the killed tasks wait for the
+    // replay's idle day past the horizon and run once. A job is 4 tasks of
+    // 100 s on 16 free cores, so the containers running at the rise are
+    // the 4 tasks of each job that arrived in its last 100 s. Counted by
+    // hand from the arrivals: a seed with exactly one job there and none in
+    // the 100 s before it (no queueing), so 4 kills.
+    let mut set = flat_pair(0.0, 2);
+    for t in &mut set.tenants {
+        for u in &mut t.utilization[144..] {
+            *u = 60.0;
+        }
+    }
+    let horizon = 2.0 * 86_400.0;
+    let rise = 86_400.0;
+    let seed = (0..1000)
+        .find(|&s| {
+            let times = arrivals(s, 300.0, horizon);
+            let near = |lo: f64, hi: f64| times.iter().filter(|&&t| t > lo && t < hi).count();
+            near(rise - 100.0, rise) == 1 && near(rise - 200.0, rise - 100.0) == 0
+        })
+        .unwrap();
+    let p = crate::harvest::SimParams {
+        seed,
+        ..unscaled(30.0)
+    };
+    let r = simulate_serial(&set, &four_by_100(), &p).unwrap();
+    let jobs = arrivals(seed, 300.0, horizon).len();
+    for run in r.levels[0].pt.runs.iter().chain(&r.levels[0].h.runs) {
+        assert_eq!(run.kills, 4, "{run:?}");
+        assert_eq!(run.kills_by_branch.iter().sum::<u64>(), 4);
+        assert_eq!((run.finished, run.unfinished), (jobs, 0));
+        // Every task ran once to the end, the 4 killed ones twice.
+        assert_eq!(run.tasks_started, 4 * jobs as u64 + 4);
+    }
+}

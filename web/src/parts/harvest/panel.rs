@@ -1,5 +1,6 @@
 //! The Harvest panel: the spare-cycle half's cards (tenants, classes,
-//! capacity, selection, the simulation) and the storage half's card;
+//! capacity, selection, the simulation, where it pays) and the storage
+//! half's card;
 //! classified now and whenever the workspace changes, and YARN-PT compared
 //! with YARN-H at the tenants' current utilization as soon as they are
 //! classified, so the panel opens with what class selection buys.
@@ -7,7 +8,7 @@
 //! Test ids: `harvest-panel`; each half lists its own in its `panel`.
 
 use super::cycles::panel::{
-    CapacityCard, ClassesCard, SelectCard, SettingsCard, SimulationCard, TenantCard, TenantsCard,
+    CapacityCard, ClassesCard, PaysCard, SelectCard, SettingsCard, SimulationCard, TenantCard, TenantsCard,
 };
 use super::storage::panel::StorageCard;
 use crate::state::Studio;
@@ -50,6 +51,7 @@ pub fn HarvestPanel() -> impl IntoView {
                 </aside>
             </div>
             <SimulationCard/>
+            <PaysCard/>
             <StorageCard/>
         </div>
     }

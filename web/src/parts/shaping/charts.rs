@@ -15,7 +15,7 @@ use super::desk::Shown;
 use crate::widgets::chart::{
     frame, legend, tick, Area, Ctx, DrawError, Plot, Px, FONT, INK, MUTED,
 };
-use crate::widgets::regime::{Line, Mark, RegimePlot};
+use crate::widgets::regime::{lines_of, yours, Mark, RegimePlot};
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -751,54 +751,32 @@ pub const PAPER_LOAD: f64 = 1.3;
 /// workload's load `mine` and the paper's point marked; `None` before any
 /// row.
 pub fn pays_plot(rows: &[CellRow], mine: Option<f64>) -> Option<RegimePlot> {
-    let mut lines: Vec<Line> = Vec::new();
-    let mut costs: Vec<Line> = Vec::new();
-    for row in rows {
-        let CellOutcome::Shaping(x) = &row.outcome else {
-            continue;
-        };
-        let label = Config {
-            predictor: x.predictor,
-            policy: x.policy,
-            k1: x.k1,
-            k2: x.k2,
-        }
-        .label();
-        let at = match lines.iter().position(|l| l.label == label) {
-            Some(i) => i,
-            None => {
-                lines.push(Line {
-                    label: label.clone(),
-                    points: Vec::new(),
-                });
-                costs.push(Line {
-                    label,
-                    points: Vec::new(),
-                });
-                lines.len() - 1
+    let (lines, costs) = lines_of(rows.iter().filter_map(|row| match &row.outcome {
+        CellOutcome::Shaping(x) => {
+            let label = Config {
+                predictor: x.predictor,
+                policy: x.policy,
+                k1: x.k1,
+                k2: x.k2,
             }
-        };
-        lines[at].points.push((x.load, x.turnaround_speedup));
-        costs[at].points.push((x.load, x.failed_apps_pct));
-    }
+            .label();
+            Some((
+                label,
+                (x.load, x.turnaround_speedup),
+                Some((x.load, x.failed_apps_pct)),
+            ))
+        }
+        _ => None,
+    }));
     if lines.is_empty() {
         return None;
-    }
-    for l in lines.iter_mut().chain(costs.iter_mut()) {
-        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     let mut marks = vec![Mark {
         label: format!("paper {PAPER_SPEEDUP}×"),
         x: PAPER_LOAD,
         y: Some(PAPER_SPEEDUP),
     }];
-    if let Some(load) = mine.filter(|l| l.is_finite()) {
-        marks.push(Mark {
-            label: format!("yours: {load:.2}"),
-            x: load,
-            y: None,
-        });
-    }
+    marks.extend(yours(mine));
     Some(RegimePlot {
         key: format!("{}:{:?}", rows.len(), mine),
         x_label: "Offered load (requested / capacity)".into(),

@@ -53,7 +53,9 @@ impl From<ImportError> for Failure {
                 total,
             },
             // The page names the file already: drop the engine's `file: ` prefix.
-            ImportError::UnknownFormat { ref file, .. } | ImportError::Empty { ref file, .. } => {
+            ImportError::UnknownFormat { ref file, .. }
+            | ImportError::Empty { ref file, .. }
+            | ImportError::Compressed { ref file, .. } => {
                 let text = e.to_string();
                 let message = text.strip_prefix(&format!("{file}: ")).unwrap_or(&text);
                 Failure::plain(message.to_owned())

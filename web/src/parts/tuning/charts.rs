@@ -7,14 +7,19 @@
 //!   configuration, one row per job grouped by queue — waiting, then
 //!   running with its containers (Figure 7's picture);
 //! - [`CurvesPlot`]: each group's best latency against the containers it
-//!   gets, with Algorithm 3's split marked.
+//!   gets, with Algorithm 3's split marked;
+//! - [`pays_plot`]: "where it pays" — the contention sweep's non-best
+//!   increase against the mix load, one line per queue count.
 
 use super::protocol::{GroupView, ScheduleView};
 use crate::widgets::chart::{
     frame, legend, tick, Area, DrawError, Plot, Px, FONT, INK, MUTED, PALETTE,
 };
+use crate::widgets::regime::{lines_of, yours, Mark, RegimePlot};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use skyplan_engine::sweep::{CellOutcome, CellRow};
+use skyplan_engine::tuning::EvalParams;
 
 const BEST: RGBColor = RGBColor(22, 163, 74);
 const CURRENT: RGBColor = RGBColor(220, 38, 38);
@@ -71,7 +76,7 @@ impl Plot for CandidatesPlot {
         let y_max = order
             .iter()
             .map(|&k| g.candidates[k].latency_secs)
-            .chain(std::iter::once(g.current_secs))
+            .chain(std::iter::once(g.advice.estimated_current_secs))
             .filter(|v| v.is_finite())
             .fold(1.0_f64, f64::max)
             * 1.12;
@@ -107,10 +112,10 @@ impl Plot for CandidatesPlot {
             }
         }
         ctx.draw_series(LineSeries::new(
-            [(0.0, g.current_secs), (n, g.current_secs)],
+            [(0.0, g.advice.estimated_current_secs), (n, g.advice.estimated_current_secs)],
             CURRENT.stroke_width(px.u(1.6)),
         ))?
-        .label(format!("current: {:.1} s", g.current_secs))
+        .label(format!("current: {:.1} s", g.advice.estimated_current_secs))
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], CURRENT.stroke_width(3)));
         let best = g.candidates[g.best].latency_secs;
         ctx.draw_series(std::iter::once(Rectangle::new(
@@ -283,4 +288,47 @@ impl Plot for CurvesPlot {
         }
         legend(&mut ctx, px)
     }
+}
+
+/// The paper's mean latency increase of the configurations other than the
+/// best (§4.3: 52.92 %), percent.
+pub const PAPER_NONBEST_PCT: f64 = 52.9;
+
+/// "Where it pays" of a contention sweep's rows: the non-best increase
+/// (how much choosing the configuration matters) and the regret (what
+/// following Algorithm 1's pick costs), one line per queue count over the
+/// mix load; the loaded window's load `mine` and the paper's point marked
+/// (at the evaluation's default load, §4.4's, since the paper states none
+/// for §4.3); `None` before any row with figures.
+pub fn pays_plot(rows: &[CellRow], mine: Option<f64>) -> Option<RegimePlot> {
+    let (lines, costs) = lines_of(rows.iter().filter_map(|row| match &row.outcome {
+        CellOutcome::Tuning(x) => Some((
+            format!("{} queues", x.queues),
+            (x.load, x.nonbest_increase? * 100.0),
+            Some((x.load, x.regret? * 100.0)),
+        )),
+        _ => None,
+    }));
+    if lines.is_empty() {
+        return None;
+    }
+    let mut marks = vec![Mark {
+        label: format!("paper {PAPER_NONBEST_PCT} %"),
+        x: EvalParams::default().mix_load,
+        y: Some(PAPER_NONBEST_PCT),
+    }];
+    marks.extend(yours(mine));
+    Some(RegimePlot {
+        key: format!("{}:{:?}", rows.len(), mine),
+        x_label: "Mix load (task work / span / containers)".into(),
+        benefit: (
+            "Non-best configurations' latency over the best".into(),
+            "%".into(),
+        ),
+        lines,
+        neutral: 0.0,
+        cost: ("Regret of Algorithm 1's pick".into(), "%".into()),
+        costs,
+        marks,
+    })
 }

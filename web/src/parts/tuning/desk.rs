@@ -1,16 +1,20 @@
 //! The Tuning panel's state: the queue tree being edited (or read from the
 //! cluster's files), the settings as typed, the last run (a [`Job`]:
-//! answers to anything but the latest run are dropped) and the schedule
-//! shown.
+//! answers to anything but the latest run are dropped), the schedule
+//! shown, and the "where it pays" sweep (on the sweep pool) with its form.
 
 use super::protocol::{ScheduleView, TuningRequest, TuningResponse, TuningSettings, TuningView};
 use crate::page::Page;
 use crate::toolkit::files::read_text;
 use crate::toolkit::form::{at_least, number, whole};
 use crate::toolkit::job::Job;
+use crate::toolkit::pool::SweepJob;
 use crate::widgets::download::save_text;
 use leptos::prelude::*;
-use skyplan_engine::tuning::{GroupConfig, Policy, SchedulerKind, SearchMethod};
+use skyplan_engine::sweep::SweepSpec;
+use skyplan_engine::tuning::{
+    ContentionSweep, EvalParams, GroupConfig, Policy, SchedulerKind, SearchMethod,
+};
 
 /// The settings form as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,6 +80,78 @@ impl TuningForm {
     }
 }
 
+/// The "where it pays" sweep's form as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PaysForm {
+    /// Mix loads, comma-separated.
+    pub loads: String,
+    /// Queue counts, comma-separated.
+    pub queues: String,
+    /// Google-like mixes a cell evaluates.
+    pub mixes: String,
+}
+
+/// Mix loads a sweep covers by default: half-idle to six times overloaded,
+/// the evaluation's default 1.5 among them (`skyplan sweep tuning`'s
+/// benchmark grid).
+pub const DEFAULT_PAYS_LOADS: &str = "0.5,1.5,3,6";
+
+/// Queue counts by default: the paper's two and four.
+pub const DEFAULT_PAYS_QUEUES: &str = "2,4";
+
+/// Google-like mixes a cell evaluates by default (`skyplan sweep tuning`'s
+/// 6): with both schedulers, 12 §4.3 cases a cell, a few seconds in a
+/// browser worker, so the default 8 cells answer well under a minute.
+pub const DEFAULT_PAYS_MIXES: usize = 6;
+
+impl Default for PaysForm {
+    fn default() -> Self {
+        PaysForm {
+            loads: DEFAULT_PAYS_LOADS.to_owned(),
+            queues: DEFAULT_PAYS_QUEUES.to_owned(),
+            mixes: DEFAULT_PAYS_MIXES.to_string(),
+        }
+    }
+}
+
+impl PaysForm {
+    /// The contention sweep over the typed loads × queue counts, or what
+    /// is wrong with the form (the engine checks the ranges when the pool
+    /// plans it). The base is `skyplan sweep tuning`'s (one noise seed,
+    /// §4.4 at 2 minutes on 60 jobs) with no SWIM jobs: the page holds no
+    /// job history (the engine worker does), so a cell evaluates
+    /// Google-like mixes only and §4.4 is not run — the same cells as
+    /// `skyplan sweep tuning` without a file.
+    pub fn sweep(&self) -> Result<SweepSpec, String> {
+        let loads = self
+            .loads
+            .split(',')
+            .map(|v| number(v.trim(), "Mix loads"))
+            .collect::<Result<Vec<f64>, String>>()?;
+        let queues = self
+            .queues
+            .split(',')
+            .map(|v| whole(v.trim(), "Queue counts"))
+            .collect::<Result<Vec<usize>, String>>()?;
+        // Written out as data, not through the engine's constructors: the
+        // page links no engine function (ARCHITECTURE.md, Web).
+        let base = EvalParams {
+            facebook_windows: 3,
+            google_mixes: whole(&self.mixes, "Mixes per cell")?,
+            repeats: 1,
+            adapt_minutes: vec![2.0],
+            adapt_jobs: 60,
+            ..EvalParams::default()
+        };
+        Ok(SweepSpec::Tuning(ContentionSweep {
+            base,
+            swim: Vec::new(),
+            loads,
+            queues,
+        }))
+    }
+}
+
 /// `n` queues `q1…` of equal share (the engine's, shared with the plan
 /// report).
 pub use skyplan_engine::tuning::equal_queues;
@@ -107,6 +183,10 @@ pub struct TuningDesk {
     pub group: RwSignal<usize>,
     /// The schedule shown (the best's, or a chosen candidate's).
     pub schedule: RwSignal<Option<ScheduleView>>,
+    /// "Where it pays": the contention sweep on the sweep pool.
+    pub pays: SweepJob,
+    /// Its form.
+    pub pays_form: RwSignal<PaysForm>,
     /// The last YARN file sent to the worker, kept to send again to a
     /// worker restarted by Cancel (in case the worker could not save it).
     sent_xml: StoredValue<Option<TuningRequest>>,
@@ -127,6 +207,8 @@ impl TuningDesk {
             run: Job::new(page),
             group: RwSignal::new(0),
             schedule: RwSignal::new(None),
+            pays: SweepJob::new(page),
+            pays_form: RwSignal::new(PaysForm::default()),
             sent_xml: StoredValue::new(None),
             restored: RwSignal::new(false),
         };
@@ -269,6 +351,16 @@ impl TuningDesk {
             settings,
             current: self.current.get_untracked(),
         });
+    }
+
+    /// Runs "where it pays" on the sweep pool over the form's loads and
+    /// queue counts. The mixes are generated in every cell, so a sweep
+    /// needs no run of the panel.
+    pub fn run_pays(self) {
+        match self.pays_form.with_untracked(PaysForm::sweep) {
+            Ok(spec) => self.pays.start(spec),
+            Err(message) => self.pays.job.refuse(message),
+        }
     }
 
     /// Shows the schedule of candidate `candidate` of the group shown.

@@ -5,7 +5,7 @@
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::bundle::TuningState;
-use skyplan_engine::tuning::{GroupConfig, SchedulerKind};
+use skyplan_engine::tuning::{Advice, GroupConfig, SchedulerKind};
 
 /// The panel's settings (the CLI's defaults; the saved record and a
 /// workspace bundle carry them) and the seeded runs of the simulated
@@ -205,6 +205,11 @@ pub struct GroupView {
     pub jobs: usize,
     /// Seconds from the first to the last submission.
     pub span_secs: f64,
+    /// Its mix load as the contention sweep sets it: task work over the
+    /// submission span at the jobs' recorded arrivals (whether or not the
+    /// run keeps them), as a multiple of its containers (`None` when the
+    /// history submits them all at once).
+    pub mix_load: Option<f64>,
     /// Its mix per queue.
     pub mix: Vec<QueueMix>,
     /// Containers Algorithm 3 gave it.
@@ -217,14 +222,14 @@ pub struct GroupView {
     pub samples: usize,
     /// RRS rounds.
     pub rounds: usize,
-    /// The current configuration's estimated latency on the same jobs and
-    /// containers.
-    pub current_secs: f64,
-    /// The event-driven simulation's mean latency of the best
-    /// configuration (the ground truth the estimate stands for).
-    pub simulated_best_secs: f64,
-    /// The same of the current configuration.
-    pub simulated_current_secs: f64,
+    /// The current configuration's description.
+    pub current_label: String,
+    /// The engine's advice ([`skyplan_engine::tuning::advise_group`], as
+    /// `skyplan tune` and the report give it): the best and the current
+    /// configuration estimated on the same jobs and containers, both
+    /// simulated (the ground truth the estimate stands for), and the
+    /// verdict — a change only when the simulation confirms it.
+    pub advice: Advice,
     /// Candidates whose estimate ties with the lowest (within 1 %).
     #[serde(default)]
     pub tied: usize,

@@ -1,14 +1,15 @@
 //! What the Tuning part computes in the worker and sends: the window's jobs
 //! cut into groups, one tuning pass ([`skyplan_engine::tuning::tune`]), the
-//! current configuration estimated and simulated next to the best, and a
-//! candidate's schedule by Algorithm 1.
+//! engine's advice per group (the current configuration estimated and
+//! simulated next to the best, and the verdict), and a candidate's schedule
+//! by Algorithm 1.
 
 use super::protocol::{
     Bar, CandidateView, GroupView, QueueMix, ScheduleView, SplitView, TuningSettings, TuningView,
 };
 use skyplan_engine::tuning::{
-    compare, panel_params, simulated_latency, tune, window_groups, Cluster, GroupConfig, RuleSet,
-    TuneJob, TuneParams, TuneReport,
+    advise_group, compare, panel_params, tune, window_groups, Cluster, GroupConfig, RuleSet, TuneJob,
+    TuneParams, TuneReport,
 };
 use skyplan_engine::{WorkloadJob, Workspace};
 
@@ -25,8 +26,8 @@ pub struct LastRun {
     pub report: TuneReport,
 }
 
-/// One tuning pass on the window, with the current configuration estimated
-/// and both simulated. `progress(done, total)` counts searches.
+/// One tuning pass on the window, with the engine's advice on each group
+/// (the current configuration estimated, both simulated, the verdict). `progress(done, total)` counts searches.
 pub fn run(
     workspace: &Workspace,
     ticket: u32,
@@ -39,6 +40,18 @@ pub fn run(
     let history: Vec<&WorkloadJob> = workspace.workload().collect();
     let groups =
         window_groups(&history, settings, current.queues.len()).map_err(|e| e.to_string())?;
+    // The windows at their recorded arrivals, for their mix load (where the
+    // loaded workload sits on "where it pays"'s axis): a run that submits
+    // every job at once has no span of its own.
+    let arrived = if settings.arrivals {
+        None
+    } else {
+        let recorded = TuningSettings {
+            arrivals: true,
+            ..*settings
+        };
+        Some(window_groups(&history, &recorded, current.queues.len()).map_err(|e| e.to_string())?)
+    };
     let report = tune(&groups, &params, progress).map_err(|e| e.to_string())?;
     let names: Vec<String> = current.queues.iter().map(|q| q.name.clone()).collect();
     let mut views = Vec::with_capacity(groups.len());
@@ -46,12 +59,8 @@ pub fn run(
         let cluster = Cluster::of(g.containers, params.per_machine);
         let rules = |c: &GroupConfig| RuleSet::for_config(c, params.constraint, params.exec);
         let best = g.search.best();
-        let current_secs = compare(jobs, &cluster, current, rules(current))
-            .map_err(|e| e.to_string())?
-            .mean_latency_secs;
-        let simulated = |c: &GroupConfig| {
-            simulated_latency(jobs, &cluster, c, settings.seed).map_err(|e| e.to_string())
-        };
+        let advice =
+            advise_group(jobs, g, current, &params, settings.seed).map_err(|e| e.to_string())?;
         let schedule = schedule_of(
             jobs,
             &cluster,
@@ -64,6 +73,10 @@ pub fn run(
             name: name.clone(),
             jobs: jobs.len(),
             span_secs: span(jobs),
+            mix_load: mix_load(
+                arrived.as_ref().and_then(|a| a.get(k)).map_or(jobs, |(_, a)| a),
+                g.containers,
+            ),
             mix: mix(jobs, &names),
             containers: g.containers,
             candidates: g
@@ -79,9 +92,8 @@ pub fn run(
             best: g.search.best,
             samples: g.search.samples,
             rounds: g.search.rounds,
-            current_secs,
-            simulated_best_secs: simulated(&best.config)?,
-            simulated_current_secs: simulated(current)?,
+            current_label: current.label(),
+            advice,
             tied: g.search.tied.len(),
             no_contention: g.search.no_contention,
             kept_current: g.search.kept_current,
@@ -188,6 +200,15 @@ fn span(jobs: &[TuneJob]) -> f64 {
     } else {
         0.0
     }
+}
+
+/// Task work over the submission span, as a multiple of `containers`: the
+/// load the contention sweep's mixes are set to (`EvalParams::mix_load`),
+/// so the window can be placed on its axis.
+fn mix_load(jobs: &[TuneJob], containers: u32) -> Option<f64> {
+    let span = span(jobs);
+    let work: f64 = jobs.iter().map(TuneJob::work).sum();
+    (span > 0.0 && containers > 0).then(|| work / (span * f64::from(containers)))
 }
 
 /// Jobs, tasks and work per queue.

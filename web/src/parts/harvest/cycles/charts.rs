@@ -8,16 +8,21 @@
 //!   as a heat map;
 //! - [`SimPlot`]: the §6 simulation — average job execution time of YARN-PT
 //!   and YARN-H (min–max over runs) and the kills, against the primary
-//!   tenants' average utilization.
+//!   tenants' average utilization;
+//! - [`pays_plot`]: "where it pays" — YARN-H's improvement over YARN-PT
+//!   against the primary level, one line per datacenter size, with the kill
+//!   ratio beside it (the shared [`RegimePlot`]).
 
 use super::protocol::{ClassView, SimView};
 use crate::widgets::chart::{
     frame, legend, tick, Area, DrawError, Plot, Px, FONT, INK, MUTED, PALETTE,
 };
-use crate::widgets::format::minute;
+use crate::widgets::format::{count, minute};
+use crate::widgets::regime::{lines_of, Mark, RegimePlot};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use skyplan_engine::harvest::{CapacityMatrix, Pattern, TenantSpectrum};
+use skyplan_engine::harvest::{CapacityMatrix, Pattern, RegimeRow, Scaling, TenantSpectrum};
+use skyplan_engine::sweep::{CellOutcome, CellRow};
 
 const PEAK: RGBColor = RGBColor(220, 38, 38);
 const PT: RGBColor = RGBColor(234, 88, 12);
@@ -441,5 +446,135 @@ impl Plot for SimPlot {
             ]
         }))?;
         Ok(())
+    }
+}
+
+/// The paper's point for linear scaling: the lowest of Figure 14's
+/// per-datacenter average improvements (12–56 %), percent. The lowest,
+/// because the sweep runs one generated datacenter and the paper's range
+/// is over ten; its 56 % is the best of them.
+pub const PAPER_LINEAR_AVG: f64 = 12.0;
+/// The same for root scaling (Figure 14: 5–45 %).
+pub const PAPER_ROOT_AVG: f64 = 5.0;
+/// Where the paper's point is drawn: the middle of Figure 14's levels
+/// (10–50 %), since its figure is an average over them.
+pub const PAPER_LEVEL: f64 = 30.0;
+
+/// "Where it pays" of a harvest sweep's rows: YARN-H's improvement over
+/// YARN-PT against the primary level, one line per size and scaling, and
+/// beside it YARN-H's kills over YARN-PT's (a cell where YARN-PT lost
+/// none has no ratio and is left out of that chart); the loaded tenants'
+/// level `mine` (with their servers, for the label) and the paper's point
+/// marked; `None` before any row.
+pub fn pays_plot(rows: &[CellRow], mine: Option<(f64, usize)>) -> Option<RegimePlot> {
+    let cells: Vec<&RegimeRow> = rows
+        .iter()
+        .filter_map(|row| match &row.outcome {
+            CellOutcome::Harvest(x) => Some(x),
+            _ => None,
+        })
+        .collect();
+    let root = cells
+        .iter()
+        .any(|x| matches!(x.scaling, Scaling::Root { .. }));
+    let (lines, costs) = lines_of(cells.iter().map(|x| {
+        (
+            format!("{} servers, {}", count(x.servers), x.scaling.name()),
+            (x.level, x.improvement),
+            (x.pt_kills > 0).then(|| (x.level, x.h_kills as f64 / x.pt_kills as f64)),
+        )
+    }));
+    if lines.is_empty() {
+        return None;
+    }
+    let (paper, scaling) = if root {
+        (PAPER_ROOT_AVG, "root")
+    } else {
+        (PAPER_LINEAR_AVG, "linear")
+    };
+    let mut marks = vec![Mark {
+        label: format!("paper: avg {paper} % ({scaling}, Fig. 14's lowest)"),
+        x: PAPER_LEVEL,
+        y: Some(paper),
+    }];
+    if let Some((level, servers)) = mine.filter(|m| m.0.is_finite()) {
+        marks.push(Mark {
+            label: format!("yours: {level:.1} % on {} servers", count(servers)),
+            x: level,
+            y: None,
+        });
+    }
+    Some(RegimePlot {
+        key: format!("{}:{:?}", rows.len(), mine),
+        x_label: "Primary tenants' average utilization (%)".into(),
+        benefit: (
+            "YARN-H's improvement over YARN-PT (mean job time)".into(),
+            "%".into(),
+        ),
+        lines,
+        neutral: 0.0,
+        cost: ("Kills, YARN-H / YARN-PT".into(), "×".into()),
+        costs,
+        marks,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parts::harvest::cycles::desk::PaysForm;
+
+    #[test]
+    fn a_sweeps_rows_make_one_line_per_size_in_level_order() {
+        // Real cells of a tiny sweep, listed in an order other than the
+        // levels'.
+        let spec = PaysForm {
+            servers: "60".into(),
+            levels: "40,10".into(),
+            days: "0.25".into(),
+            root: String::new(),
+        }
+        .sweep()
+        .expect("a valid form");
+        let rows: Vec<CellRow> = (0..spec.cells()).map(|k| spec.run_cell(k)).collect();
+        let by_level: Vec<_> = rows
+            .iter()
+            .map(|r| match &r.outcome {
+                CellOutcome::Harvest(x) => x.clone(),
+                other => panic!("cell {} failed: {other:?}", r.cell),
+            })
+            .collect();
+        let plot = pays_plot(&rows, Some((27.5, 1_310))).expect("rows to draw");
+        assert_eq!(plot.lines.len(), 1);
+        assert_eq!(plot.lines[0].label, "60 servers, linear");
+        assert_eq!(
+            plot.lines[0].points,
+            vec![
+                (10.0, by_level[1].improvement),
+                (40.0, by_level[0].improvement)
+            ]
+        );
+        let ratios: Vec<(f64, f64)> = [&by_level[1], &by_level[0]]
+            .into_iter()
+            .filter(|x| x.pt_kills > 0)
+            .map(|x| (x.level, x.h_kills as f64 / x.pt_kills as f64))
+            .collect();
+        assert_eq!(plot.costs[0].points, ratios);
+        assert_eq!(
+            plot.marks,
+            vec![
+                Mark {
+                    label: "paper: avg 12 % (linear, Fig. 14's lowest)".into(),
+                    x: PAPER_LEVEL,
+                    y: Some(PAPER_LINEAR_AVG),
+                },
+                Mark {
+                    label: "yours: 27.5 % on 1\u{2009}310 servers".into(),
+                    x: 27.5,
+                    y: None,
+                },
+            ]
+        );
+        assert_eq!(pays_plot(&[], None), None);
     }
 }

@@ -12,8 +12,10 @@ use crate::page::Page;
 use crate::toolkit::files::{read_text, read_texts};
 use crate::toolkit::form::{list, number, numbers, optional, whole};
 use crate::toolkit::job::Job;
+use crate::toolkit::pool::SweepJob;
 use leptos::prelude::*;
-use skyplan_engine::harvest::Scaling;
+use skyplan_engine::harvest::{HarvestRegime, Scaling, SimParams};
+use skyplan_engine::sweep::SweepSpec;
 
 /// The classification form as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,6 +171,79 @@ impl SimForm {
     }
 }
 
+/// The "where it pays" sweep's form as typed: the sizes and primary
+/// levels to sweep, the days each cell simulates and the scaling; the rest
+/// is `skyplan sweep harvest`'s defaults (DC-0, RM-H's default placement,
+/// one seed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PaysForm {
+    /// Servers per datacenter, comma-separated.
+    pub servers: String,
+    /// Primary levels, comma-separated percentages.
+    pub levels: String,
+    /// Days each cell simulates.
+    pub days: String,
+    /// The root n (empty: linear scaling).
+    pub root: String,
+}
+
+/// The sizes a "where it pays" sweep covers by default: the CLI's
+/// smallest three, where a cell (both systems, two days) takes under a
+/// second natively — the whole default sweep, 15 cells, about 8 s of one
+/// core natively (BENCHMARKS.md, "Where harvesting pays"), so a browser's
+/// pool answers in well under a minute. 10,000 and 20,000 servers are
+/// typed in, or run by `skyplan sweep harvest`.
+pub const DEFAULT_PAYS_SERVERS: &str = "1000,2000,5000";
+
+/// The primary levels by default: the figures' five.
+pub const DEFAULT_PAYS_LEVELS: &str = "10,20,30,40,50";
+
+/// Days each cell simulates by default: two, as the panel's own
+/// simulation (the CLI's week is 3.5× the work for a curve of the same
+/// shape).
+pub const DEFAULT_PAYS_DAYS: f64 = 2.0;
+
+impl Default for PaysForm {
+    fn default() -> Self {
+        PaysForm {
+            servers: DEFAULT_PAYS_SERVERS.to_owned(),
+            levels: DEFAULT_PAYS_LEVELS.to_owned(),
+            days: DEFAULT_PAYS_DAYS.to_string(),
+            root: String::new(),
+        }
+    }
+}
+
+impl PaysForm {
+    /// The harvest sweep of the typed sizes, levels, days and scaling over
+    /// the CLI's grid otherwise; or what is wrong with the form (the
+    /// engine's worker checks the ranges when it plans the sweep).
+    pub fn sweep(&self) -> Result<SweepSpec, String> {
+        let servers = self
+            .servers
+            .split([',', ';', ' '])
+            .filter(|t| !t.trim().is_empty())
+            .map(|v| whole(v.trim(), "Servers"))
+            .collect::<Result<Vec<usize>, String>>()?;
+        let scaling = match optional(&self.root, |t| number(t, "Root n"))? {
+            None => Scaling::Linear,
+            Some(n) => Scaling::Root { n },
+        };
+        // Written out as data: the page links no engine function
+        // (ARCHITECTURE.md, Web); the defaults are `Default` impls.
+        Ok(SweepSpec::Harvest(HarvestRegime {
+            base: SimParams {
+                days: number(&self.days, "Days")?,
+                ..SimParams::default()
+            },
+            servers,
+            levels: numbers(&self.levels, "Levels")?,
+            scalings: vec![scaling],
+            ..HarvestRegime::default()
+        }))
+    }
+}
+
 /// How the tenants table is sorted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SortBy {
@@ -219,6 +294,11 @@ pub struct CyclesDesk {
     pub sim_form: RwSignal<SimForm>,
     /// The simulation.
     pub sim: Job<SimView>,
+    /// "Where it pays": YARN-H's improvement against size and primary
+    /// level, on the sweep pool.
+    pub pays: SweepJob,
+    /// Its form.
+    pub pays_form: RwSignal<PaysForm>,
     /// The settings of the classification asked last, with its ticket.
     asked: StoredValue<Option<(u32, HarvestSettings)>>,
     /// The settings of the classification shown: a restarted worker is
@@ -249,6 +329,8 @@ impl CyclesDesk {
             select_error: RwSignal::new(None),
             sim_form: RwSignal::new(SimForm::default()),
             sim: Job::new(page),
+            pays: SweepJob::new(page),
+            pays_form: RwSignal::new(PaysForm::default()),
             asked: StoredValue::new(None),
             shown: StoredValue::new(None),
             sent_machines: StoredValue::new(None),
@@ -368,6 +450,16 @@ impl CyclesDesk {
         }
     }
 
+    /// Runs "where it pays" on the sweep pool with the form's grid. Each
+    /// cell generates its datacenter, so the sweep needs neither the
+    /// loaded tenants nor the engine worker.
+    pub fn run_pays(self) {
+        match self.pays_form.with_untracked(PaysForm::sweep) {
+            Ok(spec) => self.pays.start(spec),
+            Err(message) => self.pays.job.refuse(message),
+        }
+    }
+
     /// Takes in one answer of the worker; `true` when it is a new
     /// classification (which the storage half follows).
     pub fn apply(self, response: CyclesResponse) -> bool {
@@ -444,5 +536,54 @@ impl CyclesDesk {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_sweep_is_the_clis_grid_at_the_browsers_sizes() {
+        let SweepSpec::Harvest(h) = PaysForm::default().sweep().expect("the default form") else {
+            panic!("not a harvest sweep");
+        };
+        assert_eq!(h.servers, vec![1_000, 2_000, 5_000]);
+        assert_eq!(h.levels, vec![10.0, 20.0, 30.0, 40.0, 50.0]);
+        assert_eq!(h.scalings, vec![Scaling::Linear]);
+        assert_eq!(h.base.days, 2.0);
+        // Everything the form does not set is `skyplan sweep harvest`'s.
+        let cli = HarvestRegime::default();
+        assert_eq!(
+            (h.datacenters, h.placements, h.seeds, h.templates, h.step_secs),
+            (cli.datacenters, cli.placements, cli.seeds, cli.templates, cli.step_secs)
+        );
+        let spec = PaysForm::default().sweep().expect("the default form");
+        spec.validate().expect("the engine takes the default sweep");
+        assert_eq!(spec.cells(), 15);
+    }
+
+    #[test]
+    fn a_root_is_read_and_a_bad_field_is_named() {
+        let form = PaysForm {
+            servers: "300; 600".into(),
+            root: "2".into(),
+            ..PaysForm::default()
+        };
+        let SweepSpec::Harvest(h) = form.sweep().expect("a valid form") else {
+            panic!("not a harvest sweep");
+        };
+        assert_eq!(h.servers, vec![300, 600]);
+        assert_eq!(h.scalings, vec![Scaling::Root { n: 2.0 }]);
+        let bad = PaysForm {
+            servers: "1000,lots".into(),
+            ..PaysForm::default()
+        };
+        assert!(bad.sweep().unwrap_err().starts_with("Servers"));
+        let bad = PaysForm {
+            days: "".into(),
+            ..PaysForm::default()
+        };
+        assert!(bad.sweep().unwrap_err().starts_with("Days"));
     }
 }

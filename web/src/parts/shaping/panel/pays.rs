@@ -7,11 +7,9 @@ use crate::fields;
 use crate::parts::shaping::charts::pays_plot;
 use crate::parts::shaping::desk::PaysForm;
 use crate::state::Studio;
-use crate::toolkit::run::JobCard;
-use crate::toolkit::sweep_controls::SweepControls;
+use crate::toolkit::sweep_controls::RegimeCard;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::trimmed;
-use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
 use skyplan_engine::shaping::Config;
 use skyplan_engine::sweep::CellOutcome;
@@ -21,6 +19,9 @@ const PAYS_FIELDS: [Field<PaysForm>; 2] = fields![PaysForm:
     ("Offered loads", "shaping-pays-loads", loads),
     ("Sweep applications", "shaping-pays-apps", apps),
 ];
+
+/// The table's column heads.
+const PAYS_COLUMNS: [&str; 7] = ["load", "configuration", "speed-up", "queue ×", "failed %", "wasted %", "worst-off p99"];
 
 /// The card.
 #[component]
@@ -44,22 +45,8 @@ pub fn PaysCard() -> impl IntoView {
         })
     });
     // Rows as they come while a sweep runs; the last result's otherwise.
-    let rows = Signal::derive(move || {
-        if sweep.job.running.get() {
-            let mut rows = sweep.rows.get();
-            rows.sort_by_key(|r| r.cell);
-            rows
-        } else {
-            sweep
-                .job
-                .view
-                .with(|v| v.as_ref().map(|r| r.rows.clone()).unwrap_or_default())
-        }
-    });
+    let rows = sweep.shown();
     let plot = Signal::derive(move || pays_plot(&rows.get(), mine.get()));
-    let status = sweep.job.status("sweeping", " cells", "not run", |r| {
-        format!("{} of {} cells", r.rows.len(), r.cells)
-    });
     let table = move || {
         rows.get()
             .into_iter()
@@ -96,41 +83,22 @@ pub fn PaysCard() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     };
-    let placeholder = Signal::derive(move || {
-        if sweep.job.running.get() {
-            "The first cells are running on the sweep workers…".to_owned()
-        } else {
-            "Sweep: the speed-up at each offered load, for the oracle and this run's forecaster."
-                .to_owned()
-        }
-    });
     view! {
-        <JobCard
+        <RegimeCard
             title="Where it pays: speed-up against offered load"
             text="Shaping shortens turnaround only where reservations leave applications waiting that the used resources could run: below saturation nobody waits, far above it both queue. Each cell generates the workload at one offered load (requested core-seconds over the cluster's) and runs the baseline and the shaped run, as `skyplan sweep shaping` does; the cells run on a pool of workers, one per core. The dashed line is your workload's load (the last run's: a generated workload's setting, a file's requested load over its arrivals); the triangle, the paper's best forecaster (10.6×, GP), drawn at the reference simulator's load because the paper states none (its oracle: ~100×)."
-            job=sweep.job
+            sweep=sweep
+            testid="shaping-pays"
             status_testid="shaping-pays-status"
-            status=status
+            chart_testid="shaping-pays-chart"
+            label="Sweep loads"
+            on_run=move |()| desk.run_pays()
+            plot=plot
+            idle="Sweep: the speed-up at each offered load, for the oracle and this run's forecaster."
+            cols=PAYS_COLUMNS.to_vec()
+            rows=table
         >
-            <div class="form-grid two">
-                {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
-            </div>
-            <SweepControls sweep=sweep testid="shaping-pays" label="Sweep loads" on_run=move |()| desk.run_pays()/>
-            <PlotCanvas data=plot placeholder=placeholder testid="shaping-pays-chart"/>
-            <table class="data-table">
-                <thead>
-                    <tr>
-                        <th>"load"</th>
-                        <th>"configuration"</th>
-                        <th>"speed-up"</th>
-                        <th>"queue ×"</th>
-                        <th>"failed %"</th>
-                        <th>"wasted %"</th>
-                        <th>"worst-off p99"</th>
-                    </tr>
-                </thead>
-                <tbody>{table}</tbody>
-            </table>
-        </JobCard>
+            {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
+        </RegimeCard>
     }
 }

@@ -4,9 +4,11 @@
 //! of the loaded history, every candidate configuration's estimated mean
 //! latency by Algorithm 1 with the best marked, the chosen configuration's
 //! schedule (Figure 7's picture), the simulated latency of the best against
-//! the current configuration, Algorithm 3's split among several groups, and
-//! the tuned configuration as YARN XML. All work runs in the worker; one
-//! file per card.
+//! the current configuration and the engine's verdict (a change only when
+//! the simulation confirms it), Algorithm 3's split among several groups, and
+//! the tuned configuration as YARN XML, and "where it pays" (the contention
+//! sweep on the sweep pool). All work runs in the worker; one file per
+//! card.
 //!
 //! Test ids: `tuning-panel`, `tuning-scheduler`, `tuning-queue-count`,
 //! `tuning-queue-row` (`data-queue`), `tuning-share`, `tuning-policy`,
@@ -14,18 +16,24 @@
 //! `tuning-run`, `tuning-status` (`data-running`), `tuning-progress`,
 //! `tuning-error`, `tuning-best` (`data-latency`), `tuning-current`
 //! (`data-latency`), `tuning-simulated`, `tuning-estimate-error`
-//! (`data-error`), `tuning-tie`, `tuning-candidates` and
+//! (`data-error`), `tuning-advice` (`data-verdict`: `current`, `confirmed`
+//! or `unconfirmed`; `data-advised`: the configuration advised), `tuning-tie`, `tuning-candidates` and
 //! `tuning-schedule` and `tuning-curves` (canvases with `data-drawn`),
 //! `tuning-candidate-row` (`data-index`, `data-best`, `data-latency`),
 //! `tuning-mix-row`, `tuning-split-row`, `tuning-group`, `tuning-adopt`,
-//! `tuning-export`.
+//! `tuning-export`, `tuning-pays-loads`, `tuning-pays-queues`,
+//! `tuning-pays-mixes`, `tuning-pays-run` (with the sweep controls' ids),
+//! `tuning-pays-status`, `tuning-pays-chart`, `tuning-pays-row`
+//! (`data-cell`, `data-load`, `data-queues`, `data-nonbest`).
 
+mod pays;
 mod queues;
 mod results;
 mod run;
 mod schedule;
 mod split;
 
+use self::pays::PaysCard;
 use self::queues::QueuesCard;
 use self::results::ResultsCard;
 use self::run::RunCard;
@@ -59,6 +67,7 @@ pub fn TuningPanel() -> impl IntoView {
                     <ResultsCard/>
                     <ScheduleCard/>
                     <SplitCard/>
+                    <PaysCard/>
                 </div>
                 <aside class="sidebar">
                     <QueuesCard/>

@@ -3,12 +3,73 @@
 
 use crate::parts::tuning::charts::CandidatesPlot;
 use crate::parts::tuning::protocol::{GroupView, SIM_RUNS};
+use skyplan_engine::tuning::{Verdict, TIE_TOLERANCE};
 use crate::state::Studio;
 use crate::widgets::card::Card;
 use crate::widgets::format::{count, trimmed};
 use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
+
+/// `1 − best / current` in percent (negative: the best is slower); zero
+/// when the current figure is not a positive finite latency.
+fn percent_lower(best: f64, current: f64) -> f64 {
+    if current > 0.0 && current.is_finite() {
+        (1.0 - best / current) * 100.0
+    } else {
+        0.0
+    }
+}
+
+/// A percent-lower figure in words: "3.1 % lower" or "2 % higher".
+fn lower(pct: f64) -> String {
+    if pct >= 0.0 {
+        format!("{} % lower", trimmed(pct, 1))
+    } else {
+        format!("{} % higher", trimmed(-pct, 1))
+    }
+}
+
+/// The verdict as the page's test id value.
+fn verdict_id(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Current => "current",
+        Verdict::Confirmed => "confirmed",
+        Verdict::Unconfirmed => "unconfirmed",
+    }
+}
+
+/// The engine's verdict on the group shown, in words, with the estimated
+/// and simulated figures that decided it (`gain`, `sim_gain`: percent
+/// lower, best against current) — the verdict `skyplan tune` and the report
+/// give, so the panel never advises a change the simulation contradicts.
+fn advice_sentence(g: &GroupView, gain: f64, sim_gain: f64) -> String {
+    let a = &g.advice;
+    let best = &g.candidates[g.best].label;
+    let figures = format!(
+        "estimated {} s against {} s ({}), simulated {} s against {} s ({})",
+        trimmed(a.estimated_best_secs, 1),
+        trimmed(a.estimated_current_secs, 1),
+        lower(gain),
+        trimmed(a.simulated_best_secs, 1),
+        trimmed(a.simulated_current_secs, 1),
+        lower(sim_gain)
+    );
+    match a.verdict {
+        Verdict::Current => format!(
+            "Keep the current configuration ({}): the estimate finds nothing better.",
+            g.current_label
+        ),
+        Verdict::Confirmed => format!(
+            "Confirmed by the simulation: change to {best} — {figures}."
+        ),
+        Verdict::Unconfirmed => format!(
+            "Not confirmed by the simulation: keep the current configuration ({}). The estimate's pick {best}: {figures}; a change is advised only when the simulation confirms a gain of more than {} %.",
+            g.current_label,
+            trimmed(TIE_TOLERANCE * 100.0, 0)
+        ),
+    }
+}
 
 /// The group shown, from the last run.
 fn shown_group(studio: Studio) -> Option<GroupView> {
@@ -65,20 +126,13 @@ pub fn ResultsCard() -> impl IntoView {
     let summary = move || {
         shown_group(studio).map(|g| {
             let best = &g.candidates[g.best];
-            let gain = if g.current_secs > 0.0 {
-                (1.0 - best.latency_secs / g.current_secs) * 100.0
-            } else {
-                0.0
-            };
-            let sim_gain = if g.simulated_current_secs > 0.0 {
-                (1.0 - g.simulated_best_secs / g.simulated_current_secs) * 100.0
-            } else {
-                0.0
-            };
+            let a = g.advice;
+            let gain = percent_lower(a.estimated_best_secs, a.estimated_current_secs);
+            let sim_gain = percent_lower(a.simulated_best_secs, a.simulated_current_secs);
             // The estimate's error against the simulation of the same
             // configuration: how far to trust the figures above.
-            let error = if g.simulated_best_secs > 0.0 {
-                (best.latency_secs / g.simulated_best_secs - 1.0) * 100.0
+            let error = if a.simulated_best_secs > 0.0 {
+                (a.estimated_best_secs / a.simulated_best_secs - 1.0) * 100.0
             } else {
                 0.0
             };
@@ -97,29 +151,38 @@ pub fn ResultsCard() -> impl IntoView {
             } else {
                 None
             };
+            let unconfirmed = a.verdict == Verdict::Unconfirmed;
+            let advice = advice_sentence(&g, gain, sim_gain);
+            let advised = if a.verdict == Verdict::Confirmed {
+                best.label.clone()
+            } else {
+                g.current_label.clone()
+            };
             view! {
                 <div class="agenda-figures tuning-figures">
                     <div class="figure" data-testid="tuning-best" data-latency=best.latency_secs.to_string()>
-                        <span class="figure-label">"Best (estimated)"</span>
+                        <span class="figure-label">
+                            {if unconfirmed { "Lowest estimate (not advised)" } else { "Best (estimated)" }}
+                        </span>
                         <span class="figure-value">{format!("{} s", trimmed(best.latency_secs, 1))}</span>
                         <span class="figure-note">{best.label.clone()}</span>
                     </div>
-                    <div class="figure" data-testid="tuning-current" data-latency=g.current_secs.to_string()>
+                    <div class="figure" data-testid="tuning-current" data-latency=a.estimated_current_secs.to_string()>
                         <span class="figure-label">"Current (estimated)"</span>
-                        <span class="figure-value">{format!("{} s", trimmed(g.current_secs, 1))}</span>
-                        <span class="figure-note">{format!("best is {} % lower", trimmed(gain, 1))}</span>
+                        <span class="figure-value">{format!("{} s", trimmed(a.estimated_current_secs, 1))}</span>
+                        <span class="figure-note">{format!("best is {}", lower(gain))}</span>
                     </div>
                     <div class="figure" data-testid="tuning-simulated">
                         <span class="figure-label">{format!("Simulated (YARN, heartbeats, AMs; mean of {SIM_RUNS} seeded runs)")}</span>
                         <span class="figure-value">
                             {format!(
                                 "{} s vs {} s",
-                                trimmed(g.simulated_best_secs, 1),
-                                trimmed(g.simulated_current_secs, 1)
+                                trimmed(a.simulated_best_secs, 1),
+                                trimmed(a.simulated_current_secs, 1)
                             )}
                         </span>
                         <span class="figure-note">
-                            {format!("best vs current: {} % lower", trimmed(sim_gain, 1))}
+                            {format!("best vs current: {}", lower(sim_gain))}
                         </span>
                     </div>
                     <div class="figure" data-testid="tuning-estimate-error" data-error=error.to_string()>
@@ -127,6 +190,14 @@ pub fn ResultsCard() -> impl IntoView {
                         <span class="figure-value">{format!("{} %", trimmed(error, 1))}</span>
                         <span class="figure-note">"the recommendation's estimate against its simulated latency"</span>
                     </div>
+                    <p
+                        class="hint"
+                        data-testid="tuning-advice"
+                        data-verdict=verdict_id(a.verdict)
+                        data-advised=advised
+                    >
+                        {advice}
+                    </p>
                     {tie.map(|t| view! { <p class="hint" data-testid="tuning-tie">{t}</p> })}
                 </div>
             }

@@ -8,7 +8,8 @@
 //! probability; and the §6 simulation of YARN-PT against YARN-H, run in the
 //! worker with progress (by itself at the tenants' current utilization
 //! when they are classified), with each system's branch shares and the
-//! thresholds used. One file per card (the simulation's two tables in their
+//! thresholds used; and "where it pays", the harvest sweep over size and
+//! primary level on the sweep pool. One file per card (the simulation's two tables in their
 //! own); [`super::super::panel`] lays them out.
 //!
 //! Test ids: `harvest-tenants-file`, `harvest-tenants-input`,
@@ -29,10 +30,17 @@
 //! `harvest-thresholds` (`data-short`, `data-long`),
 //! `harvest-threshold-row` (`data-type`, `data-work-share`,
 //! `data-capacity-share`), `harvest-machines-input`,
-//! `harvest-machines-file`.
+//! `harvest-machines-file`, `harvest-pays-servers`, `harvest-pays-levels`,
+//! `harvest-pays-days`, `harvest-pays-root`, `harvest-pays-status`
+//! (`data-running`), `harvest-pays-run`, `harvest-pays-cancel`,
+//! `harvest-pays-progress` (`data-workers`), `harvest-pays-error`,
+//! `harvest-pays-chart`, `harvest-pays-row` (`data-cell`, `data-servers`,
+//! `data-level`, `data-scaling`, `data-improvement`, `data-pt-kills`,
+//! `data-h-kills`).
 
 mod capacity;
 mod classes;
+mod pays;
 mod select;
 mod settings;
 mod simulation;
@@ -43,6 +51,7 @@ mod thresholds;
 
 pub use self::capacity::CapacityCard;
 pub use self::classes::ClassesCard;
+pub use self::pays::PaysCard;
 pub use self::select::SelectCard;
 pub use self::settings::SettingsCard;
 pub use self::simulation::SimulationCard;
