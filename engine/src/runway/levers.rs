@@ -22,6 +22,13 @@
 //!
 //! A lever whose own run says it does not pay at that load is marked so,
 //! with its figures.
+//!
+//! No lever frees more machines than the grown demand needs: today's
+//! machines plus the P50 purchases that keep every limit over the purchase
+//! horizon. A capacity measured elsewhere (the primary tenants' harvestable
+//! cores, thousands on the demo's fleet of 12-core servers) can carry at
+//! most the whole grown demand, so its machines are that capacity in the
+//! cluster's machines, capped at the need, and the sentence gives both.
 
 use super::error::RunwayError;
 use super::growth::Quantile;
@@ -79,6 +86,18 @@ fn unloaded(name: &str, what: &str) -> Lever {
     }
 }
 
+/// Why a lever with machines buys no days: the binding limit is reached
+/// today and the machines it frees are fewer than the purchases keeping it.
+fn short_of(days: Option<i64>, binding: Option<&str>, needed: f64, machines: u32) -> String {
+    match (days, binding) {
+        (Some(0), Some(b)) => format!(
+            "; no day bought: the {b} is short today of more than that ({:.0} machine(s) to buy)",
+            needed - f64::from(machines)
+        ),
+        _ => String::new(),
+    }
+}
+
 impl Planner {
     /// The lever table for the runway under `params` (answered before, so
     /// its sizes and curves are kept).
@@ -90,6 +109,8 @@ impl Planner {
         let runway = self.answer(params)?;
         let (limits, curves) = self.last.clone().unwrap_or_default();
         let cluster = runway.cluster.clone();
+        // The machines the grown demand needs in all: no lever frees more.
+        let needed = f64::from(cluster.machines.saturating_add(runway.purchases.total));
         let horizon = params.purchase_days as usize;
         // The binding limit (or the first) and the growth at the purchase
         // horizon, the median: the grown load.
@@ -133,6 +154,7 @@ impl Planner {
             }
         };
         let binding = limits.get(bi).cloned();
+        let binding_name = runway.binding.clone();
         let capacity_days = |planner: &mut Planner, extra_machines: f64| -> Option<i64> {
             let limit = binding.as_ref()?;
             let k = 1.0 + extra_machines * cluster.machine_share();
@@ -178,23 +200,27 @@ impl Planner {
                 // cores reserved for the same work that the shaped run no
                 // longer allocates, on the grown cluster's machines.
                 let reclaimed = (row.baseline_allocated_cpu_pct - row.shaped_allocated_cpu_pct) / 100.0;
-                let machines = reclaimed * f64::from(cluster.machines);
+                let machines = (reclaimed * f64::from(cluster.machines)).min(needed);
                 let pays = row.turnaround_speedup > 1.0 && reclaimed > 0.0;
+                let days = if pays { capacity_days(self, machines) } else { Some(0) };
                 Lever {
                     name: "shaping".into(),
                     machines: Some(machines),
-                    days: if pays { capacity_days(self, machines) } else { Some(0) },
+                    days,
                     pays,
                     cost: Some(format!(
                         "{:.1} % of applications failed at least once ({} crashes), {:.1} % of the work wasted",
                         row.failed_apps_pct, row.failures, row.wasted_pct
                     )),
                     detail: format!(
-                        "offered load {load:.2} (the panel's {:.2} × {grown:.2}): cores allocated {:.1} % shaped against {:.1} % reserved, turnaround {:.2}× the baseline's",
+                        "offered load {load:.2} (the panel's {:.2} × {grown:.2}): cores allocated {:.1} % shaped against {:.1} % reserved, turnaround {:.2}× the baseline's; the {:.1} points reclaimed are {machines:.1} of the cluster's {} machines{}",
                         base.workload.load,
                         row.shaped_allocated_cpu_pct,
                         row.baseline_allocated_cpu_pct,
-                        row.turnaround_speedup
+                        row.turnaround_speedup,
+                        reclaimed * 100.0,
+                        cluster.machines,
+                        short_of(days.filter(|_| pays), binding_name.as_deref(), needed, cluster.machines)
                     ),
                 }
             }
@@ -210,17 +236,22 @@ impl Planner {
                     .map(|h| m.classes.iter().map(|k| k.low.get(h).copied().unwrap_or(0.0)).sum::<f64>())
                     .fold(f64::INFINITY, f64::min);
                 let cores = if worst_hour.is_finite() { worst_hour * p.select.container_cores } else { 0.0 };
-                let machines = cores / per_machine;
+                let harvestable = cores / per_machine;
+                let machines = harvestable.min(needed);
+                let days = capacity_days(self, machines);
                 Lever {
                     name: "harvesting".into(),
                     machines: Some(machines),
-                    days: capacity_days(self, machines),
+                    days,
                     pays: machines > 0.0,
                     cost: Some("kills of batch tasks when a primary tenant's load returns: simulated by the Harvest panel's YARN-H run, not at this load".into()),
                     detail: format!(
-                        "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile), {per_machine:.1} cores a machine",
+                        "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile): {harvestable:.1} machines of {per_machine:.2} cores, of which the grown demand needs at most {needed:.0} ({} today + {} bought){}",
                         m.classes.len(),
-                        m.percentile
+                        m.percentile,
+                        cluster.machines,
+                        runway.purchases.total,
+                        short_of(days, binding_name.as_deref(), needed, cluster.machines)
                     ),
                 }
             }

@@ -178,6 +178,29 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
     for l in &o.levers {
         assert!(runway.contains(&l.detail), "{}: {runway}", l.name);
     }
+    // No lever frees more machines than the grown demand needs (today's
+    // machines and the P50 purchases) nor buys more days than the
+    // horizon. The demo's primary tenants harvest thousands of cores, far
+    // more than its 24 two-core machines carry: capped at the need.
+    let needed = f64::from(r.cluster.machines + r.purchases.total);
+    for l in &o.levers {
+        if let Some(m) = l.machines {
+            assert!(
+                m.is_finite() && m <= needed + 1e-9,
+                "{}: {m} of {needed}",
+                l.name
+            );
+        }
+        if let Some(d) = l.days {
+            assert!(
+                d <= i64::from(o.params.horizon_days),
+                "{}: {d} days",
+                l.name
+            );
+        }
+    }
+    let harvest = o.levers.iter().find(|l| l.name == "harvesting").unwrap();
+    assert_eq!(harvest.machines, Some(needed), "{}", harvest.detail);
 
     // SLOs: every contract with its peak.
     let slos = text(section(html, "slos"));
