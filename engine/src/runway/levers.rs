@@ -30,6 +30,8 @@
 //! most the whole grown demand, so its machines are that capacity in the
 //! cluster's machines, capped at the need, and the sentence gives both.
 
+use super::cluster::Cluster;
+use super::demand::Demand;
 use super::error::RunwayError;
 use super::growth::Quantile;
 use super::limit::{Limit, Packing};
@@ -84,6 +86,53 @@ fn unloaded(name: &str, what: &str) -> Lever {
         cost: None,
         detail: format!("not measured: {what}"),
     }
+}
+
+/// The fewest machines added with which `limit` holds at growth `g`,
+/// asked directly at each size from none up to `at_most` (LowCost's
+/// answer, where the optimizer holds at once since it tries LowCost
+/// first): the optimizer's feasibility run costs seconds on the demo, so
+/// it is not bisected on the growth at every size as the purchase plan's
+/// LowCost limits are ([`super::planner::Sizes`]), only asked the one
+/// question the lever needs.
+fn fewest_holding(
+    demand: &Demand,
+    cluster: &Cluster,
+    limit: &Limit,
+    g: f64,
+    at_most: Option<u32>,
+) -> Option<u32> {
+    let cap = at_most.unwrap_or_else(|| {
+        cluster
+            .machines
+            .saturating_mul(super::planner::MAX_ADDED_FACTOR)
+            .saturating_add(10)
+    });
+    (0..=cap).find(|&m| limit.holds(demand, g, cluster.k(m)))
+}
+
+/// The first day today's cluster no longer meets `limit` under the demand
+/// `curve` (`None`: never within it): the days re-planned in turn at the
+/// curve's running maximum (the highest demand up to a day, which the day
+/// must carry), a day whose maximum is unchanged skipped. Not bisected:
+/// the optimizer's feasibility is not monotone in the growth (a stage's
+/// parallelism rounds up to whole containers, so a larger growth can
+/// pack where a smaller one does not), and the lever must name the day a
+/// re-plan really fails. Days before LowCost's own runway cost
+/// milliseconds (the optimizer tries LowCost first); each day after it is
+/// one optimizer run.
+pub(super) fn first_failing_day(demand: &Demand, limit: &Limit, curve: &[f64]) -> Option<usize> {
+    let mut highest: Option<f64> = None;
+    for (d, &x) in curve.iter().enumerate() {
+        if highest.is_some_and(|h| x <= h) {
+            continue;
+        }
+        highest = Some(x);
+        if !limit.holds(demand, x, 1.0) {
+            return Some(d);
+        }
+    }
+    None
 }
 
 /// Why a lever with machines buys no days: the binding limit is reached
@@ -166,8 +215,12 @@ impl Planner {
         out.push(if self.demand.agenda.is_some() {
             let low = Limit::Agenda { packing: Packing::LowCost };
             let opt = Limit::Agenda { packing: Packing::Optimized };
-            let (m_low, m_opt) = (machines_for(self, &low, grown), machines_for(self, &opt, grown));
-            let days = days_between(p50(self, &low, 1.0), p50(self, &opt, 1.0));
+            let m_low = machines_for(self, &low, grown);
+            let m_opt = fewest_holding(&self.demand, &cluster, &opt, grown, m_low);
+            let opt_day = curves
+                .get(limits.iter().position(|l| l == &low).unwrap_or(usize::MAX))
+                .and_then(|c| first_failing_day(&self.demand, &opt, c.of(Quantile::P50)));
+            let days = days_between(p50(self, &low, 1.0), opt_day);
             let saved = match (m_low, m_opt) {
                 (Some(a), Some(b)) => Some(f64::from(a) - f64::from(b)),
                 _ => None,

@@ -338,3 +338,43 @@ fn the_demo_workspace_runs_out_of_agenda_today_and_buys_machines() {
     assert!(r.purchases_p90.total >= r.purchases.total);
     assert_eq!(r.evidence.as_ref().map(|e| e.days), Some(7));
 }
+
+#[test]
+fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
+    // The reservations lever asks the batch optimizer for the first day it
+    // fails, days whose running maximum is unchanged skipped; against every
+    // day re-planned in turn. The curves rise (20 cores: the optimizer
+    // packs 1.6× but not 1.2×, so a bisection on the days misses the
+    // failure), fall back (a day past the peak must still carry it) and
+    // stay flat.
+    let opt = Limit::Agenda {
+        packing: Packing::Optimized,
+    };
+    for cores in [20.0, 24.0, 30.0] {
+        let demand = demand_with(Some(agenda_demand(cores)), None);
+        for curve in [
+            (0..=40).map(|d| 0.8 + 0.02 * d as f64).collect::<Vec<_>>(),
+            (0..=40)
+                .map(|d| {
+                    if d % 7 == 3 {
+                        1.4
+                    } else {
+                        0.9 + 0.01 * d as f64
+                    }
+                })
+                .collect(),
+            vec![1.0; 41],
+        ] {
+            let mut highest = f64::NEG_INFINITY;
+            let brute = curve.iter().position(|&g| {
+                highest = highest.max(g);
+                !opt.holds(&demand, highest, 1.0)
+            });
+            assert_eq!(
+                levers::first_failing_day(&demand, &opt, &curve),
+                brute,
+                "{cores} cores"
+            );
+        }
+    }
+}
