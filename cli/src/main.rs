@@ -13,9 +13,10 @@ mod commands;
 mod common;
 mod input;
 mod sweep_run;
+mod workspace_bundle;
 
 use commands::{
-    agenda, forecast, harvest, pricing, report, shaping, slos, sweep, tuning, workspace,
+    agenda, forecast, harvest, pricing, report, runway, shaping, slos, sweep, tuning, workspace,
 };
 use common::Failure;
 use std::ffi::OsString;
@@ -33,6 +34,12 @@ struct Command {
 
 /// Every command, in the order the global help lists them.
 const COMMANDS: &[Command] = &[
+    Command {
+        name: "runway",
+        summary: "when the cluster runs out, what to add and when, what each lever buys",
+        help: runway::HELP,
+        run: runway::run,
+    },
     Command {
         name: "import",
         summary: "read traces and print what was loaded, or every bad line",

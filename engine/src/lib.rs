@@ -23,6 +23,7 @@ pub mod numerics;
 pub mod parallel;
 pub mod pricing;
 pub mod resource_model;
+pub mod runway;
 pub mod shaping;
 pub mod slo;
 pub mod sweep;

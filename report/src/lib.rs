@@ -18,6 +18,8 @@
 //! - `chart`: inline SVG charts; `style`: the print-ready style sheet;
 //!   `fmt`: numbers and times;
 //! - `context`: the workspace a bundle's files make, read once;
+//! - `runway`: the runway of a bundle, computed once for the report, the
+//!   CLI and the studio;
 //! - `sections/`: one file per section.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -27,6 +29,7 @@ mod context;
 mod fmt;
 pub mod html;
 mod progress;
+pub mod runway;
 mod sections;
 mod style;
 

@@ -6,6 +6,8 @@
 pub enum Stage {
     /// Reading the bundle's files.
     Sources,
+    /// The runway, the purchase schedule and the levers.
+    Runway,
     /// The SLOs and their skylines.
     Slos,
     /// The agenda.
@@ -27,6 +29,7 @@ impl Stage {
     pub fn label(self) -> &'static str {
         match self {
             Stage::Sources => "reading the workspace",
+            Stage::Runway => "runway",
             Stage::Slos => "SLOs",
             Stage::Agenda => "agenda",
             Stage::Pricing => "pricing queue",

@@ -7,6 +7,7 @@ pub mod forecast;
 pub mod harvest;
 pub mod pricing;
 pub mod report;
+pub mod runway;
 pub mod shaping;
 pub mod slos;
 pub mod sweep;

@@ -12,6 +12,7 @@ mod harvest;
 mod help;
 mod pricing;
 mod report;
+mod runway;
 mod shaping;
 mod slos;
 mod sweep;

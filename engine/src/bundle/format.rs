@@ -16,7 +16,7 @@
 use super::error::BundleError;
 use super::migrate::{migrate, upgrade, BUNDLE_VERSION};
 use super::panels::{
-    AgendaState, ForecastState, HarvestState, PricingState, ShapingState, TuningState,
+    AgendaState, ForecastState, HarvestState, PricingState, RunwayState, ShapingState, TuningState,
 };
 use super::state::{Bundle, BundleFile};
 use crate::import::{Format, LoadedFile};
@@ -67,6 +67,8 @@ struct Manifest {
     tuning: Option<TuningState>,
     #[serde(default)]
     forecast: Option<ForecastState>,
+    #[serde(default)]
+    runway: Option<RunwayState>,
 }
 
 /// Writes `bundle` as bundle bytes: gzip at level 1, which on 100 MB of
@@ -106,6 +108,7 @@ pub fn encode(bundle: &Bundle) -> Result<Vec<u8>, BundleError> {
         shaping: bundle.shaping.clone(),
         tuning: bundle.tuning.clone(),
         forecast: bundle.forecast.clone(),
+        runway: bundle.runway.clone(),
     };
     let json = serde_json::to_string(&manifest)
         .map_err(|e| BundleError::Invalid("the workspace".into(), e.to_string()))?;
@@ -240,6 +243,7 @@ pub fn decode(what: &str, bytes: &[u8]) -> Result<Bundle, BundleError> {
         shaping: manifest.shaping,
         tuning: manifest.tuning,
         forecast: manifest.forecast,
+        runway: manifest.runway,
     };
     upgrade(version, &mut bundle);
     bundle.validate(what)?;

@@ -107,6 +107,13 @@ fn workspace() -> Bundle {
             series: Some(3),
             method: None,
         }),
+        runway: Some(RunwayState {
+            params: crate::runway::RunwayParams {
+                growth: crate::runway::Growth::Monthly { percent: 4.5 },
+                target: 0.75,
+                ..crate::runway::RunwayParams::default()
+            },
+        }),
     }
 }
 
@@ -315,8 +322,9 @@ fn a_version_1_bundle_opens_with_its_refusals_worked_out() {
     assert!(text.starts_with(format!("{MAGIC} {BUNDLE_VERSION}\n").as_bytes()));
 }
 
-/// `bytes` rewritten as version 2 wrote it: header `2`, and no `kept` in
-/// the manifest's files (version 2 kept every file as bytes).
+/// `bytes` rewritten as version 2 wrote it: header `2`, no `kept` in the
+/// manifest's files (version 2 kept every file as bytes) and no `runway`
+/// (version 2 had no Runway settings).
 fn as_version_2(bytes: &[u8]) -> Vec<u8> {
     as_version(bytes, 2, |manifest| {
         for f in manifest["files"].as_array_mut().unwrap() {
@@ -325,6 +333,7 @@ fn as_version_2(bytes: &[u8]) -> Vec<u8> {
                 Some(false.into())
             );
         }
+        assert!(manifest.as_object_mut().unwrap().remove("runway").is_some());
     })
 }
 
@@ -333,8 +342,21 @@ fn a_version_2_bundle_opens_as_bytes() {
     let b = workspace();
     let old = as_version_2(&encode(&b).unwrap());
     let back = decode("v2.skyplan", &old).expect("a version-2 bundle opens");
-    assert_eq!(back, b);
+    // Everything but the Runway settings, which open on their defaults.
+    assert_eq!(back.runway, None);
+    assert_eq!(back, Bundle { runway: None, ..b });
     assert!(back.files.iter().all(|f| f.kept.is_none()));
+}
+
+#[test]
+fn the_runway_settings_round_trip_and_bad_ones_are_refused() {
+    let b = workspace();
+    let back = decode("w.skyplan", &encode(&b).unwrap()).unwrap();
+    assert_eq!(back.runway, b.runway);
+    let mut bad = workspace();
+    bad.runway.as_mut().unwrap().params.target = 2.0;
+    let e = encode(&bad).unwrap_err().to_string();
+    assert!(e.contains("the runway settings: target"), "{e}");
 }
 
 #[test]

@@ -10,6 +10,9 @@
 //! - **2 → 3**: version 3 may keep a large file as its records instead of
 //!   its bytes (`kept` in the manifest); every file of an older bundle is
 //!   bytes, which is what a missing `kept` reads as — nothing to change.
+//!   Version 3 also keeps the Runway panel's settings (`runway`, optional):
+//!   a bundle without them opens on the runway's defaults, nothing to
+//!   change either.
 
 use super::error::BundleError;
 use super::state::Bundle;

@@ -22,8 +22,9 @@ pub use format::{decode, encode, BUNDLE_EXTENSION, MAGIC};
 pub use migrate::{BUNDLE_VERSION, UNKNOWN_REASON};
 pub use panels::{
     AdmittedJob, AgendaState, ForecastSettings, ForecastState, HarvestState, PricingSettings,
-    PricingState, ShapingFiles, ShapingSettings, ShapingState, TuningSettings, TuningState,
-    WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS, DEFAULT_SHAPING_APPS, DEFAULT_SHAPING_HOSTS,
+    PricingState, RunwayState, ShapingFiles, ShapingSettings, ShapingState, TuningSettings,
+    TuningState, WorkloadFile, WorkloadSource, DEFAULT_GRID_APPS, DEFAULT_SHAPING_APPS,
+    DEFAULT_SHAPING_HOSTS,
 };
 pub use state::{keeps_records, Bundle, BundleFile, KEEP_RECORDS_ABOVE};
 

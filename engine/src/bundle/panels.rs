@@ -226,3 +226,12 @@ pub struct ForecastState {
     /// The method whose forecast is drawn, when the planner chose one.
     pub method: Option<ForecastMethod>,
 }
+
+/// The Runway panel's settings: growth, headroom targets, horizons and
+/// the machine added (the engine's [`crate::runway::RunwayParams`]); the
+/// runway itself is computed again on opening.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunwayState {
+    /// The settings.
+    pub params: crate::runway::RunwayParams,
+}

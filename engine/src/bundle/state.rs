@@ -3,7 +3,7 @@
 
 use super::error::BundleError;
 use super::panels::{
-    AgendaState, ForecastState, HarvestState, PricingState, ShapingState, TuningState,
+    AgendaState, ForecastState, HarvestState, PricingState, RunwayState, ShapingState, TuningState,
 };
 use crate::import::{import, Format, ImportError, ImportOptions, LoadedFile};
 use crate::slo::SloDecision;
@@ -107,6 +107,8 @@ pub struct Bundle {
     pub tuning: Option<TuningState>,
     /// The Forecast panel's settings.
     pub forecast: Option<ForecastState>,
+    /// The Runway panel's settings.
+    pub runway: Option<RunwayState>,
 }
 
 impl Bundle {
@@ -149,6 +151,11 @@ impl Bundle {
             let l = f.settings.level;
             if !(l > 0.0 && l < 1.0) {
                 return invalid(format!("the forecast level {l} is not between 0 and 1"));
+            }
+        }
+        if let Some(r) = &self.runway {
+            if let Err(e) = r.params.validate() {
+                return invalid(format!("the runway settings: {e}"));
             }
         }
         if let Some(t) = &self.tuning {

@@ -5,6 +5,7 @@
 mod agenda;
 mod harvest;
 mod pricing;
+mod runway;
 mod shaping;
 mod slos;
 mod sources;
@@ -28,6 +29,12 @@ pub struct Section {
 
 /// Every section, in page order.
 pub const ALL: &[Section] = &[
+    Section {
+        id: "runway",
+        title: "Runway: when the cluster runs out, what to add and when",
+        stage: Stage::Runway,
+        write: runway::write,
+    },
     Section {
         id: "sources",
         title: "Workspace: span and sources",

@@ -82,6 +82,8 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
         stages,
         [
             Stage::Sources,
+            Stage::Runway,
+            Stage::Sources,
             Stage::Slos,
             Stage::Agenda,
             Stage::Pricing,
@@ -105,7 +107,11 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
         "{:?}",
         report.sections
     );
-    assert_eq!(report.sections.len(), 7);
+    assert_eq!(report.sections.len(), 8);
+    assert_eq!(
+        report.sections[0].id, "runway",
+        "the report opens with the runway"
+    );
     assert_inert(html);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<title>Demo plan</title>"));
@@ -147,6 +153,54 @@ fn the_demo_report_has_every_section_with_the_engines_numbers() {
     assert!(sources.contains(&skyplan_engine::time::format_timestamp(last)));
     assert!(sources.contains(&format!("{} job runs", fmt_count(summary.runs))));
     assert!(sources.contains(&format!("{} history jobs", summary.workload_jobs)));
+
+    // Runway: the figures `skyplan runway` prints, from the same call.
+    let o = skyplan_report::runway::outcome(&bundle, None).expect("runway");
+    let runway = text(section(html, "runway"));
+    let r = &o.runway;
+    assert_eq!(r.binding.as_deref(), Some("agenda"));
+    assert!(runway.contains("agenda binding limit"), "{runway}");
+    for l in &r.limits {
+        assert!(runway.contains(&l.name), "{}: {runway}", l.name);
+    }
+    for p in r
+        .purchases
+        .purchases
+        .iter()
+        .chain(&r.purchases_p90.purchases)
+    {
+        let (y, m, d) = skyplan_engine::time::civil_from_days(p.date.div_euclid(86_400));
+        assert!(
+            runway.contains(&format!("{y:04}-{m:02}-{d:02} {}", p.machines)),
+            "{runway}"
+        );
+    }
+    for l in &o.levers {
+        assert!(runway.contains(&l.detail), "{}: {runway}", l.name);
+    }
+    // No lever frees more machines than the grown demand needs (today's
+    // machines and the P50 purchases) nor buys more days than the
+    // horizon. The demo's primary tenants harvest thousands of cores, far
+    // more than its 24 two-core machines carry: capped at the need.
+    let needed = f64::from(r.cluster.machines + r.purchases.total);
+    for l in &o.levers {
+        if let Some(m) = l.machines {
+            assert!(
+                m.is_finite() && m <= needed + 1e-9,
+                "{}: {m} of {needed}",
+                l.name
+            );
+        }
+        if let Some(d) = l.days {
+            assert!(
+                d <= i64::from(o.params.horizon_days),
+                "{}: {d} days",
+                l.name
+            );
+        }
+    }
+    let harvest = o.levers.iter().find(|l| l.name == "harvesting").unwrap();
+    assert_eq!(harvest.machines, Some(needed), "{}", harvest.detail);
 
     // SLOs: every contract with its peak.
     let slos = text(section(html, "slos"));

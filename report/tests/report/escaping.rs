@@ -98,6 +98,7 @@ fn hostile_bundle() -> Bundle {
             ..TuningState::default()
         }),
         forecast: None,
+        runway: None,
     }
 }
 

@@ -2,18 +2,14 @@
 //! the command line — the demo's by default — that the studio opens ("Open
 //! workspace") as it opens its own; `--list` says what a bundle holds.
 
-use crate::common::{located, Failure};
-use crate::input::import_file;
-use skyplan_engine::agenda::{AgendaParams, AgendaState, Capacity, Method as AgendaMethod};
-use skyplan_engine::bundle::{
-    decode, encode, keeps_records, AdmittedJob, Bundle, BundleFile, HarvestState, PricingSettings,
-    PricingState, ShapingFiles, ShapingSettings, ShapingState, TuningSettings, TuningState,
-    WorkloadFile, WorkloadSource,
+use crate::common::Failure;
+use crate::workspace_bundle::{
+    demo_bundle, file_name, files_bundle, harvest, read_bytes, read_text, Demo,
 };
-use skyplan_engine::fixtures::{demo_queue, QueueParams};
-use skyplan_engine::harvest::{read_reimages_csv, read_tenants_csv};
-use skyplan_engine::import::{read_decisions_csv, read_queue_csv, ImportOptions};
-use skyplan_engine::model::WorkloadJob;
+use skyplan_engine::bundle::{
+    decode, encode, Bundle, ShapingFiles, ShapingSettings, ShapingState, TuningSettings,
+    TuningState, WorkloadFile, WorkloadSource,
+};
 use skyplan_engine::tuning::{
     read_capacity_xml_with_warnings, read_fair_xml_with_warnings, FairContext,
 };
@@ -37,8 +33,9 @@ workspace\" does; \"Open workspace\" (or dropping it on the page) restores
 it. With no FILE and no panel option it is the studio's demo workspace:
 the demo's four trace files, its SLO decisions admitted to the agenda by
 LowCost, its pricing queue admitted from the job history as the Pricing
-panel does, its tenants and reimages files (read from --demo DIR), and the
-Shaping, Tuning and Forecast panels' default settings.
+panel does, its tenants and reimages files, and the Shaping, Tuning,
+Forecast and Runway panels' default settings. The demo is built into the
+binary, so this works from any directory (--demo DIR reads it from DIR).
 
 Every file is read as its panel reads it first, so a bundle never holds
 what the studio would refuse: a bad line is reported as FILE:LINE: reason
@@ -64,18 +61,11 @@ OPTIONS:
                          decisions, 1.25 × the lower bound on their peak)
     --no-agenda          do not admit the decisions to the agenda
     --lenient            keep the good lines of trace FILEs with bad ones
-    --demo DIR           where the demo's files are (default fixtures/demo)
+    --demo DIR           read the demo's files from DIR (default: the demo
+                         built into skyplan, the same files as fixtures/demo)
     --list BUNDLE        print what BUNDLE holds and write nothing
     -h, --help           print this help
 ";
-
-/// The demo's trace files, as the studio names them.
-const DEMO_TRACES: [&str; 4] = [
-    "runs.csv",
-    "utilization.csv",
-    "history.csv",
-    "tenant_utilization.csv",
-];
 
 /// The command line.
 #[derive(Default)]
@@ -124,7 +114,11 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         return Err(Failure::usage("-o OUT.skyplan is needed"));
     };
     let bundle = if a.is_demo() {
-        demo(&a)?
+        let demo = match &a.demo {
+            Some(dir) => Demo::Dir(dir),
+            None => Demo::BuiltIn,
+        };
+        demo_bundle(demo, a.capacity_cores, a.no_agenda)?
     } else {
         from_args(&a)?
     };
@@ -185,182 +179,26 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
     Ok(a)
 }
 
-fn read_bytes(path: &str) -> Result<Vec<u8>, Failure> {
-    std::fs::read(path).map_err(|e| Failure::input(format!("{path}: {e}")))
-}
-
-fn read_text(path: &str) -> Result<String, Failure> {
-    String::from_utf8(read_bytes(path)?).map_err(|e| {
-        Failure::input(format!(
-            "{path}: not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-/// A trace file, read by the importer first (so the studio will read it),
-/// with the format it was read as; its history jobs are returned too.
-fn trace(path: &str, name: &str, lenient: bool) -> Result<(BundleFile, Vec<WorkloadJob>), Failure> {
-    let options = ImportOptions {
-        lenient,
-        ..ImportOptions::default()
-    };
-    let loaded = import_file(path, &options)?.map_err(|e| {
-        let lines: Vec<String> = e.errors().iter().map(|l| l.to_string()).collect();
-        if lines.is_empty() {
-            Failure::input(e.to_string())
-        } else {
-            located(lines)
-        }
-    })?;
-    let jobs = if loaded.format.job_history() {
-        loaded.data.workload.clone()
-    } else {
-        Vec::new()
-    };
-    // A large import travels as its records, with the source's name,
-    // size and hash, not its bytes (the studio keeps it so too).
-    let file = if keeps_records(&loaded) {
-        let mut kept = loaded;
-        kept.name = name.to_string();
-        BundleFile::of_records(&kept, lenient)
-    } else {
-        BundleFile::of_bytes(name, None, lenient, read_bytes(path)?)
-    };
-    Ok((file, jobs))
-}
-
-/// The studio's demo workspace, from the files under `--demo`.
-fn demo(a: &Args) -> Result<Bundle, Failure> {
-    let dir = a.demo.clone().unwrap_or_else(|| "fixtures/demo".into());
-    let mut bundle = Bundle::default();
-    let mut history = Vec::new();
-    for f in DEMO_TRACES {
-        let (file, jobs) = trace(&format!("{dir}/{f}"), &format!("demo/{f}"), false)?;
-        bundle.files.push(file);
-        history.extend(jobs);
-    }
-    let decisions_path = format!("{dir}/decisions.csv");
-    bundle.decisions =
-        read_decisions_csv(&decisions_path, &read_text(&decisions_path)?).map_err(located)?;
-    if !a.no_agenda {
-        bundle.agenda = Some(agenda(a, &bundle)?);
-    }
-    // The Pricing panel's demo queue: admitted from the history by the
-    // engine's demo generator, each at the price it was quoted.
-    let history: Vec<WorkloadJob> = history
-        .into_iter()
-        .filter(|j| j.map_secs.is_some())
-        .collect();
-    let admitted = demo_queue(&history, &QueueParams::default()).map_err(Failure::refused)?;
-    bundle.pricing = Some(PricingState {
-        settings: None,
-        queue: admitted
-            .into_iter()
-            .map(|q| AdmittedJob {
-                job: q.job,
-                price: Some(q.price),
-                method: Some(q.method),
-            })
-            .collect(),
-    });
-    bundle.harvest = Some(harvest(
-        &format!("{dir}/tenants.csv"),
-        Some(&format!("{dir}/reimages.csv")),
-        "demo/",
-    )?);
-    // The panels that open at work on the demo with their defaults: the
-    // Shaping panel's generated run, the Tuning panel's window of the job
-    // history on its equal split, the Forecast card's settings.
-    bundle.shaping = Some(ShapingState {
-        files: None,
-        settings: Some(ShapingSettings::default()),
-    });
-    bundle.tuning = Some(TuningState::default());
-    bundle.forecast = Some(skyplan_engine::bundle::ForecastState::default());
-    Ok(bundle)
-}
-
-/// The Harvest panel's files, read against each other as the panel does.
-fn harvest(tenants: &str, reimages: Option<&str>, prefix: &str) -> Result<HarvestState, Failure> {
-    let text = read_text(tenants)?;
-    let list = read_tenants_csv(tenants, &text).map_err(Failure::refused)?;
-    let name = |p: &str| format!("{prefix}{}", file_name(p));
-    let reimages = match reimages {
-        Some(path) => {
-            let r = read_text(path)?;
-            read_reimages_csv(path, &r, &list).map_err(Failure::refused)?;
-            Some((name(path), r))
-        }
-        None => None,
-    };
-    Ok(HarvestState {
-        tenants: Some((name(tenants), text)),
-        reimages,
-        machines: None,
-    })
-}
-
-/// `path`'s last component.
-fn file_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
-}
-
-/// The decisions admitted to a new agenda by LowCost, stages stretched
-/// down to one container: the Agenda panel's "Admit" with its defaults.
-fn agenda(a: &Args, bundle: &Bundle) -> Result<AgendaState, Failure> {
-    let mut state = AgendaState::default();
-    if let Some(cores) = a.capacity_cores {
-        state.capacity = Some(Capacity {
-            cores,
-            memory_mb: cores * skyplan_engine::agenda::MB_PER_CORE,
-        });
-        state.capacity_note = Some("Set by you.".into());
-    }
-    let admissible = state.admissible(&bundle.decisions);
-    if admissible.is_empty() {
-        return Ok(state);
-    }
-    state
-        .admit_decisions(
-            &AgendaParams::default(),
-            &admissible,
-            AgendaMethod::LowCost,
-            1.0,
-        )
-        .map_err(|why| Failure::input(format!("the agenda: {why}")))?;
-    Ok(state)
-}
-
 /// A bundle of what the command line names.
 fn from_args(a: &Args) -> Result<Bundle, Failure> {
-    let mut bundle = Bundle::default();
-    for path in &a.files {
-        let (file, _) = trace(path, file_name(path), a.lenient)?;
-        bundle.files.push(file);
-    }
-    if let Some(path) = &a.decisions {
-        bundle.decisions = read_decisions_csv(path, &read_text(path)?).map_err(located)?;
-        if !a.no_agenda {
-            bundle.agenda = Some(agenda(a, &bundle)?);
-        }
-    }
-    if let Some(path) = &a.queue {
-        let queue = read_queue_csv(path, &read_text(path)?).map_err(located)?;
-        bundle.pricing = Some(PricingState {
-            settings: Some(PricingSettings::default()),
-            queue: queue
-                .into_iter()
-                .map(|job| AdmittedJob {
-                    job,
-                    price: None,
-                    method: None,
-                })
-                .collect(),
-        });
-    }
+    let mut bundle = files_bundle(
+        &a.files,
+        a.decisions.as_deref(),
+        a.queue.as_deref(),
+        a.capacity_cores,
+        a.no_agenda,
+        a.lenient,
+    )?;
     if let Some(tenants) = &a.tenants {
-        bundle.harvest = Some(harvest(tenants, a.reimages.as_deref(), "")?);
+        let reimages = match &a.reimages {
+            Some(p) => Some((p.clone(), read_text(p)?)),
+            None => None,
+        };
+        bundle.harvest = Some(harvest(
+            (tenants.clone(), read_text(tenants)?),
+            reimages,
+            "",
+        )?);
     }
     if a.yarn.is_some() || a.containers.is_some() || a.per_machine.is_some() {
         let mut settings = TuningSettings::default();

@@ -119,6 +119,7 @@ pub fn demo_bundle() -> Bundle {
         shaping: Some(ShapingState::default()),
         tuning: Some(TuningState::default()),
         forecast: Some(ForecastState::default()),
+        runway: Some(skyplan_engine::bundle::RunwayState::default()),
     }
 }
 

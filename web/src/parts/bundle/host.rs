@@ -216,6 +216,9 @@ async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
         shaping: state::<SavedShaping>(store).await?,
         tuning: state::<SavedTuning>(store).await?,
         forecast: state::<SavedForecast>(store).await?,
+        // The studio has no Runway panel yet: the report and the CLI plan
+        // on the runway's defaults.
+        runway: None,
     })
 }
 

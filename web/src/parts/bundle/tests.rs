@@ -155,6 +155,8 @@ fn states() -> Bundle {
             series: Some(3),
             method: Some(ForecastMethod::Arima),
         }),
+        // No Runway panel in the studio yet: nothing kept for it.
+        runway: None,
     }
 }
 
@@ -187,6 +189,7 @@ fn through_records(bundle: &Bundle) -> Bundle {
         shaping: bundle.shaping.clone().map(through_record::<SavedShaping>),
         tuning: bundle.tuning.clone().map(through_record::<SavedTuning>),
         forecast: bundle.forecast.clone().map(through_record::<SavedForecast>),
+        runway: None,
     }
 }
 

@@ -1,0 +1,217 @@
+//! `runway`: the demo built into the binary from outside the repository, a
+//! hand growth checked against its closed form, the fitted growth on a
+//! growing cluster, the backtest's JSON, and bad input refused with a line.
+
+use crate::common::{skyplan, skyplan_ok, temp_file};
+use serde_json::Value;
+use std::process::Command;
+
+/// 2026-11-01 00:00 UTC, the first sample of the generated series.
+const T0: i64 = 1_793_577_600;
+
+/// A utilization CSV of `days` days at 15-minute samples on `servers`,
+/// each sample `level(day, quarter)` per cent.
+fn series(name: &str, days: i64, servers: &[&str], level: impl Fn(i64, i64) -> f64) -> String {
+    let mut text = String::from("timestamp,series,resource,value\n");
+    for d in 0..days {
+        for q in 0..96 {
+            for s in servers {
+                let t = T0 + d * 86_400 + q * 900;
+                text.push_str(&format!("{t},{s},cpu,{:.3}\n", level(d, q)));
+            }
+        }
+    }
+    temp_file(name, &text)
+}
+
+/// Days from `a` to `b`, both `YYYY-MM-DD`.
+fn days_between(a: &str, b: &str) -> i64 {
+    let t = |s: &str| skyplan_engine::time::parse_timestamp(s).unwrap();
+    (t(b) - t(a)) / 86_400
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&skyplan_ok(args)).unwrap()
+}
+
+#[test]
+fn a_hand_growth_crosses_the_target_when_its_closed_form_says() {
+    // Two machines flat at 50 %, 10 % a month: the peak reaches 80 % after
+    // 30.436875 × ln 1.6 / ln 1.1 = 150.1 days, and 180 days of that growth
+    // need 2 × 0.5 × 1.1^(180/30.436875) / 0.8 = 2.2 machines: one more.
+    let f = series("flat.csv", 20, &["a", "b"], |_, _| 50.0);
+    let v = json(&["runway", &f, "--growth", "10%", "--json"]);
+    let closed = 30.436_875 * 1.6f64.ln() / 1.1f64.ln();
+    let today = v["today"].as_str().unwrap();
+    assert_eq!(today, "2026-11-21");
+    assert_eq!(v["binding"], "cpu utilization");
+    let cpu = &v["limits"][0];
+    assert_eq!(cpu["name"], "cpu utilization");
+    let p50 = cpu["p50"].as_str().unwrap();
+    let d = days_between(today, p50) as f64;
+    assert!((d - closed).abs() <= 1.0, "{d} days against {closed}");
+    let purchases = v["purchases"].as_array().unwrap();
+    assert_eq!(purchases.len(), 1, "{v}");
+    assert_eq!(purchases[0]["machines"], 1);
+    assert!(days_between(purchases[0]["date"].as_str().unwrap(), p50) >= 0);
+    let levers: Vec<&str> = v["levers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(levers, ["reservations", "shaping", "harvesting", "tuning"]);
+    // Without the workspace's parts, no lever is claimed to pay.
+    assert!(v["levers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["pays"] == false));
+    // 3 % a month does not reach 80 % within the 180 days: null, and no
+    // limit binds.
+    let slow = json(&["runway", &f, "--growth", "3%", "--json"]);
+    assert_eq!(slow["binding"], Value::Null);
+    assert_eq!(slow["limits"][0]["p50"], Value::Null);
+    assert!(slow["purchases"].as_array().unwrap().is_empty());
+    // A lower headroom target brings the date forward.
+    let tight = json(&[
+        "runway", &f, "--growth", "10%", "--target", "cpu=0.6", "--json",
+    ]);
+    let early = tight["limits"][0]["p50"].as_str().unwrap();
+    let closed = 30.436_875 * 1.2f64.ln() / 1.1f64.ln();
+    let d = days_between(today, early) as f64;
+    assert!((d - closed).abs() <= 1.0, "{d} days against {closed}");
+}
+
+#[test]
+fn a_fitted_growth_orders_its_dates_and_says_what_it_saw() {
+    // Daily peaks growing 2 % a day from 30 %: the fit crosses 80 % within
+    // weeks, P10 ≤ P50 ≤ P90.
+    let f = series("grow.csv", 30, &["a", "b"], |d, q| {
+        let day = std::f64::consts::TAU * q as f64 / 96.0;
+        30.0 * 1.02f64.powi(d as i32) * (0.6 + 0.4 * day.sin())
+    });
+    let v = json(&["runway", &f, "--json"]);
+    assert_eq!(v["binding"], "cpu utilization");
+    assert_eq!(v["evidence"]["days"], 30, "{}", v["evidence"]);
+    let l = &v["limits"][0];
+    let (p10, p50, p90) = (
+        l["p10"].as_str().unwrap(),
+        l["p50"].as_str().unwrap(),
+        l["p90"].as_str().unwrap(),
+    );
+    assert!(days_between(p10, p50) >= 0 && days_between(p50, p90) >= 0);
+    // The true crossing: 30 × 1.02^d = 80 after 49.5 days of the series,
+    // 19.5 after today.
+    let d = days_between(v["today"].as_str().unwrap(), p50);
+    assert!((15..=25).contains(&d), "{d}");
+    assert!(!v["purchases"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_demo_is_built_in_and_planned_from_any_directory() {
+    let dir = std::env::temp_dir().join(format!("skyplan-cli-runway-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skyplan"))
+        .args(["runway", "--json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "cpu utilization",
+            "memory utilization",
+            "agenda",
+            "pricing queue"
+        ]
+    );
+    // The demo's agenda already refuses signed-off jobs: it binds today,
+    // and the schedule adds machines then.
+    assert_eq!(v["binding"], "agenda");
+    assert_eq!(v["limits"][2]["p50"], v["today"]);
+    assert_eq!(v["purchases"][0]["date"], v["today"]);
+    let p50: u64 = v["purchases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["machines"].as_u64().unwrap())
+        .sum();
+    let p90: u64 = v["purchases_p90"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["machines"].as_u64().unwrap())
+        .sum();
+    assert!(p50 >= 1 && p90 >= p50, "{p50} {p90}");
+    // Every lever measured from the demo's parts: a detail, and machines
+    // or days only where it pays.
+    for l in v["levers"].as_array().unwrap() {
+        assert!(
+            !l["detail"].as_str().unwrap().starts_with("not measured"),
+            "{l}"
+        );
+        if l["pays"] == false {
+            assert_eq!(l["machines"], Value::Null, "{l}");
+        }
+    }
+}
+
+#[test]
+fn the_backtest_reports_coverage_and_error_beside_the_linear_rule() {
+    let f = series("bt.csv", 40, &["a"], |d, q| {
+        let day = std::f64::consts::TAU * q as f64 / 96.0;
+        20.0 + 0.8 * d as f64 + 5.0 * day.sin()
+    });
+    let v = json(&["runway", "backtest", &f, "--json"]);
+    assert!(v["cases"].as_u64().unwrap() > 0, "{v}");
+    for r in [&v, &v["baseline"]] {
+        let c = r["coverage"].as_f64().unwrap();
+        let e = r["median_error"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&c) && e >= 0.0, "{r}");
+    }
+    // A straight line is what the planners' rule fits: it errs little.
+    assert!(v["baseline"]["median_error"].as_f64().unwrap() < 0.2, "{v}");
+    let (code, _, err) = skyplan(&["runway", "backtest"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_line_not_a_panic() {
+    let short = series("short.csv", 3, &["a"], |_, _| 40.0);
+    let (code, _, err) = skyplan(&["runway", &short]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("3 whole day(s) of history"), "{err}");
+    let f = series("ok.csv", 10, &["a"], |_, _| 40.0);
+    for (growth, says) in [
+        ("NaN%", "not a number"),
+        ("-150%", "above −100 %"),
+        ("1e9%", "absurd"),
+    ] {
+        let (code, _, err) = skyplan(&["runway", &f, "--growth", growth]);
+        assert_eq!(code, 1, "{growth}: {err}");
+        assert!(err.contains(says), "{growth}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    for (opt, value) in [("--target", "0"), ("--target", "1.5"), ("--horizon", "0")] {
+        let (code, _, err) = skyplan(&["runway", &f, "--growth", "2%", opt, value]);
+        assert_eq!(code, 1, "{opt} {value}: {err}");
+    }
+    // A falling trend never reaches the target: beyond the horizon.
+    let falling = series("falling.csv", 30, &["a"], |d, _| 60.0 - d as f64);
+    let v = json(&["runway", &falling, "--json"]);
+    assert_eq!(v["binding"], Value::Null);
+    assert_eq!(v["limits"][0]["p50"], Value::Null);
+}

@@ -1,0 +1,353 @@
+//! What each lever buys at the grown load, in machines and days of
+//! runway — each figure from the lever's own engine call, never a second
+//! model:
+//!
+//! - **reservations**: the agenda packed by the batch optimizer instead of
+//!   LowCost ([`Packing::Optimized`]): the machines LowCost needs at the
+//!   grown load minus those the optimizer needs, and how much later the
+//!   agenda runs out;
+//! - **shaping**: one cell of the shaping load sweep
+//!   ([`crate::shaping::LoadSweep`]) at the panel's settings with the
+//!   offered load × the growth: the share of the cores the reservation
+//!   baseline allocates that the shaped run, doing the same work, does not
+//!   — the reservations' slack it reclaims — as machines of the cluster,
+//!   with the failures and wasted work it costs; it pays when that share
+//!   is positive and turnaround is not slower;
+//! - **harvesting**: the primary tenants' harvestable containers
+//!   ([`crate::harvest::capacity`], the low percentile of the worst hour)
+//!   as extra batch cores, as machines of the size added;
+//! - **tuning**: the Tuning panel's pass on a window of the job history
+//!   grown by the growth (more jobs in the same cluster), the current and
+//!   the recommended configuration each simulated: latency, not machines.
+//!
+//! A lever whose own run says it does not pay at that load is marked so,
+//! with its figures.
+//!
+//! No lever frees more machines than the grown demand needs: today's
+//! machines plus the P50 purchases that keep every limit over the purchase
+//! horizon. A capacity measured elsewhere (the primary tenants' harvestable
+//! cores, thousands on the demo's fleet of 12-core servers) can carry at
+//! most the whole grown demand, so its machines are that capacity in the
+//! cluster's machines, capped at the need, and the sentence gives both.
+
+use super::cluster::Cluster;
+use super::demand::Demand;
+use super::error::RunwayError;
+use super::growth::Quantile;
+use super::limit::{Limit, Packing};
+use super::params::RunwayParams;
+use super::planner::Planner;
+use crate::harvest::{capacity, CapacityParams, Classification};
+use crate::model::WorkloadJob;
+use crate::shaping::{LoadSweep, Params as ShapingParams};
+use crate::tuning::{
+    panel_params, simulated_latency, tune, window_groups, Cluster as TuneCluster, GroupConfig,
+    TuningSettings,
+};
+use serde::{Deserialize, Serialize};
+
+/// One lever's row of the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lever {
+    /// `reservations`, `shaping`, `harvesting` or `tuning`.
+    pub name: String,
+    /// Machines it saves or frees at the grown load (`None`: it is not
+    /// measured in machines, or its input is not loaded).
+    pub machines: Option<f64>,
+    /// Days of runway it buys on the binding limit (P50; `None` when not
+    /// measured in days or no limit is reached within the horizon).
+    pub days: Option<i64>,
+    /// Whether its own run says it pays at the grown load.
+    pub pays: bool,
+    /// What it costs (failures, wasted work, kills), when it has a cost.
+    pub cost: Option<String>,
+    /// The figures behind it, in a sentence.
+    pub detail: String,
+}
+
+/// What the levers' own engine calls read, from the workspace's panels.
+#[derive(Clone, Debug, Default)]
+pub struct LeverInputs<'a> {
+    /// The Shaping panel's run settings (a generated workload).
+    pub shaping: Option<ShapingParams>,
+    /// The Harvest panel's classified tenants.
+    pub harvest: Option<&'a Classification>,
+    /// The job history, the Tuning panel's settings and current
+    /// configuration.
+    pub tuning: Option<(Vec<&'a WorkloadJob>, TuningSettings, GroupConfig)>,
+}
+
+fn unloaded(name: &str, what: &str) -> Lever {
+    Lever {
+        name: name.into(),
+        machines: None,
+        days: None,
+        pays: false,
+        cost: None,
+        detail: format!("not measured: {what}"),
+    }
+}
+
+/// The fewest machines added with which `limit` holds at growth `g`,
+/// asked directly at each size from none up to `at_most` (LowCost's
+/// answer, where the optimizer holds at once since it tries LowCost
+/// first): the optimizer's feasibility run costs seconds on the demo, so
+/// it is not bisected on the growth at every size as the purchase plan's
+/// LowCost limits are ([`super::planner::Sizes`]), only asked the one
+/// question the lever needs.
+fn fewest_holding(
+    demand: &Demand,
+    cluster: &Cluster,
+    limit: &Limit,
+    g: f64,
+    at_most: Option<u32>,
+) -> Option<u32> {
+    let cap = at_most.unwrap_or_else(|| {
+        cluster
+            .machines
+            .saturating_mul(super::planner::MAX_ADDED_FACTOR)
+            .saturating_add(10)
+    });
+    (0..=cap).find(|&m| limit.holds(demand, g, cluster.k(m)))
+}
+
+/// The first day today's cluster no longer meets `limit` under the demand
+/// `curve` (`None`: never within it): the days re-planned in turn at the
+/// curve's running maximum (the highest demand up to a day, which the day
+/// must carry), a day whose maximum is unchanged skipped. Not bisected:
+/// the optimizer's feasibility is not monotone in the growth (a stage's
+/// parallelism rounds up to whole containers, so a larger growth can
+/// pack where a smaller one does not), and the lever must name the day a
+/// re-plan really fails. Days before LowCost's own runway cost
+/// milliseconds (the optimizer tries LowCost first); each day after it is
+/// one optimizer run.
+pub(super) fn first_failing_day(demand: &Demand, limit: &Limit, curve: &[f64]) -> Option<usize> {
+    let mut highest: Option<f64> = None;
+    for (d, &x) in curve.iter().enumerate() {
+        if highest.is_some_and(|h| x <= h) {
+            continue;
+        }
+        highest = Some(x);
+        if !limit.holds(demand, x, 1.0) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+/// Why a lever with machines buys no days: the binding limit is reached
+/// today and the machines it frees are fewer than the purchases keeping it.
+fn short_of(days: Option<i64>, binding: Option<&str>, needed: f64, machines: u32) -> String {
+    match (days, binding) {
+        (Some(0), Some(b)) => format!(
+            "; no day bought: the {b} is short today of more than that ({:.0} machine(s) to buy)",
+            needed - f64::from(machines)
+        ),
+        _ => String::new(),
+    }
+}
+
+impl Planner {
+    /// The lever table for the runway under `params` (answered before, so
+    /// its sizes and curves are kept).
+    pub fn levers(
+        &mut self,
+        params: &RunwayParams,
+        inputs: &LeverInputs<'_>,
+    ) -> Result<Vec<Lever>, RunwayError> {
+        let runway = self.answer(params)?;
+        let (limits, curves) = self.last.clone().unwrap_or_default();
+        let cluster = runway.cluster.clone();
+        // The machines the grown demand needs in all: no lever frees more.
+        let needed = f64::from(cluster.machines.saturating_add(runway.purchases.total));
+        let horizon = params.purchase_days as usize;
+        // The binding limit (or the first) and the growth at the purchase
+        // horizon, the median: the grown load.
+        let bi = runway
+            .binding
+            .as_ref()
+            .and_then(|b| limits.iter().position(|l| &l.name() == b))
+            .unwrap_or(0);
+        let workload = limits
+            .iter()
+            .position(|l| !matches!(l, Limit::Utilization { .. }))
+            .unwrap_or(bi);
+        let grown = curves
+            .get(workload)
+            .and_then(|c| c.of(Quantile::P50).get(horizon).copied())
+            .unwrap_or(1.0)
+            .max(1.0);
+        let p50 = |planner: &mut Planner, limit: &Limit, k: f64| -> Option<usize> {
+            let g = if (k - 1.0).abs() < 1e-12 {
+                planner.sizes.largest(&planner.demand, &cluster, limit, 0)
+            } else {
+                limit.largest_growth(&planner.demand, k)
+            };
+            curves[limits.iter().position(|l| l == limit)?]
+                .of(Quantile::P50)
+                .iter()
+                .position(|&x| x > g * (1.0 + 1e-9) + 1e-9)
+        };
+        let machines_for = |planner: &mut Planner, limit: &Limit, g: f64| -> Option<u32> {
+            let cap = cluster
+                .machines
+                .saturating_mul(super::planner::MAX_ADDED_FACTOR)
+                .saturating_add(10);
+            (0..=cap).find(|&m| planner.sizes.largest(&planner.demand, &cluster, limit, m) >= g)
+        };
+        let days_between = |a: Option<usize>, b: Option<usize>| -> Option<i64> {
+            let h = params.horizon_days as i64;
+            match (a, b) {
+                (Some(a), b) => Some(b.map_or(h, |b| b as i64) - a as i64),
+                (None, _) => None,
+            }
+        };
+        let binding = limits.get(bi).cloned();
+        let binding_name = runway.binding.clone();
+        let capacity_days = |planner: &mut Planner, extra_machines: f64| -> Option<i64> {
+            let limit = binding.as_ref()?;
+            let k = 1.0 + extra_machines * cluster.machine_share();
+            days_between(p50(planner, limit, 1.0), p50(planner, limit, k))
+        };
+        let mut out = Vec::with_capacity(4);
+
+        // Reservations: the optimizer instead of LowCost.
+        out.push(if self.demand.agenda.is_some() {
+            let low = Limit::Agenda { packing: Packing::LowCost };
+            let opt = Limit::Agenda { packing: Packing::Optimized };
+            let m_low = machines_for(self, &low, grown);
+            let m_opt = fewest_holding(&self.demand, &cluster, &opt, grown, m_low);
+            let opt_day = curves
+                .get(limits.iter().position(|l| l == &low).unwrap_or(usize::MAX))
+                .and_then(|c| first_failing_day(&self.demand, &opt, c.of(Quantile::P50)));
+            let days = days_between(p50(self, &low, 1.0), opt_day);
+            let saved = match (m_low, m_opt) {
+                (Some(a), Some(b)) => Some(f64::from(a) - f64::from(b)),
+                _ => None,
+            };
+            Lever {
+                name: "reservations".into(),
+                machines: saved,
+                days,
+                pays: saved.is_some_and(|s| s > 0.0) || days.is_some_and(|d| d > 0),
+                cost: None,
+                detail: format!(
+                    "at {grown:.2}× today's demand the agenda needs {} machine(s) more by LowCost, {} by the batch optimizer",
+                    m_low.map_or("more than the cap".into(), |m| m.to_string()),
+                    m_opt.map_or("more than the cap".into(), |m| m.to_string())
+                ),
+            }
+        } else {
+            unloaded("reservations", "no signed-off SLO jobs in the agenda")
+        });
+
+        // Shaping: one cell of the load sweep at the grown offered load.
+        out.push(match &inputs.shaping {
+            Some(base) => {
+                let load = base.workload.load * grown;
+                let sweep = LoadSweep::over_loads(base.clone(), vec![load]);
+                let row = sweep
+                    .run_cell(0)
+                    .map_err(|e| RunwayError::Lever("shaping".into(), e.to_string()))?;
+                // The reservations' slack shaping reclaims: the share of the
+                // cores reserved for the same work that the shaped run no
+                // longer allocates, on the grown cluster's machines.
+                let reclaimed = (row.baseline_allocated_cpu_pct - row.shaped_allocated_cpu_pct) / 100.0;
+                let machines = (reclaimed * f64::from(cluster.machines)).min(needed);
+                let pays = row.turnaround_speedup > 1.0 && reclaimed > 0.0;
+                let days = if pays { capacity_days(self, machines) } else { Some(0) };
+                Lever {
+                    name: "shaping".into(),
+                    machines: Some(machines),
+                    days,
+                    pays,
+                    cost: Some(format!(
+                        "{:.1} % of applications failed at least once ({} crashes), {:.1} % of the work wasted",
+                        row.failed_apps_pct, row.failures, row.wasted_pct
+                    )),
+                    detail: format!(
+                        "offered load {load:.2} (the panel's {:.2} × {grown:.2}): cores allocated {:.1} % shaped against {:.1} % reserved, turnaround {:.2}× the baseline's; the {:.1} points reclaimed are {machines:.1} of the cluster's {} machines{}",
+                        base.workload.load,
+                        row.shaped_allocated_cpu_pct,
+                        row.baseline_allocated_cpu_pct,
+                        row.turnaround_speedup,
+                        reclaimed * 100.0,
+                        cluster.machines,
+                        short_of(days.filter(|_| pays), binding_name.as_deref(), needed, cluster.machines)
+                    ),
+                }
+            }
+            None => unloaded("shaping", "no Shaping settings in the workspace"),
+        });
+
+        // Harvesting: the tenants' harvestable containers as batch cores.
+        out.push(match (inputs.harvest, cluster.cores_per_machine()) {
+            (Some(c), Some(per_machine)) => {
+                let p = CapacityParams::default();
+                let m = capacity(c, &p).map_err(|e| RunwayError::Lever("harvesting".into(), e.to_string()))?;
+                let worst_hour = (0..24)
+                    .map(|h| m.classes.iter().map(|k| k.low.get(h).copied().unwrap_or(0.0)).sum::<f64>())
+                    .fold(f64::INFINITY, f64::min);
+                let cores = if worst_hour.is_finite() { worst_hour * p.select.container_cores } else { 0.0 };
+                let harvestable = cores / per_machine;
+                let machines = harvestable.min(needed);
+                let days = capacity_days(self, machines);
+                Lever {
+                    name: "harvesting".into(),
+                    machines: Some(machines),
+                    days,
+                    pays: machines > 0.0,
+                    cost: Some("kills of batch tasks when a primary tenant's load returns: simulated by the Harvest panel's YARN-H run, not at this load".into()),
+                    detail: format!(
+                        "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile): {harvestable:.1} machines of {per_machine:.2} cores, of which the grown demand needs at most {needed:.0} ({} today + {} bought){}",
+                        m.classes.len(),
+                        m.percentile,
+                        cluster.machines,
+                        runway.purchases.total,
+                        short_of(days, binding_name.as_deref(), needed, cluster.machines)
+                    ),
+                }
+            }
+            (Some(_), None) => unloaded("harvesting", "the cluster's cores are unknown (no agenda capacity)"),
+            (None, _) => unloaded("harvesting", "no primary tenants in the workspace"),
+        });
+
+        // Tuning: the panel's pass on a grown window.
+        out.push(match &inputs.tuning {
+            Some((history, settings, current)) => {
+                let grown_settings = TuningSettings {
+                    jobs: ((settings.jobs as f64) * grown).ceil() as usize,
+                    ..*settings
+                };
+                let lever = |e: crate::tuning::TuneError| RunwayError::Lever("tuning".into(), e.to_string());
+                let groups = window_groups(history, &grown_settings, current.queues.len()).map_err(lever)?;
+                let tp = panel_params(&grown_settings, current);
+                let report = tune(&groups, &tp, &mut |_, _| {}).map_err(lever)?;
+                let (mut now, mut tuned) = (0.0, 0.0);
+                for ((_, jobs), g) in groups.iter().zip(&report.groups) {
+                    let cl = TuneCluster::of(g.containers, tp.per_machine);
+                    now += simulated_latency(jobs, &cl, current, settings.seed).map_err(lever)?;
+                    tuned += simulated_latency(jobs, &cl, &g.search.best().config, settings.seed).map_err(lever)?;
+                }
+                let gain = if now > 0.0 { 1.0 - tuned / now } else { 0.0 };
+                let pays = gain > crate::tuning::TIE_TOLERANCE;
+                Lever {
+                    name: "tuning".into(),
+                    machines: None,
+                    days: None,
+                    pays,
+                    cost: None,
+                    detail: format!(
+                        "{} jobs a window ({} × {grown:.2}): mean latency {now:.1} s current, {tuned:.1} s tuned, simulated ({:+.1} %){}",
+                        grown_settings.jobs,
+                        settings.jobs,
+                        -gain * 100.0,
+                        if pays { "" } else { ": within the tie tolerance or slower, the current configuration is kept" }
+                    ),
+                }
+            }
+            None => unloaded("tuning", "no job history in the workspace"),
+        });
+        Ok(out)
+    }
+}

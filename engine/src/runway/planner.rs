@@ -1,0 +1,307 @@
+//! The runway computed: for each limit the largest growth the cluster
+//! meets at each size (`g*`), then the dates at which each growth quantile
+//! passes it, and the fewest machines to buy, day by day.
+//!
+//! Splitting "how much growth does this size carry" (re-planning, the
+//! expensive part) from "when does demand get there" (a scan of a curve)
+//! makes a change of growth or headroom cheap: the [`Planner`] keeps the
+//! re-planned sizes, and a new answer only scans curves again.
+
+use super::answer::{ChartDay, LimitRunway, Purchase, PurchasePlan, Runway};
+use super::cluster::Cluster;
+use super::demand::Demand;
+use super::error::RunwayError;
+use super::growth::{curves, GrowthCurve, Quantile};
+use super::limit::Limit;
+use super::params::{Growth, RunwayParams, StepEvent};
+use super::peaks::DAY;
+use serde::{Deserialize, Serialize};
+
+/// Most machines a purchase plan adds, as a multiple of the cluster's
+/// machines (plus a few, for small clusters): past that, the limit is
+/// reported unmet rather than searched further.
+pub const MAX_ADDED_FACTOR: u32 = 10;
+
+/// A demand a hair above a limit's largest growth counts as over it (the
+/// bisection's precision).
+const OVER: f64 = 1e-9;
+
+/// The largest growth of each limit at sizes 0, 1, 2… added machines,
+/// re-planned once and kept.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sizes {
+    /// Per limit (as it was when computed), `g*` by machines added.
+    pub table: Vec<(Limit, Vec<f64>)>,
+}
+
+impl Sizes {
+    /// `g*` of `limit` with `added` machines on `cluster`.
+    pub fn largest(
+        &mut self,
+        demand: &Demand,
+        cluster: &Cluster,
+        limit: &Limit,
+        added: u32,
+    ) -> f64 {
+        if matches!(limit, Limit::Utilization { .. }) {
+            return limit.largest_growth(demand, cluster.k(added));
+        }
+        let i = match self.table.iter().position(|(l, _)| l == limit) {
+            Some(i) => i,
+            None => {
+                self.table.push((limit.clone(), Vec::new()));
+                self.table.len() - 1
+            }
+        };
+        let row = &mut self.table[i].1;
+        while row.len() <= added as usize {
+            let m = row.len() as u32;
+            row.push(limit.largest_growth(demand, cluster.k(m)));
+        }
+        row[added as usize]
+    }
+}
+
+/// What the planner keeps between answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Planner {
+    /// The demand.
+    pub demand: Demand,
+    /// The re-planned sizes.
+    pub sizes: Sizes,
+    /// The growth curves of the last answer, with what they were made of.
+    curves: Option<(CurveKey, Vec<GrowthCurve>)>,
+    /// The last answer's limits and their curves (the levers read them).
+    pub(super) last: Option<(Vec<Limit>, Vec<GrowthCurve>)>,
+}
+
+/// What growth curves depend on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct CurveKey {
+    growth: Growth,
+    steps: Vec<StepEvent>,
+    horizon: u32,
+    limits: Vec<Limit>,
+}
+
+/// The first day `0..=last` whose demand passes `g_star`.
+fn first_over(curve: &[f64], g_star: f64, last: usize) -> Option<usize> {
+    curve
+        .iter()
+        .take(last + 1)
+        .position(|&g| g > g_star * (1.0 + OVER) + OVER)
+}
+
+impl Planner {
+    /// A planner for `demand`.
+    pub fn new(demand: Demand) -> Planner {
+        Planner {
+            demand,
+            sizes: Sizes::default(),
+            curves: None,
+            last: None,
+        }
+    }
+
+    /// The runway under `params`.
+    pub fn answer(&mut self, params: &RunwayParams) -> Result<Runway, RunwayError> {
+        params.validate()?;
+        if self.demand.is_empty() {
+            return Err(RunwayError::NoDemand);
+        }
+        let cluster = Cluster::of(&self.demand, params)?;
+        let limits = Limit::all(&self.demand, params);
+        let key = CurveKey {
+            growth: params.growth.clone(),
+            steps: params.steps.clone(),
+            horizon: params.horizon_days,
+            limits: limits
+                .iter()
+                .map(|l| match l {
+                    Limit::Utilization {
+                        resource, level, ..
+                    } => Limit::Utilization {
+                        resource: resource.clone(),
+                        level: *level,
+                        target: 1.0,
+                    },
+                    other => other.clone(),
+                })
+                .collect(),
+        };
+        let curves = match &self.curves {
+            Some((k, c)) if *k == key => c.clone(),
+            _ => {
+                let c = curves(&self.demand, &cluster, &limits, params)?;
+                self.curves = Some((key, c.clone()));
+                c
+            }
+        };
+        let horizon = params.horizon_days as usize;
+        let today = self.demand.today;
+        let date = |d: usize| today + d as i64 * DAY;
+        let mut out_limits = Vec::with_capacity(limits.len());
+        let mut notes = Vec::new();
+        for (limit, curve) in limits.iter().zip(&curves) {
+            let g0 = self.sizes.largest(&self.demand, &cluster, limit, 0);
+            let day = |q: Quantile| first_over(curve.of(q), g0, horizon);
+            let (d10, d50, d90) = (day(Quantile::P10), day(Quantile::P50), day(Quantile::P90));
+            let supported = curve.evidence.as_ref().map(|e| e.supported_days);
+            let extrapolated = supported.is_some_and(|s| {
+                [d10, d50, d90].iter().flatten().any(|&d| d > s) || (d90.is_none() && horizon > s)
+            });
+            if d50 == Some(0) {
+                notes.push(format!(
+                    "{}: already reached today ({}).",
+                    limit.name(),
+                    limit.describe()
+                ));
+            }
+            out_limits.push(LimitRunway {
+                name: limit.name(),
+                description: limit.describe(),
+                p10: d90.map(date),
+                p50: d50.map(date),
+                p90: d10.map(date),
+                largest_growth: g0.is_finite().then_some(g0),
+                extrapolated,
+                model: curve.model.clone(),
+            });
+        }
+        let evidence = curves.iter().find_map(|c| c.evidence.clone());
+        if let Some(e) = &evidence {
+            if out_limits.iter().any(|l| l.extrapolated) {
+                notes.push(format!(
+                    "The growth was fitted on {} day(s) of history; dates past {} day(s) ahead extrapolate further than that evidence supports.",
+                    e.days, e.supported_days
+                ));
+            }
+        }
+        let binding = out_limits
+            .iter()
+            .filter(|l| l.p50.is_some() || l.p10.is_some())
+            .min_by_key(|l| (l.p50.unwrap_or(i64::MAX), l.p10.unwrap_or(i64::MAX)))
+            .map(|l| l.name.clone());
+        let purchases = self.plan(&cluster, &limits, &curves, Quantile::P50, params, date);
+        let purchases_p90 = self.plan(&cluster, &limits, &curves, Quantile::P90, params, date);
+        let chart = match binding
+            .as_ref()
+            .and_then(|b| limits.iter().position(|l| &l.name() == b))
+            .or(if limits.is_empty() { None } else { Some(0) })
+        {
+            Some(i) => self.chart(&cluster, &limits[i], &curves[i], &purchases, horizon, date),
+            None => Vec::new(),
+        };
+        self.last = Some((limits, curves));
+        Ok(Runway {
+            today,
+            horizon_days: params.horizon_days,
+            binding,
+            limits: out_limits,
+            purchases,
+            purchases_p90,
+            cluster,
+            evidence,
+            chart,
+            notes,
+        })
+    }
+
+    /// The fewest machines keeping every limit to `params.purchase_days`
+    /// for demand quantile `q`, each bought the first day it is needed:
+    /// the machines needed by day `d` are the fewest with which every
+    /// limit's `g*` covers the highest demand up to `d`.
+    fn plan(
+        &mut self,
+        cluster: &Cluster,
+        limits: &[Limit],
+        curves: &[GrowthCurve],
+        q: Quantile,
+        params: &RunwayParams,
+        date: impl Fn(usize) -> i64,
+    ) -> PurchasePlan {
+        let days = params.purchase_days as usize;
+        let cap = cluster
+            .machines
+            .saturating_mul(MAX_ADDED_FACTOR)
+            .saturating_add(10);
+        let mut need: Vec<f64> = vec![0.0; limits.len()];
+        let mut added = 0u32;
+        let mut purchases: Vec<Purchase> = Vec::new();
+        let mut unmet = None;
+        'days: for d in 0..=days {
+            for (i, c) in curves.iter().enumerate() {
+                need[i] = need[i].max(c.of(q).get(d).copied().unwrap_or(0.0));
+            }
+            let before = added;
+            loop {
+                let short = limits.iter().enumerate().find(|(i, l)| {
+                    let g = self.sizes.largest(&self.demand, cluster, l, added);
+                    need[*i] > g * (1.0 + OVER) + OVER
+                });
+                match short {
+                    None => break,
+                    Some((_, l)) if added >= cap => {
+                        unmet = Some(format!(
+                            "{}: not kept from {} even with {cap} machines added",
+                            l.name(),
+                            crate::time::format_timestamp(date(d))
+                        ));
+                        break 'days;
+                    }
+                    Some(_) => added += 1,
+                }
+            }
+            if added > before {
+                purchases.push(Purchase {
+                    date: date(d),
+                    machines: added - before,
+                });
+            }
+        }
+        PurchasePlan {
+            quantile: q,
+            total: purchases.iter().map(|p| p.machines).sum(),
+            purchases,
+            unmet,
+        }
+    }
+
+    /// The binding limit's demand and capacity a day at a time.
+    fn chart(
+        &mut self,
+        cluster: &Cluster,
+        limit: &Limit,
+        curve: &GrowthCurve,
+        plan: &PurchasePlan,
+        horizon: usize,
+        date: impl Fn(usize) -> i64,
+    ) -> Vec<ChartDay> {
+        let finite = |g: f64| g.is_finite().then_some(g);
+        let today_cap = finite(self.sizes.largest(&self.demand, cluster, limit, 0));
+        let mut bought = 0u32;
+        (0..=horizon)
+            .map(|d| {
+                bought += plan
+                    .purchases
+                    .iter()
+                    .filter(|p| p.date == date(d))
+                    .map(|p| p.machines)
+                    .sum::<u32>();
+                ChartDay {
+                    date: date(d),
+                    p10: curve.p10[d],
+                    p50: curve.p50[d],
+                    p90: curve.p90[d],
+                    capacity_today: today_cap,
+                    capacity_planned: finite(self.sizes.largest(
+                        &self.demand,
+                        cluster,
+                        limit,
+                        bought,
+                    )),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,316 @@
+//! Trends through daily peaks, with their intervals, as bands of levels a
+//! day ahead: the fitted growth model (auto-ARIMA of [`crate::forecast`] on
+//! the daily peaks) and the planners' simple rule it is compared with (a
+//! least-squares line through the daily peaks, with the textbook
+//! prediction interval).
+//!
+//! Why ARIMA on daily peaks: the daily cycle is taken out by taking one
+//! peak a day; what is left is a level that drifts (a random walk with
+//! drift, ARIMA(0,1,0) with a constant, is the classic model of growth),
+//! mean-reverts (ARMA) or both, and the KPSS tests and AIC choose among
+//! them on the evidence. Its interval widens with the horizon as a drifting
+//! level's should (√h for a random walk), where the straight line's widens
+//! only with the distance from the data's centre.
+//!
+//! Both bands are at 80 % (P10 to P90): the runway's P10 date is when the
+//! upper band reaches a limit, its P90 date when the lower one does. The
+//! fitted band is that of the highest peak so far (simulated paths,
+//! [`super::passage`]), so these are the quantiles of the day a limit is
+//! first reached; the line's is the textbook interval of the level on each
+//! day, as planners use it, kept as the rule it is compared with.
+
+use super::error::RunwayError;
+use super::passage::{running_max_band, PathModel, PATHS};
+use crate::forecast::{auto_arima, ArimaParams, SelectParams};
+use crate::numerics::quantile::student_t_quantile;
+use crate::numerics::stats::median;
+use serde::{Deserialize, Serialize};
+
+/// Fewest days with a peak a trend is fitted on: with fewer, a line
+/// through them is mostly noise and ARIMA has no degrees of freedom left.
+pub const MIN_DAYS: usize = 5;
+
+/// Days of the latest peaks whose median is "today's" level (a week: one
+/// of each weekday, so a weekly cycle does not move it).
+pub const LEVEL_DAYS: usize = 7;
+
+/// A forecast is supported as far ahead as its history reaches back; a
+/// date further out is marked as extrapolated.
+pub const SUPPORT_RATIO: f64 = 1.0;
+
+/// Levels a day ahead, index 0 = the last day of history, P10/P50/P90.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Band {
+    /// The 10th percentile of each day's peak.
+    pub p10: Vec<f64>,
+    /// The median.
+    pub p50: Vec<f64>,
+    /// The 90th percentile.
+    pub p90: Vec<f64>,
+    /// The model, in a few words.
+    pub model: String,
+}
+
+impl Band {
+    /// A band of one level for every day (no interval).
+    pub fn flat(level: f64, days: usize, model: &str) -> Band {
+        Band {
+            p10: vec![level; days + 1],
+            p50: vec![level; days + 1],
+            p90: vec![level; days + 1],
+            model: model.to_string(),
+        }
+    }
+}
+
+/// What the fit saw: how much history and how far its forecast is
+/// supported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Days with a peak.
+    pub days: usize,
+    /// Days spanned, first to last.
+    pub span_days: usize,
+    /// How many days ahead the forecast is supported
+    /// ([`SUPPORT_RATIO`] × the span).
+    pub supported_days: usize,
+}
+
+impl Evidence {
+    /// The evidence of `peaks`.
+    pub fn of(peaks: &[f64]) -> Evidence {
+        let days = peaks.iter().filter(|p| p.is_finite()).count();
+        Evidence {
+            days,
+            span_days: peaks.len(),
+            supported_days: (SUPPORT_RATIO * peaks.len() as f64).floor() as usize,
+        }
+    }
+}
+
+/// Today's level: the median of the latest [`LEVEL_DAYS`] peaks.
+pub fn level_now(peaks: &[f64]) -> Option<f64> {
+    let recent: Vec<f64> = peaks
+        .iter()
+        .rev()
+        .filter(|p| p.is_finite())
+        .take(LEVEL_DAYS)
+        .copied()
+        .collect();
+    median(&recent)
+}
+
+/// Checks there is enough history; names the resource when not.
+fn enough(peaks: &[f64], resource: &str) -> Result<(), RunwayError> {
+    let days = peaks.iter().filter(|p| p.is_finite()).count();
+    if days < MIN_DAYS {
+        return Err(RunwayError::TooShort {
+            resource: resource.to_string(),
+            days,
+            needed: MIN_DAYS,
+        });
+    }
+    Ok(())
+}
+
+/// Whether the peaks are (numerically) all the same: no trend to fit, and
+/// no spread for a model to estimate.
+fn is_flat(peaks: &[f64]) -> Option<f64> {
+    let seen: Vec<f64> = peaks.iter().copied().filter(|p| p.is_finite()).collect();
+    let lo = seen.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (hi - lo <= 1e-9 * hi.abs().max(1.0)).then_some(lo)
+}
+
+/// Whether the peaks (no gaps) lie on one straight line.
+fn is_exact_line(peaks: &[f64]) -> bool {
+    if peaks.iter().any(|p| !p.is_finite()) {
+        return false;
+    }
+    let d: Vec<f64> = peaks.windows(2).map(|w| w[1] - w[0]).collect();
+    is_flat(&d).is_some()
+}
+
+/// The fitted model: auto-ARIMA (p, q ≤ 2, d by KPSS up to 1, with a
+/// constant) on the daily peaks, `days` ahead, as the band of the highest
+/// peak reached so far ([`super::passage`]): the days its quantiles reach
+/// a level are the quantiles of the day the peaks first reach it. Day 0 is
+/// today's level ([`level_now`]) in all three quantiles.
+pub fn fitted_band(peaks: &[f64], days: usize, resource: &str) -> Result<Band, RunwayError> {
+    enough(peaks, resource)?;
+    let now = level_now(peaks).unwrap_or(0.0);
+    if let Some(level) = is_flat(peaks) {
+        return Ok(Band::flat(level, days, "flat: every daily peak the same"));
+    }
+    if is_exact_line(peaks) {
+        // No variation around a straight line for a model to fit: the
+        // line is the forecast, exactly.
+        let mut band = linear_band(peaks, days, resource)?;
+        band.p10[0] = now;
+        band.p50[0] = now;
+        band.p90[0] = now;
+        return Ok(band);
+    }
+    let select = SelectParams {
+        max_p: 2,
+        max_q: 2,
+        max_order: 2,
+        max_d: 1,
+        fit: ArimaParams::default(),
+        ..SelectParams::default()
+    };
+    let fit = auto_arima(peaks, &select)
+        .map_err(|e| RunwayError::Fit(resource.to_string(), e.to_string()))?;
+    let model = PathModel::of_fit(fit.model.fit_summary(), peaks);
+    let q = running_max_band(&model, peaks, now, days, PATHS).ok_or_else(|| {
+        RunwayError::Fit(
+            resource.to_string(),
+            "the last day has no peak to start the forecast from".into(),
+        )
+    })?;
+    let mut band = Band {
+        p10: q.p10,
+        p50: q.p50,
+        p90: q.p90,
+        model: String::new(),
+    };
+    if band
+        .p10
+        .iter()
+        .chain(&band.p50)
+        .chain(&band.p90)
+        .any(|v| !v.is_finite())
+    {
+        return Err(RunwayError::Fit(
+            resource.to_string(),
+            "the model forecast a non-finite level".into(),
+        ));
+    }
+    band.model = format!(
+        "auto-ARIMA on daily peaks, highest peak so far over {PATHS} simulated paths: {}",
+        fit.model.describe()
+    );
+    Ok(band)
+}
+
+/// The planners' rule: the least-squares line through the daily peaks
+/// (day index against peak, gaps left out), `days` ahead of the last day,
+/// with the 80 % prediction interval of ordinary least squares
+/// (`s·√(1 + 1/n + (x − x̄)²/Sxx)`, Student's t with n − 2 degrees of
+/// freedom). Day 0 is the line at the last day.
+pub fn linear_band(peaks: &[f64], days: usize, resource: &str) -> Result<Band, RunwayError> {
+    enough(peaks, resource)?;
+    let pts: Vec<(f64, f64)> = peaks
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_finite())
+        .map(|(i, &p)| (i as f64, p))
+        .collect();
+    let n = pts.len() as f64;
+    let xm = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let ym = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pts.iter().map(|p| (p.0 - xm).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - xm) * (p.1 - ym)).sum();
+    let slope = sxy / sxx;
+    let icpt = ym - slope * xm;
+    let rss: f64 = pts.iter().map(|p| (p.1 - icpt - slope * p.0).powi(2)).sum();
+    let s = (rss / (n - 2.0)).sqrt();
+    let t = student_t_quantile(0.9, n - 2.0);
+    let last = (peaks.len() - 1) as f64;
+    let mut band = Band::flat(0.0, days, "");
+    for d in 0..=days {
+        let x = last + d as f64;
+        let mean = icpt + slope * x;
+        let half = t * s * (1.0 + 1.0 / n + (x - xm).powi(2) / sxx).sqrt();
+        band.p10[d] = mean - half;
+        band.p50[d] = mean;
+        band.p90[d] = mean + half;
+    }
+    band.model = format!(
+        "least-squares line on daily peaks: {:+.4} a day from {:.4}",
+        slope,
+        icpt + slope * last
+    );
+    Ok(band)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_through_exact_points_has_no_interval_and_extends_the_line() {
+        // y = 0.3 + 0.01·d exactly, plus one zero-residual check: the
+        // band's median continues the line and its width is zero.
+        let peaks: Vec<f64> = (0..10).map(|d| 0.3 + 0.01 * d as f64).collect();
+        let b = linear_band(&peaks, 20, "cpu").unwrap();
+        assert!((b.p50[0] - 0.39).abs() < 1e-12);
+        assert!((b.p50[20] - 0.59).abs() < 1e-12);
+        assert!((b.p90[20] - b.p10[20]).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_linear_interval_matches_the_textbook_formula_by_hand() {
+        // Five points; the interval at x = 6 computed independently.
+        let peaks = [1.0, 2.0, 2.0, 4.0, 5.0];
+        let b = linear_band(&peaks, 2, "cpu").unwrap();
+        // slope = Sxy/Sxx = 10/10 = 1, intercept = 2.8 − 2 = 0.8, RSS =
+        // 0.04 + 0.64 + 0.36 + 0.04 + 0.04 = 1.12... recomputed below.
+        let (xm, ym) = (2.0, 2.8);
+        let sxx = 10.0;
+        let sxy: f64 = peaks
+            .iter()
+            .enumerate()
+            .map(|(i, y)| (i as f64 - xm) * (y - ym))
+            .sum();
+        let slope = sxy / sxx;
+        let icpt = ym - slope * xm;
+        let rss: f64 = peaks
+            .iter()
+            .enumerate()
+            .map(|(i, y)| (y - icpt - slope * i as f64).powi(2))
+            .sum();
+        let s = (rss / 3.0).sqrt();
+        // t(0.9, 3) = 1.637744 (tables).
+        let half = 1.637_744 * s * (1.0 + 0.2 + (6.0 - xm).powi(2) / sxx).sqrt();
+        assert!((b.p50[2] - (icpt + slope * 6.0)).abs() < 1e-12);
+        assert!(
+            (b.p90[2] - b.p50[2] - half).abs() < 1e-5,
+            "{} vs {half}",
+            b.p90[2] - b.p50[2]
+        );
+    }
+
+    #[test]
+    fn too_short_and_flat_histories_are_said_not_fitted() {
+        let e = fitted_band(&[0.5, 0.6, f64::NAN, 0.7], 10, "cpu").unwrap_err();
+        assert!(e.to_string().contains("3 whole day(s)"), "{e}");
+        let flat = fitted_band(&[0.4; 9], 30, "cpu").unwrap();
+        assert!(flat.p90.iter().all(|&v| v == 0.4));
+    }
+
+    #[test]
+    fn a_growing_series_is_forecast_to_keep_growing_with_a_band_of_highs() {
+        // A noisy upward drift of 0.5 points a day over 60 days. The band
+        // is the running maximum's: it never falls, and (the drift being
+        // known closely from 60 days) its width need not grow — the
+        // highest of many noisy days spreads less than one day does.
+        let mut rng = crate::numerics::rng::Rng::new(3);
+        let peaks: Vec<f64> = (0..60)
+            .map(|d| 0.30 + 0.005 * d as f64 + 0.01 * (rng.unit() - 0.5))
+            .collect();
+        let b = fitted_band(&peaks, 90, "cpu").unwrap();
+        assert!(b.p50[90] > b.p50[1] + 0.3, "{}", b.model);
+        // The line continued: 0.30 + 0.005 × 149 ≈ 1.045 on day 90.
+        assert!((b.p50[90] - 1.045).abs() < 0.03, "{}", b.p50[90]);
+        for v in [&b.p10, &b.p50, &b.p90] {
+            assert!(v[1..].windows(2).all(|w| w[0] <= w[1]));
+        }
+        assert!(b
+            .p10
+            .iter()
+            .zip(&b.p50)
+            .zip(&b.p90)
+            .all(|((l, m), u)| l <= m && m <= u));
+    }
+}

@@ -1,0 +1,112 @@
+//! The runway of a workspace bundle, computed once here for everyone who
+//! shows it — the report's first section, `skyplan runway` and the
+//! studio's worker — so the three give the same numbers: the demand
+//! gathered from the bundle's files and panels, the runway under the
+//! Runway panel's settings, and the lever table from the other panels'
+//! settings.
+
+use crate::context::Context;
+use skyplan_engine::bundle::{Bundle, PricingSettings};
+use skyplan_engine::fixtures::QueueParams;
+use skyplan_engine::harvest::{
+    classify, group_series, read_tenants_csv, tenant_series, ClassifyParams, GroupParams,
+};
+use skyplan_engine::model::WorkloadJob;
+use skyplan_engine::pricing::QueuedJob;
+use skyplan_engine::runway::{Demand, Lever, LeverInputs, Planner, Runway, RunwayParams};
+use skyplan_engine::tuning::{equal_queues, SchedulerKind};
+use skyplan_engine::UtilizationSeries;
+
+/// The runway and its lever table, with the settings they were made with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunwayOutcome {
+    /// The settings.
+    pub params: RunwayParams,
+    /// The runway.
+    pub runway: Runway,
+    /// One row per lever: reservations, shaping, harvesting, tuning.
+    pub levers: Vec<Lever>,
+}
+
+/// The runway of `bundle` under `params` (`None`: the bundle's Runway
+/// settings, or the defaults). An error is one line saying why.
+pub fn outcome(bundle: &Bundle, params: Option<&RunwayParams>) -> Result<RunwayOutcome, String> {
+    let ctx = Context::new(bundle);
+    let params = params
+        .cloned()
+        .or_else(|| bundle.runway.as_ref().map(|r| r.params.clone()))
+        .unwrap_or_default();
+    of_context(&ctx, &params)
+}
+
+/// The runway of a bundle already read.
+pub(crate) fn of_context(
+    ctx: &Context<'_>,
+    params: &RunwayParams,
+) -> Result<RunwayOutcome, String> {
+    let b = ctx.bundle;
+    // The Harvest panel's tenants are the primary tenants' servers, not
+    // the cluster's: their series are left out of its utilization.
+    let tenants = b
+        .harvest
+        .as_ref()
+        .and_then(|h| h.tenants.as_ref())
+        .and_then(|(name, text)| read_tenants_csv(name, text).ok());
+    let tenant_cpu: Vec<UtilizationSeries> = tenants
+        .as_deref()
+        .map(|t| tenant_series(ctx.workspace.series(), t))
+        .unwrap_or_default();
+    let cluster: Vec<&UtilizationSeries> = ctx
+        .workspace
+        .series()
+        .filter(|s| !tenant_cpu.iter().any(|t| t.server == s.server))
+        .collect();
+    let decisions: Vec<_> = ctx.workspace.decisions().cloned().collect();
+    let queue: Option<(Vec<QueuedJob>, _, f64)> = b.pricing.as_ref().map(|p| {
+        let slots = p.settings.unwrap_or_else(PricingSettings::default).slots;
+        (
+            p.queue.iter().map(|a| a.job.clone()).collect(),
+            slots,
+            QueueParams::default().quantum,
+        )
+    });
+    let demand = Demand::gather(
+        cluster,
+        &decisions,
+        b.agenda.as_ref(),
+        queue.as_ref().map(|(j, s, q)| (j.as_slice(), *s, *q)),
+    );
+    let classification = match (&tenants, tenant_cpu.is_empty()) {
+        (Some(infos), false) => {
+            group_series(&tenant_cpu, Some(infos), None, &GroupParams::default())
+                .and_then(|(set, _)| classify(&set, &ClassifyParams::default()))
+                .ok()
+        }
+        _ => None,
+    };
+    let history: Vec<&WorkloadJob> = ctx.workspace.workload().collect();
+    let inputs = LeverInputs {
+        shaping: b
+            .shaping
+            .as_ref()
+            .map(|s| s.settings.clone().unwrap_or_default().params),
+        harvest: classification.as_ref(),
+        tuning: b.tuning.as_ref().filter(|_| !history.is_empty()).map(|t| {
+            (
+                history.clone(),
+                t.settings,
+                t.current
+                    .clone()
+                    .unwrap_or_else(|| equal_queues(SchedulerKind::Capacity, 2)),
+            )
+        }),
+    };
+    let mut planner = Planner::new(demand);
+    let runway = planner.answer(params).map_err(|e| e.to_string())?;
+    let levers = planner.levers(params, &inputs).map_err(|e| e.to_string())?;
+    Ok(RunwayOutcome {
+        params: params.clone(),
+        runway,
+        levers,
+    })
+}
