@@ -215,3 +215,45 @@ fn bad_input_is_refused_with_a_line_not_a_panic() {
     assert_eq!(v["binding"], Value::Null);
     assert_eq!(v["limits"][0]["p50"], Value::Null);
 }
+
+#[test]
+fn the_backtest_per_sample_counts_periods_of_a_weekly_series() {
+    // A weekly series rising 1 a week: per sample, each week is a period,
+    // so the line's crossings are exact and the true times are in weeks;
+    // per day, the same file has one peak a week and six days left out.
+    let mut text = String::from("timestamp,series,resource,value\n");
+    for w in 0..60i64 {
+        let t = T0 + w * 7 * 86_400;
+        text.push_str(&format!("{t},a,cpu,{}\n", 20.0 + w as f64));
+    }
+    let f = temp_file("weekly.csv", &text);
+    let v = json(&["runway", "backtest", &f, "--per", "sample", "--json"]);
+    assert!(v["cases"].as_u64().unwrap() > 0, "{v}");
+    assert!(
+        v["baseline"]["median_error"].as_f64().unwrap() < 1e-9,
+        "{v}"
+    );
+    assert!(v["median_true_days"].as_f64().unwrap() < 60.0, "{v}");
+    let daily = json(&["runway", "backtest", &f, "--json"]);
+    assert!(
+        daily["median_true_days"].as_f64().unwrap() > v["median_true_days"].as_f64().unwrap(),
+        "{daily} {v}"
+    );
+    let every = json(&[
+        "runway",
+        "backtest",
+        &f,
+        "--per",
+        "sample",
+        "--cut-every",
+        "5",
+        "--json",
+    ]);
+    assert!(
+        every["cuts"].as_u64().unwrap() < v["cuts"].as_u64().unwrap(),
+        "{every} {v}"
+    );
+    let (code, _, err) = skyplan(&["runway", "backtest", &f, "--per", "week"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--per"), "{err}");
+}

@@ -15,6 +15,8 @@ struct Out {
     #[serde(flatten)]
     all: BacktestReport,
     per_series: Vec<BacktestReport>,
+    /// Each sample a period (`--per sample`), not a day.
+    per_sample: bool,
 }
 
 /// Runs `skyplan runway backtest`.
@@ -22,6 +24,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
     let mut files = Vec::new();
     let mut json = false;
+    let mut per_sample = false;
     let mut p = BacktestParams::default();
     while let Some(arg) = parser.next()? {
         match arg {
@@ -39,6 +42,20 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("min-history") => {
                 p.min_history_days = days(&parser.value()?.string()?, "--min-history")? as usize
             }
+            Long("cut-every") => {
+                p.cut_every_days = days(&parser.value()?.string()?, "--cut-every")? as usize
+            }
+            Long("per") => {
+                per_sample = match parser.value()?.string()?.as_str() {
+                    "day" => false,
+                    "sample" => true,
+                    other => {
+                        return Err(Failure::usage(format!(
+                            "--per: `day` (daily peaks, the default) or `sample` (each sample a period), got `{other}`"
+                        )))
+                    }
+                }
+            }
             Long("horizon") => {
                 p.horizon_days = days(&parser.value()?.string()?, "--horizon")? as usize
             }
@@ -55,13 +72,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     for path in &files {
         let loaded = import_loaded(path, &ImportOptions::default())?;
         for s in &loaded.data.series {
-            for peaks in cluster_peaks([s]) {
-                let name = if loaded.data.series.len() == 1 {
-                    path.clone()
-                } else {
-                    format!("{path}:{}:{}", s.server, s.resource)
-                };
-                series.push((name, peaks.peaks));
+            let name = if loaded.data.series.len() == 1 {
+                path.clone()
+            } else {
+                format!("{path}:{}:{}", s.server, s.resource)
+            };
+            if per_sample {
+                series.push((name, s.values.clone()));
+            } else {
+                for peaks in cluster_peaks([s]) {
+                    series.push((name.clone(), peaks.peaks));
+                }
             }
         }
     }
@@ -75,7 +96,15 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         .iter()
         .filter_map(|s| backtest(std::slice::from_ref(s), &p).ok())
         .collect();
-    emit_report(json, &Out { all, per_series }, text);
+    emit_report(
+        json,
+        &Out {
+            all,
+            per_series,
+            per_sample,
+        },
+        text,
+    );
     Ok(())
 }
 
@@ -104,8 +133,10 @@ fn text(o: &Out) -> String {
     row(&mut s, "all", &o.all);
     let _ = writeln!(
         s,
-        "\ncover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} days). fitted: auto-ARIMA on daily peaks; line: least-squares line on daily peaks.",
-        o.all.median_true_days
+        "\ncover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} {unit}s). fitted: auto-ARIMA on {peaks}; line: least-squares line on {peaks}.",
+        o.all.median_true_days,
+        unit = if o.per_sample { "sample" } else { "day" },
+        peaks = if o.per_sample { "the samples" } else { "daily peaks" },
     );
     s
 }

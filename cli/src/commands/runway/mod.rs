@@ -20,6 +20,7 @@ USAGE:
                    [--machines N] [--machine-cores C] [--queue-limit SECS]
                    [--json]
     skyplan runway backtest FILE... [--rises LIST] [--min-history DAYS]
+                   [--cut-every DAYS] [--per day|sample]
                    [--horizon DAYS] [--json]
 
 With no input it plans the demo workspace built into skyplan (the same
@@ -70,6 +71,11 @@ daily peaks, with its prediction interval) on the same cases: coverage
     --rises LIST         rises over the highest peak seen (default
                          0.02,0.05,0.1,0.2)
     --min-history DAYS   days before the first cut (default 7)
+    --cut-every DAYS     days between cuts (default 1)
+    --per day|sample     day: daily peaks (default); sample: each sample
+                         of the series is one period, for series sampled
+                         weekly or monthly (every count above is then in
+                         samples, not days)
     --horizon DAYS       days a forecast looks ahead (default 365; a
                          median never reaching the level counts as this)
     --json               print JSON: coverage, median_error, baseline
