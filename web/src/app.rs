@@ -6,6 +6,7 @@ use crate::parts::bundle::desk::is_bundle;
 use crate::parts::bundle::panel::WorkspaceBar;
 use crate::parts::harvest::panel::HarvestPanel;
 use crate::parts::pricing::panel::PricingPanel;
+use crate::parts::runway::panel::RunwayPanel;
 use crate::parts::shaping::panel::ShapingPanel;
 use crate::parts::slos::panel::SlosPanel;
 use crate::parts::traces::panel::TracesPanel;
@@ -19,7 +20,7 @@ pub fn App() -> impl IntoView {
     let studio = Studio::new();
     provide_context(studio);
     studio.connect();
-    let panel = RwSignal::new(Panel::Traces);
+    let panel = RwSignal::new(Panel::Runway);
     // Panels may send the user to another one (the SLOs empty state does).
     provide_context(panel);
     // A file dropped outside the drop zone must not replace the page; a
@@ -75,6 +76,7 @@ pub fn App() -> impl IntoView {
         <Notices/>
         <main class="page">
             {move || match panel.get() {
+                Panel::Runway => view! { <RunwayPanel/> }.into_any(),
                 Panel::Traces => view! { <TracesPanel/> }.into_any(),
                 Panel::Slos => view! { <SlosPanel/> }.into_any(),
                 Panel::Agenda => view! { <AgendaPanel/> }.into_any(),

@@ -9,6 +9,7 @@ use crate::parts::bundle::host::BundleHost;
 use crate::parts::forecast::host::ForecastHost;
 use crate::parts::harvest::host::HarvestHost;
 use crate::parts::pricing::host::PricingHost;
+use crate::parts::runway::host::RunwayHost;
 use crate::parts::shaping::host::ShapingHost;
 use crate::parts::slos::host::SlosHost;
 use crate::parts::traces::host::{After, TracesHost};
@@ -58,6 +59,8 @@ struct Parts {
     shaping: ShapingHost,
     /// The workspace bundle: saved from, and opened into, the store.
     bundle: BundleHost,
+    /// The Runway panel's settings; its runs plan on the saved workspace.
+    runway: RunwayHost,
 }
 
 /// Hands `request` to its part's host.
@@ -72,6 +75,7 @@ async fn dispatch(parts: &mut Parts, ctx: &mut Ctx<'_>, request: Request) {
         Request::Harvest(r) => parts.harvest.handle(ctx, r).await,
         Request::Shaping(r) => parts.shaping.handle(ctx, r).await,
         Request::Bundle(r) => parts.bundle.handle(ctx, r).await,
+        Request::Runway(r) => parts.runway.handle(ctx, r).await,
     }
 }
 

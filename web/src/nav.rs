@@ -5,6 +5,9 @@
 /// A panel of the studio.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Panel {
+    /// When the cluster runs out, what to add by when, what each lever
+    /// buys instead: the planner's answer, first.
+    Runway,
     /// Import traces and look at what is loaded.
     Traces,
     /// Recurring jobs: inferred SLOs, LP skylines and the owner's decisions.
@@ -25,7 +28,8 @@ pub enum Panel {
 
 impl Panel {
     /// Every available panel, in navigation order.
-    pub const ALL: [Panel; 7] = [
+    pub const ALL: [Panel; 8] = [
+        Panel::Runway,
         Panel::Traces,
         Panel::Slos,
         Panel::Agenda,
@@ -38,6 +42,7 @@ impl Panel {
     /// Navigation label.
     pub fn label(self) -> &'static str {
         match self {
+            Panel::Runway => "Runway",
             Panel::Traces => "Traces",
             Panel::Slos => "SLOs",
             Panel::Agenda => "Agenda",
@@ -51,6 +56,7 @@ impl Panel {
     /// `data-testid` of its navigation button.
     pub fn testid(self) -> &'static str {
         match self {
+            Panel::Runway => "nav-runway",
             Panel::Traces => "nav-traces",
             Panel::Slos => "nav-slos",
             Panel::Agenda => "nav-agenda",

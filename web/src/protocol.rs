@@ -18,6 +18,7 @@ use crate::parts::harvest::cycles::protocol::{CyclesRequest, CyclesResponse};
 use crate::parts::harvest::protocol::{HarvestRequest, HarvestResponse};
 use crate::parts::harvest::storage::protocol::{StorageRequest, StorageResponse};
 use crate::parts::pricing::protocol::{PricingRequest, PricingResponse};
+use crate::parts::runway::protocol::{RunwayRequest, RunwayResponse};
 use crate::parts::shaping::protocol::{ShapingRequest, ShapingResponse};
 use crate::parts::slos::protocol::{SlosRequest, SlosResponse};
 use crate::parts::traces::protocol::{TracesRequest, TracesResponse};
@@ -58,6 +59,8 @@ pub enum Request {
     Shaping(ShapingRequest),
     /// The workspace as one bundle file: save, open.
     Bundle(BundleRequest),
+    /// The Runway panel: the runway, purchases and levers; its settings.
+    Runway(RunwayRequest),
 }
 
 /// What the worker tells the app: the worker's own news, then one variant
@@ -100,6 +103,8 @@ pub enum Response {
     Shaping(ShapingResponse),
     /// An answer to a [`Request::Bundle`].
     Bundle(BundleResponse),
+    /// An answer to a [`Request::Runway`].
+    Runway(RunwayResponse),
 }
 
 impl Request {
@@ -116,6 +121,7 @@ impl Request {
             Request::Harvest(r) => r.supersedes_key(),
             Request::Shaping(r) => r.supersedes_key(),
             Request::Bundle(r) => r.supersedes_key(),
+            Request::Runway(r) => r.supersedes_key(),
         }
     }
 
@@ -159,6 +165,7 @@ enveloped! {
     Harvest: HarvestRequest, HarvestResponse;
     Shaping: ShapingRequest, ShapingResponse;
     Bundle: BundleRequest, BundleResponse;
+    Runway: RunwayRequest, RunwayResponse;
 }
 
 /// A half of a part (Harvest's) goes into the part's variant, then into

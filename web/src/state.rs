@@ -8,6 +8,7 @@ use crate::parts::bundle::desk::{is_bundle, BundleDesk};
 use crate::parts::forecast::desk::ForecastDesk;
 use crate::parts::harvest::desk::HarvestDesk;
 use crate::parts::pricing::desk::PricingDesk;
+use crate::parts::runway::desk::RunwayDesk;
 use crate::parts::shaping::desk::ShapingDesk;
 use crate::parts::slos::desk::SloDesk;
 use crate::parts::traces::desk::TracesDesk;
@@ -40,6 +41,8 @@ pub struct Studio {
     pub shaping: ShapingDesk,
     /// The workspace bundle's save and open.
     pub bundle: BundleDesk,
+    /// The Runway panel's state.
+    pub runway: RunwayDesk,
 }
 
 impl Studio {
@@ -58,6 +61,7 @@ impl Studio {
             harvest: HarvestDesk::new(page),
             shaping: ShapingDesk::new(page),
             bundle: BundleDesk::new(page),
+            runway: RunwayDesk::new(page),
         }
     }
 
@@ -67,6 +71,7 @@ impl Studio {
         // The desks whose state lives on the page ask for what was saved.
         self.tuning.open();
         self.forecast.open();
+        self.runway.open();
     }
 
     /// Takes in one response from the worker.
@@ -89,6 +94,7 @@ impl Studio {
             Response::Harvest(response) => self.harvest.apply(response),
             Response::Shaping(response) => self.shaping.apply(response),
             Response::Bundle(response) => self.bundle.apply(response),
+            Response::Runway(response) => self.runway.apply(response),
         }
     }
 
@@ -110,6 +116,7 @@ impl Studio {
     /// the page is flagged ready after the first one.
     fn workspace_changed(self) {
         self.slo.workspace_changed();
+        self.runway.workspace_changed();
         let ready = self.page.ready;
         if !ready.get_untracked() {
             ready.set(true);

@@ -8,6 +8,7 @@ pub mod bundle;
 pub mod forecast;
 pub mod harvest;
 pub mod pricing;
+pub mod runway;
 pub mod shaping;
 pub mod slos;
 pub mod traces;

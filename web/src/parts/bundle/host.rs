@@ -18,6 +18,7 @@ use crate::parts::agenda::host::SavedAgenda;
 use crate::parts::forecast::saved::SavedForecast;
 use crate::parts::harvest::files::SavedHarvest;
 use crate::parts::pricing::host::SavedPricing;
+use crate::parts::runway::saved::SavedRunway;
 use crate::parts::shaping::saved::SavedShaping;
 use crate::parts::traces::host::import_options;
 use crate::parts::tuning::saved::SavedTuning;
@@ -163,8 +164,8 @@ fn stage_text(p: &Progress) -> String {
     }
 }
 
-/// Everything saved, as a bundle.
-async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
+/// Everything saved, as a bundle (the Runway panel plans on it too).
+pub(crate) async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
     let store = store.ok_or(NO_STORE)?;
     let saved = store.load().await.map_err(|e| e.to_string())?;
     let mut files = Vec::with_capacity(saved.records.len());
@@ -216,9 +217,7 @@ async fn gather(store: Option<&Store>) -> Result<Bundle, String> {
         shaping: state::<SavedShaping>(store).await?,
         tuning: state::<SavedTuning>(store).await?,
         forecast: state::<SavedForecast>(store).await?,
-        // The studio has no Runway panel yet: the report and the CLI plan
-        // on the runway's defaults.
-        runway: None,
+        runway: state::<SavedRunway>(store).await?,
     })
 }
 
@@ -258,6 +257,7 @@ async fn open(store: Option<&Store>, name: &str, file: Option<Blob>) -> Result<S
         record::<SavedShaping>(bundle.shaping),
         record::<SavedTuning>(bundle.tuning),
         record::<SavedForecast>(bundle.forecast),
+        record::<SavedRunway>(bundle.runway),
         Ok((OPENED, Some(JsValue::from_str(&message)))),
     ]
     .into_iter()

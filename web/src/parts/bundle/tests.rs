@@ -7,6 +7,7 @@ use crate::parts::agenda::host::SavedAgenda;
 use crate::parts::forecast::saved::SavedForecast;
 use crate::parts::harvest::files::SavedHarvest;
 use crate::parts::pricing::host::SavedPricing;
+use crate::parts::runway::saved::SavedRunway;
 use crate::parts::shaping::saved::SavedShaping;
 use crate::parts::tuning::saved::SavedTuning;
 use crate::store::PanelRecord;
@@ -16,13 +17,14 @@ use skyplan_engine::agenda::{
 };
 use skyplan_engine::bundle::{
     decode, encode, AdmittedJob, AgendaState, Bundle, BundleFile, ForecastSettings, ForecastState,
-    HarvestState, PricingSettings, PricingState, ShapingFiles, ShapingSettings, ShapingState,
-    TuningSettings, TuningState, WorkloadFile, WorkloadSource,
+    HarvestState, PricingSettings, PricingState, RunwayState, ShapingFiles, ShapingSettings,
+    ShapingState, TuningSettings, TuningState, WorkloadFile, WorkloadSource,
 };
 use skyplan_engine::estimate::Method as EstimateMethod;
 use skyplan_engine::forecast::ForecastMethod;
 use skyplan_engine::import::read_decisions_csv;
 use skyplan_engine::pricing::QueuedJob;
+use skyplan_engine::runway::{Growth, ResourceTarget, RunwayParams};
 use skyplan_engine::tuning::{equal_queues, SchedulerKind, SearchMethod};
 use skyplan_engine::{ContainerSize, Format};
 
@@ -155,8 +157,17 @@ fn states() -> Bundle {
             series: Some(3),
             method: Some(ForecastMethod::Arima),
         }),
-        // No Runway panel in the studio yet: nothing kept for it.
-        runway: None,
+        runway: Some(RunwayState {
+            params: RunwayParams {
+                growth: Growth::Monthly { percent: 3.5 },
+                targets: vec![ResourceTarget {
+                    resource: skyplan_engine::Resource::Cpu,
+                    target: 0.7,
+                }],
+                horizon_days: 365,
+                ..RunwayParams::default()
+            },
+        }),
     }
 }
 
@@ -189,7 +200,7 @@ fn through_records(bundle: &Bundle) -> Bundle {
         shaping: bundle.shaping.clone().map(through_record::<SavedShaping>),
         tuning: bundle.tuning.clone().map(through_record::<SavedTuning>),
         forecast: bundle.forecast.clone().map(through_record::<SavedForecast>),
-        runway: None,
+        runway: bundle.runway.clone().map(through_record::<SavedRunway>),
     }
 }
 
@@ -208,6 +219,10 @@ fn studio_state_to_bundle_to_state_is_lossless() {
     assert_eq!(
         opened.tuning.as_ref().map(|t| t.parent.as_str()),
         Some("root.batch")
+    );
+    assert_eq!(
+        opened.runway.as_ref().map(|r| r.params.horizon_days),
+        Some(365)
     );
     assert!(opened.decisions.len() > 5 && opened.files.len() == DEMO_FILES.len() + 1);
 }

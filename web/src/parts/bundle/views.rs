@@ -61,6 +61,9 @@ pub fn contents(bundle: &Bundle) -> String {
     if bundle.forecast.is_some() {
         parts.push("forecast settings".into());
     }
+    if bundle.runway.is_some() {
+        parts.push("runway settings".into());
+    }
     parts.join(", ")
 }
 

@@ -1,0 +1,342 @@
+//! The Runway panel, first in the studio: when each limit is reached
+//! (P10/P50/P90 dates, "beyond the horizon" a valid answer), the binding
+//! one, what the fit saw, the purchase schedules P50 and P90 side by side,
+//! the binding limit's demand band against capacity, and what each lever
+//! buys at the grown load — the numbers of `skyplan runway` and the
+//! report's first section, computed in the worker. "Plan the runway" asks
+//! for the first one (minutes on the demo today: the studio does not start
+//! on it, so no other panel waits behind it); after it the settings
+//! (growth, headroom target per resource, horizons) are planned again as
+//! they change; a refused one shows the engine's line and keeps the last
+//! answer.
+//!
+//! Test ids: `runway-panel`, `runway-status`, `runway-growth`,
+//! `runway-idle`, `runway-percent`, `runway-cpu`, `runway-memory`, `runway-horizon`,
+//! `runway-purchase`, `runway-run`, `runway-error`, `runway-binding`,
+//! `runway-limit` (`data-limit`, `data-p10`, `data-p50`, `data-p90`),
+//! `runway-evidence`, `runway-note`, `runway-plan` (`data-plan`: `P50` or
+//! `P90`), `runway-purchase-row`, `runway-chart` (with `data-drawn`),
+//! `runway-lever` (`data-lever`, `data-pays`).
+
+use super::charts::RunwayPlot;
+use super::desk::{GrowthKind, RunwayDesk, RunwayForm};
+use super::protocol::RunwayView;
+use crate::fields;
+use crate::state::Studio;
+use crate::toolkit::run::{JobStatus, RunControls};
+use crate::widgets::card::Card;
+use crate::widgets::field::{choice, text_field, Field};
+use crate::widgets::format::{minute, trimmed};
+use crate::widgets::table::{col, num, DataTable};
+use crate::widgets::PlotCanvas;
+use leptos::prelude::*;
+use skyplan_engine::runway::{Growth, PurchasePlan};
+use skyplan_engine::Timestamp;
+
+/// The form's fields beside the growth choice.
+const FIELDS: [Field<RunwayForm>; 4] = fields![RunwayForm:
+    ("CPU headroom target %", "runway-cpu", cpu),
+    ("Memory headroom target %", "runway-memory", memory),
+    ("Horizon, days", "runway-horizon", horizon),
+    ("Purchases keep limits for, days", "runway-purchase", purchase),
+];
+
+/// The growth by hand.
+const PERCENT: [Field<RunwayForm>; 1] =
+    fields![RunwayForm: ("Growth, % a month", "runway-percent", percent)];
+
+/// A day, `YYYY-MM-DD`, or "beyond the horizon" (the report's wording).
+fn day(t: Option<Timestamp>) -> String {
+    match t {
+        Some(t) => minute(t).get(..10).unwrap_or_default().to_owned(),
+        None => "beyond the horizon".into(),
+    }
+}
+
+/// The runway shown, if any.
+fn shown<R>(desk: RunwayDesk, f: impl FnOnce(&RunwayView) -> R) -> Option<R> {
+    desk.run.view.with(|v| v.as_ref().map(f))
+}
+
+/// The Runway panel.
+#[component]
+pub fn RunwayPanel() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    // Once asked, planned while shown: the settings as they change, the
+    // workspace as it changed while the panel was hidden.
+    Effect::new(move |_| desk.follow());
+    view! {
+        <div class="pricing-page runway-page" data-testid="runway-panel">
+            <div class="agenda">
+                <div class="main-column">
+                    <LimitsCard/>
+                    <ChartCard/>
+                    <LeversCard/>
+                </div>
+                <aside class="sidebar">
+                    <SettingsCard/>
+                    <PurchasesCard/>
+                </aside>
+            </div>
+        </div>
+    }
+}
+
+/// The settings: growth, headroom targets, horizons.
+#[component]
+fn SettingsCard() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    let by_hand = move || desk.form.with(|f| f.growth == GrowthKind::Monthly);
+    view! {
+        <Card title="Settings" text="Once planned, planned again as you change them; kept across reloads and in the workspace bundle.">
+            <div class="sim-form">
+                {choice(
+                    "Growth",
+                    "runway-growth",
+                    vec![
+                        (GrowthKind::Fitted, "fitted", "fitted from the history".to_owned()),
+                        (GrowthKind::Monthly, "monthly", "% a month, by hand".to_owned()),
+                    ],
+                    move || desk.form.with(|f| f.growth),
+                    move |g| desk.form.update(|f| f.growth = g),
+                )}
+                <Show when=by_hand>
+                    {PERCENT.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+                </Show>
+                {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+            </div>
+            <RunControls
+                job=desk.run
+                testid="runway"
+                label="Plan the runway"
+                busy="planning"
+                on_run=move || desk.plan()
+            />
+        </Card>
+    }
+}
+
+/// The binding limit, each limit's dates, the evidence and the notes.
+#[component]
+fn LimitsCard() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    let status = desk.run.status("planning", " steps", "not planned yet", |v| {
+        format!("planned in {} ms", trimmed(v.millis, 0))
+    });
+    let binding = move || {
+        shown(desk, |v| {
+            v.runway
+                .binding
+                .clone()
+                .unwrap_or_else(|| "none within the horizon".into())
+        })
+        .unwrap_or_else(|| "—".into())
+    };
+    let today = move || shown(desk, |v| day(Some(v.runway.today))).unwrap_or_default();
+    let cluster = move || {
+        shown(desk, |v| {
+            let c = &v.runway.cluster;
+            // The report's "cores a machine added": the machine given, or
+            // the cluster's own cores over its machines.
+            let added = c
+                .machine_cores
+                .or_else(|| c.cores.map(|cores| cores / f64::from(c.machines.max(1))));
+            format!(
+                "{} machines{}",
+                c.machines,
+                added
+                    .map(|m| format!(", {} cores a machine added", trimmed(m, 1)))
+                    .unwrap_or_default()
+            )
+        })
+        .unwrap_or_default()
+    };
+    let rows = move || {
+        desk.run.view.with(|v| {
+            let Some(v) = v.as_ref() else {
+                return Vec::new();
+            };
+            v.runway
+                .limits
+                .iter()
+                .map(|l| {
+                    let what = format!(
+                        "{}{}",
+                        l.description,
+                        if l.extrapolated { " (extrapolated)" } else { "" }
+                    );
+                    view! {
+                        <tr
+                            data-testid="runway-limit"
+                            data-limit=l.name.clone()
+                            data-p10=day(l.p10)
+                            data-p50=day(l.p50)
+                            data-p90=day(l.p90)
+                        >
+                            <td>{l.name.clone()}</td>
+                            <td>{day(l.p10)}</td>
+                            <td>{day(l.p50)}</td>
+                            <td>{day(l.p90)}</td>
+                            <td class="num">
+                                {l.largest_growth.map_or("∞".into(), |g| format!("{}×", trimmed(g, 3)))}
+                            </td>
+                            <td class="note">{what}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let evidence = move || {
+        shown(desk, |v| {
+            let model = v.runway.limits.first().map(|l| l.model.clone()).unwrap_or_default();
+            match (&v.params.growth, &v.runway.evidence) {
+                (Growth::Monthly { percent }, _) => {
+                    format!("Growth set by hand: {percent} % a month, no interval.")
+                }
+                (Growth::Fitted, Some(e)) => format!(
+                    "Growth fitted on {} days of daily peaks, supporting {} days ahead: {model}.",
+                    e.days, e.supported_days
+                ),
+                (Growth::Fitted, None) => format!("Growth fitted: {model}."),
+            }
+        })
+        .unwrap_or_default()
+    };
+    let notes = move || {
+        shown(desk, |v| {
+            v.runway
+                .notes
+                .iter()
+                .map(|n| view! { <li data-testid="runway-note">{n.clone()}</li> })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+    };
+    view! {
+        <Card
+            title="Runway"
+            testid="runway-card"
+            head=move || view! { <JobStatus job=desk.run testid="runway-status" text=status/> }
+            text="The day each limit is reached: P10 the early date (demand's 90th percentile), P50 the median, P90 the late date."
+        >
+            <Show when=move || desk.run.view.with(Option::is_none) && !desk.run.running.get()>
+                <p class="hint" data-testid="runway-idle">
+                    "Press Plan the runway: the worker re-plans the agenda, the pricing queue and each resource at every growth step and runs each lever at the grown load — a few minutes on the demo in this browser."
+                </p>
+            </Show>
+            <div class="sim-form">
+                <div class="field">
+                    "Binding limit: "
+                    <strong data-testid="runway-binding">{binding}</strong>
+                </div>
+                <div class="field">"Today: " {today}</div>
+                <div class="field">"Cluster: " {cluster}</div>
+            </div>
+            <DataTable cols=vec![col("Limit"), col("P10"), col("P50"), col("P90"), num("Largest growth"), col("What")]>
+                {rows}
+            </DataTable>
+            <p class="hint" data-testid="runway-evidence">{evidence}</p>
+            <ul class="hint">{notes}</ul>
+        </Card>
+    }
+}
+
+/// One purchase plan: "add N by D" lines.
+fn plan_view(plan: &PurchasePlan, which: &'static str) -> impl IntoView {
+    let lines = if plan.purchases.is_empty() {
+        vec![view! { <li data-testid="runway-purchase-row">"nothing to add"</li> }.into_any()]
+    } else {
+        plan.purchases
+            .iter()
+            .map(|p| {
+                view! {
+                    <li data-testid="runway-purchase-row">
+                        {format!("add {} by {}", p.machines, day(Some(p.date)))}
+                    </li>
+                }
+                .into_any()
+            })
+            .collect()
+    };
+    view! {
+        <div class="runway-plan" data-testid="runway-plan" data-plan=which>
+            <strong>{format!("{which}: {} machine(s)", plan.total)}</strong>
+            <ul>{lines}</ul>
+            {plan.unmet.clone().map(|u| view! { <p class="problem">{u}</p> })}
+        </div>
+    }
+}
+
+/// The purchase schedules, P50 and P90 side by side.
+#[component]
+fn PurchasesCard() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    let plans = move || {
+        shown(desk, |v| {
+            view! {
+                <div class="runway-plans">
+                    {plan_view(&v.runway.purchases, "P50")}
+                    {plan_view(&v.runway.purchases_p90, "P90")}
+                </div>
+            }
+        })
+    };
+    view! {
+        <Card title="What to add, when" text="The fewest machines that keep every limit over the purchase horizon, each bought as late as it can be: for the median demand and for its 90th percentile.">
+            {plans}
+        </Card>
+    }
+}
+
+/// The binding limit's demand band against capacity.
+#[component]
+fn ChartCard() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    let plot = Signal::derive(move || desk.run.view.get().map(|view| RunwayPlot { view }));
+    let placeholder = Signal::derive(move || {
+        if desk.run.running.get() {
+            "Planning in the worker…".to_owned()
+        } else {
+            "The runway's chart appears once the workspace is planned.".to_owned()
+        }
+    });
+    view! {
+        <Card title="Demand against capacity" text="The binding limit's demand ahead, in multiples of today's (P10–P90 band, median), against the most the cluster meets at its headroom target today and after each purchase of the P50 plan.">
+            <PlotCanvas data=plot placeholder=placeholder testid="runway-chart"/>
+        </Card>
+    }
+}
+
+/// What each lever buys at the grown load.
+#[component]
+fn LeversCard() -> impl IntoView {
+    let desk = expect_context::<Studio>().runway;
+    let rows = move || {
+        shown(desk, |v| {
+            v.levers
+                .iter()
+                .map(|l| {
+                    view! {
+                        <tr data-testid="runway-lever" data-lever=l.name.clone() data-pays=l.pays.to_string()>
+                            <td>{l.name.clone()}</td>
+                            <td class="num">{l.machines.map_or("—".into(), |m| trimmed(m, 1))}</td>
+                            <td class="num">{l.days.map_or("—".into(), |d| d.to_string())}</td>
+                            <td>{if l.pays { "yes" } else { "does not pay" }}</td>
+                            <td class="note">{l.cost.clone().unwrap_or_else(|| "—".into())}</td>
+                            <td class="note">{l.detail.clone()}</td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+    };
+    view! {
+        <Card title="Levers at the grown load" text="What reservations, shaping, harvesting and tuning buy instead of machines, each from the part's own run at the grown load.">
+            <DataTable cols=vec![col("Lever"), num("Machines"), num("Days"), col("Pays"), col("Cost"), col("Figures")]>
+                {rows}
+            </DataTable>
+        </Card>
+    }
+}
