@@ -57,12 +57,14 @@ fn report_writes_one_inert_page_with_every_section() {
     let said = skyplan_ok(&["report", &bundle, "-o", &out, "--title", "Q3 <plan>"]);
     assert!(said.starts_with(&format!("wrote {out}: ")), "{said}");
     assert!(
-        said.contains("3 of 7 sections (not in the bundle: agenda, harvest, shaping, tuning)"),
+        said.contains(
+            "3 of 8 sections (not in the bundle: runway, agenda, harvest, shaping, tuning)"
+        ),
         "{said}"
     );
     let html = std::fs::read_to_string(&out).unwrap();
     for id in [
-        "sources", "slos", "agenda", "pricing", "harvest", "shaping", "tuning",
+        "runway", "sources", "slos", "agenda", "pricing", "harvest", "shaping", "tuning",
     ] {
         assert!(html.contains(&format!("<section id=\"{id}\">")), "{id}");
     }
