@@ -3,8 +3,8 @@
 // P10/P50/P90 dates, the purchase schedules, the lever table and the
 // chart; a headroom target changed is planned again with other dates, a
 // bad one shows the engine's line and keeps the last answer; the setting
-// planned survives a reload. A runway of the demo is minutes of the worker
-// today (docs/runway.md), so the test plans it twice, no more.
+// planned survives a reload. A runway of the demo is about 11 s of the
+// worker (docs/runway.md), so the test plans it twice, no more.
 
 import assert from 'node:assert/strict';
 import {
