@@ -214,16 +214,23 @@ fn plan_errors_and_usage() {
     let (code, _, err) = skyplan(&["plan", &bad, "--capacity-cores", "10"]);
     assert_eq!(code, 1);
     assert!(err.contains("bad-yarn.json:3:31: expected value"), "{err}");
-    let missing = temp_file(
-        "missing.json",
-        &yarn_submit("m", "3", (0, 60), &[(1, 1, 60)]).replace("\"duration\": 60000,", ""),
-    );
-    let (code, _, err) = skyplan(&["plan", &missing, "--capacity-cores", "10"]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("reservation 0 (`m`), $.reservation-definition.reservation-requests.reservation-request[0]: `duration` is missing"),
-        "{err}"
-    );
+    // A missing field: `file:line:column:` of the object it is missing from
+    // (line 5 of the submission, its first request's `{`), then the
+    // reservation and path; blank lines and a byte-order mark in front
+    // count as the file has them.
+    let text = yarn_submit("m", "3", (0, 60), &[(1, 1, 60)]).replace("\"duration\": 60000,", "");
+    for (name, text, at) in [
+        ("missing.json", text.clone(), "5:39"),
+        ("padded.json", format!("\u{feff}\n\n{text}"), "7:39"),
+    ] {
+        let missing = temp_file(name, &text);
+        let (code, _, err) = skyplan(&["plan", &missing, "--capacity-cores", "10"]);
+        assert_eq!(code, 1);
+        assert!(
+            err.contains(&format!("{name}:{at}: reservation 0 (`m`), $.reservation-definition.reservation-requests.reservation-request[0]: `duration` is missing")),
+            "{err}"
+        );
+    }
     let ok = temp_file("ok.json", &yarn_submit("m", "3", (0, 60), &[(1, 1, 60)]));
     let (code, _, err) = skyplan(&["plan", &ok]);
     assert_eq!(code, 2);

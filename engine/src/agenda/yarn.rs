@@ -63,11 +63,22 @@
 //! request per instance whose window overlaps the plan (`name#k`, clipped to
 //! the plan); a one-off's window is clipped to the plan. What falls outside
 //! the plan is returned as skipped, with the reason.
+//!
+//! # Errors
+//!
+//! Every [`YarnError`] leads with the 1-based `line:column` (a column in
+//! characters) where the fault is, so a caller prints `file:line:column:
+//! reason` like every other reader: serde_json gives it for a syntax error;
+//! for a wrong shape or field, found by walking the parsed `Value` (which
+//! keeps no positions), the error's JSON path is located in the text by
+//! `import::fields::locate` — the value's first character, or for a missing
+//! field the `{` of the object it is missing from.
 
 use super::landing::{land, to_secs, Landing};
 use super::params::AgendaParams;
 use super::plan::{Plan, Reservation};
 use super::request::{Interpreter, Recurrence, ReservationRequest, Stage};
+use crate::import::fields::{locate, JsonPath};
 use crate::model::{ContainerSize, Timestamp};
 use crate::time::format_timestamp;
 use serde::{Deserialize, Serialize};
@@ -123,16 +134,25 @@ pub enum YarnError {
         reason: String,
     },
     /// JSON, but not one of the accepted top-level shapes.
-    #[error("{path}: {reason}")]
+    #[error("{line}:{column}: {path}: {reason}")]
     Shape {
+        /// 1-based line where the offending value starts.
+        line: usize,
+        /// 1-based column (in characters) where it starts.
+        column: usize,
         /// Where, as a JSON path (`$`, `$.reservations`).
         path: String,
         /// What is wrong.
         reason: String,
     },
     /// A reservation has a missing or bad field.
-    #[error("reservation {index} (`{name}`), {path}: {reason}")]
+    #[error("{line}:{column}: reservation {index} (`{name}`), {path}: {reason}")]
     Field {
+        /// 1-based line where the offending value starts (for a missing
+        /// key, the object it is missing from).
+        line: usize,
+        /// 1-based column (in characters) where it starts.
+        column: usize,
         /// 0-based position of the reservation in the input.
         index: usize,
         /// Its name, as far as it could be read.
@@ -226,16 +246,32 @@ fn interpreter(v: &Value) -> Result<Interpreter, String> {
     }
 }
 
-/// Reads one reservation, reporting errors with its index and name.
+/// Where the value at `path` starts in `text`, as the 1-based line and
+/// character column an error leads with.
+fn position(text: &str, path: &JsonPath) -> (usize, usize) {
+    let at = locate(text, path);
+    (
+        usize::try_from(at.line).unwrap_or(usize::MAX),
+        usize::try_from(at.column).unwrap_or(usize::MAX),
+    )
+}
+
+/// Reads one reservation, reporting errors with its index and name and
+/// where in `text` the fault is.
 struct Reader<'a> {
+    /// The whole input, to locate a fault in (only when there is one).
+    text: &'a str,
     index: usize,
     name: String,
-    path: &'a str,
+    path: &'a JsonPath,
 }
 
 impl Reader<'_> {
-    fn err(&self, path: &str, reason: impl Into<String>) -> YarnError {
+    fn err(&self, path: &JsonPath, reason: impl Into<String>) -> YarnError {
+        let (line, column) = position(self.text, path);
         YarnError::Field {
+            line,
+            column,
             index: self.index,
             name: self.name.clone(),
             path: path.to_string(),
@@ -248,7 +284,11 @@ impl Reader<'_> {
         obj.get(key).filter(|v| !v.is_null())
     }
 
-    fn object<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Map<String, Value>, YarnError> {
+    fn object<'v>(
+        &self,
+        v: &'v Value,
+        path: &JsonPath,
+    ) -> Result<&'v Map<String, Value>, YarnError> {
         v.as_object()
             .ok_or_else(|| self.err(path, format!("expected an object, found {}", describe(v))))
     }
@@ -257,7 +297,7 @@ impl Reader<'_> {
         &self,
         obj: &'v Map<String, Value>,
         key: &str,
-        path: &str,
+        path: &JsonPath,
     ) -> Result<&'v Value, YarnError> {
         Self::get(obj, key).ok_or_else(|| self.err(path, format!("`{key}` is missing")))
     }
@@ -266,15 +306,14 @@ impl Reader<'_> {
         &self,
         obj: &Map<String, Value>,
         key: &str,
-        path: &str,
+        path: &JsonPath,
         range: (i128, i128),
         default: Option<i128>,
     ) -> Result<i128, YarnError> {
-        let at = format!("{path}.{key}");
         match (Self::get(obj, key), default) {
             (None, Some(d)) => Ok(d),
             (None, None) => Err(self.err(path, format!("`{key}` is missing"))),
-            (Some(v), _) => integer(v, range).map_err(|e| self.err(&at, e)),
+            (Some(v), _) => integer(v, range).map_err(|e| self.err(&path.key(key), e)),
         }
     }
 
@@ -282,13 +321,13 @@ impl Reader<'_> {
         &self,
         obj: &Map<String, Value>,
         key: &str,
-        path: &str,
+        path: &JsonPath,
     ) -> Result<Option<String>, YarnError> {
         match Self::get(obj, key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(v) => Err(self.err(
-                &format!("{path}.{key}"),
+                &path.key(key),
                 format!("expected a string, found {}", describe(v)),
             )),
         }
@@ -299,14 +338,14 @@ impl Reader<'_> {
         let top = self.object(v, path)?;
         let queue = self.string(top, "queue", path)?;
         let reservation_id = self.string(top, "reservation-id", path)?;
-        let dpath = format!("{path}.reservation-definition");
+        let dpath = path.key("reservation-definition");
         let def = self.object(self.required(top, "reservation-definition", path)?, &dpath)?;
         self.string(def, "reservation-name", &dpath)?;
         let arrival = self.int(def, "arrival", &dpath, LONG, None)?;
         let deadline = self.int(def, "deadline", &dpath, LONG, None)?;
         if deadline <= arrival {
             return Err(self.err(
-                &format!("{dpath}.deadline"),
+                &dpath.key("deadline"),
                 format!("deadline {deadline} ms is not after arrival {arrival} ms"),
             ));
         }
@@ -314,7 +353,7 @@ impl Reader<'_> {
             None => None,
             Some(_) => Some(self.int(def, "priority", &dpath, INT, None)? as i64),
         };
-        let rpath = format!("{dpath}.recurrence-expression");
+        let rpath = dpath.key("recurrence-expression");
         let recurrence = match Self::get(def, "recurrence-expression") {
             None => 0,
             Some(Value::String(s)) if s.trim().is_empty() => 0,
@@ -335,24 +374,24 @@ impl Reader<'_> {
                 ),
             ));
         }
-        let qpath = format!("{dpath}.reservation-requests");
+        let qpath = dpath.key("reservation-requests");
         let reqs = self.object(self.required(def, "reservation-requests", &dpath)?, &qpath)?;
         let interpreter = match Self::get(reqs, "reservation-request-interpreter") {
             None => Interpreter::RAny,
             Some(v) => interpreter(v)
-                .map_err(|e| self.err(&format!("{qpath}.reservation-request-interpreter"), e))?,
+                .map_err(|e| self.err(&qpath.key("reservation-request-interpreter"), e))?,
         };
-        let spath = format!("{qpath}.reservation-request");
+        let spath = qpath.key("reservation-request");
         let items = list(self.required(reqs, "reservation-request", &qpath)?);
         let mut stages = Vec::with_capacity(items.len());
-        let mut container: Option<(ContainerSize, String)> = None;
+        let mut container: Option<(ContainerSize, JsonPath)> = None;
         for (i, item) in items {
             let p = match i {
-                Some(i) => format!("{spath}[{i}]"),
+                Some(i) => spath.index(i),
                 None => spath.clone(),
             };
             let s = self.object(item, &p)?;
-            let cpath = format!("{p}.capability");
+            let cpath = p.key("capability");
             let cap = self.object(self.required(s, "capability", &p)?, &cpath)?;
             let memory = self.int(cap, "memory", &cpath, (1, LONG.1), None)?;
             let vcores = self.int(cap, "vCores", &cpath, (1, INT.1), None)?;
@@ -377,7 +416,7 @@ impl Reader<'_> {
             let gang = self.int(s, "min-concurrency", &p, (0, INT.1), Some(1))?;
             if gang > n {
                 return Err(self.err(
-                    &format!("{p}.min-concurrency"),
+                    &p.key("min-concurrency"),
                     format!("{gang} is more than num-containers {n}"),
                 ));
             }
@@ -420,7 +459,9 @@ fn name_of(v: &Value, index: usize) -> String {
         .unwrap_or_else(|| format!("reservation-{index}"))
 }
 
-/// Reads YARN reservation JSON (see the module docs for the shapes).
+/// Reads YARN reservation JSON (see the module docs for the shapes). Every
+/// error leads with the 1-based `line:column` where the fault is in `text`
+/// (for a missing key, the `{` of the object it is missing from).
 pub fn parse_yarn(text: &str) -> Result<Vec<YarnReservation>, YarnError> {
     let root: Value = serde_json::from_str(text).map_err(|e| {
         let (line, column) = (e.line(), e.column());
@@ -433,36 +474,42 @@ pub fn parse_yarn(text: &str) -> Result<Vec<YarnReservation>, YarnError> {
             reason: full.strip_suffix(&suffix).unwrap_or(&full).to_string(),
         }
     })?;
-    let shape = |path: &str, reason: String| YarnError::Shape {
-        path: path.to_string(),
-        reason,
+    let shape = |path: &JsonPath, reason: String| {
+        let (line, column) = position(text, path);
+        YarnError::Shape {
+            line,
+            column,
+            path: path.to_string(),
+            reason,
+        }
     };
-    let items: Vec<(String, &Value)> = match &root {
+    let root_path = JsonPath::root();
+    let items: Vec<(JsonPath, &Value)> = match &root {
         Value::Array(a) => a
             .iter()
             .enumerate()
-            .map(|(i, v)| (format!("$[{i}]"), v))
+            .map(|(i, v)| (root_path.index(i), v))
             .collect(),
-        Value::Object(o) if o.contains_key("reservation-definition") => vec![("$".into(), &root)],
-        Value::Object(o) if o.contains_key("reservations") => match &o["reservations"] {
-            Value::Null => Vec::new(),
-            v @ (Value::Array(_) | Value::Object(_)) => list(v)
-                .into_iter()
-                .map(|(i, x)| {
-                    let p = i.map_or("$.reservations".into(), |i| format!("$.reservations[{i}]"));
-                    (p, x)
-                })
-                .collect(),
-            other => {
-                return Err(shape(
-                    "$.reservations",
-                    format!("expected an array or an object, found {}", describe(other)),
-                ))
+        Value::Object(o) if o.contains_key("reservation-definition") => vec![(root_path, &root)],
+        Value::Object(o) if o.contains_key("reservations") => {
+            let list_path = root_path.key("reservations");
+            match &o["reservations"] {
+                Value::Null => Vec::new(),
+                v @ (Value::Array(_) | Value::Object(_)) => list(v)
+                    .into_iter()
+                    .map(|(i, x)| (i.map_or_else(|| list_path.clone(), |i| list_path.index(i)), x))
+                    .collect(),
+                other => {
+                    return Err(shape(
+                        &list_path,
+                        format!("expected an array or an object, found {}", describe(other)),
+                    ))
+                }
             }
-        },
+        }
         other => {
             return Err(shape(
-                "$",
+                &root_path,
                 format!(
                     "expected a reservation submission (an object with `reservation-definition`), an array of them, or a reservation list (an object with `reservations`); found {}",
                     describe(other)
@@ -475,6 +522,7 @@ pub fn parse_yarn(text: &str) -> Result<Vec<YarnReservation>, YarnError> {
         .enumerate()
         .map(|(index, (path, v))| {
             Reader {
+                text,
                 index,
                 name: name_of(v, index),
                 path,

@@ -289,6 +289,7 @@ fn field_error(text: &str) -> (usize, String, String, String) {
             name,
             path,
             reason,
+            ..
         }) => (index, name, path, reason),
         other => panic!("{other:?}"),
     }
@@ -317,6 +318,7 @@ fn errors_name_the_reservation_path_and_reason() {
     // Not one of the shapes.
     let e = parse_yarn("42").unwrap_err();
     assert!(matches!(e, YarnError::Shape { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("1:1: $: expected"), "{e}");
     assert!(parse_yarn(r#"{"reservations": 3}"#).is_err());
     // A missing field, in the second reservation.
     let bad = good.replace("\"duration\": 600000,", "");
@@ -331,7 +333,7 @@ fn errors_name_the_reservation_path_and_reason() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with("reservation 1 (`ok`), $[1].reservation-definition"),
+        e.contains(": reservation 1 (`ok`), $[1].reservation-definition"),
         "{e}"
     );
     // Bad values.
@@ -555,4 +557,182 @@ fn lower_bounds_stay_below_the_peak_for_each_interpreter() {
         );
         assert!(b.lp.is_some());
     }
+}
+
+/// A submission laid out over lines, for errors located by hand. Columns
+/// (1-based, in characters) of what the tests below point at:
+/// - line 2: the reservation's `{` at 3; after an escaped quote and `é`,
+///   the `reservation-id` value `"r1"` at 40;
+/// - line 3: the `reservation-definition` object's `{` at 30;
+/// - line 4: after `ï` (2 bytes) and `😀` (4 bytes), the `priority` value
+///   at 49 (its byte column would be 53);
+/// - line 5: the `deadline` value at 32;
+/// - line 10: the second request's `{` at 10, its `duration` value at 23;
+/// - line 11: its `capability` object's `{` at 25.
+const LAID_OUT: &str = concat!(
+    "[\n",
+    "  {\"queue\": \"q\\\"ué\", \"reservation-id\": \"r1\",\n",
+    "   \"reservation-definition\": {\n",
+    "     \"reservation-name\": \"naïve 😀\", \"priority\": 0,\n",
+    "     \"arrival\": 0, \"deadline\": 60000,\n",
+    "     \"reservation-requests\": {\n",
+    "       \"reservation-request\": [\n",
+    "         {\"duration\": 1000, \"num-containers\": 2,\n",
+    "          \"capability\": {\"memory\": 1024, \"vCores\": 1}},\n",
+    "         {\"duration\": 2000, \"num-containers\": 2,\n",
+    "          \"capability\": {\"memory\": 1024, \"vCores\": 2}}]}}}\n",
+    "]\n",
+);
+
+/// The error's `line:column`, its path and the whole message.
+fn located(text: &str) -> (String, String, String) {
+    match parse_yarn(text) {
+        Err(
+            ref e @ (YarnError::Field {
+                line,
+                column,
+                ref path,
+                ..
+            }
+            | YarnError::Shape {
+                line,
+                column,
+                ref path,
+                ..
+            }),
+        ) => (format!("{line}:{column}"), path.clone(), e.to_string()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn errors_lead_with_the_line_and_column_of_the_fault() {
+    // The fixture is valid once its second request has the first's size.
+    let valid = LAID_OUT.replace("\"vCores\": 2}", "\"vCores\": 1}");
+    assert_eq!(parse_yarn(&valid).unwrap()[0].stages.len(), 2);
+    let stage1 = "$[0].reservation-definition.reservation-requests.reservation-request[1]";
+    // A container size that differs from the first request's: its object.
+    let (at, path, message) = located(LAID_OUT);
+    assert_eq!(
+        (at.as_str(), path),
+        ("11:25", format!("{stage1}.capability"))
+    );
+    assert!(
+        message.starts_with(&format!(
+            "11:25: reservation 0 (`naïve 😀`), {stage1}.capability: <1024 MB, 2 vCores> differs"
+        )),
+        "{message}"
+    );
+    for (from, to, want_at, want_path) in [
+        // A bad value in an array element, keys with `-`.
+        (
+            "\"duration\": 2000",
+            "\"duration\": \"x\"",
+            "10:23",
+            format!("{stage1}.duration"),
+        ),
+        // A missing key: the object it is missing from.
+        (
+            "\"duration\": 2000, \"num-containers\": 2,",
+            "\"duration\": 2000,",
+            "10:10",
+            stage1.to_string(),
+        ),
+        (
+            "\"reservation-definition\"",
+            "\"definition\"",
+            "2:3",
+            "$[0]".to_string(),
+        ),
+        // After escapes and multi-byte characters on the same line.
+        ("\"r1\"", "5", "2:40", "$[0].reservation-id".to_string()),
+        (
+            "\"priority\": 0",
+            "\"priority\": \"high\"",
+            "4:49",
+            "$[0].reservation-definition.priority".to_string(),
+        ),
+        (
+            "\"deadline\": 60000",
+            "\"deadline\": 0",
+            "5:32",
+            "$[0].reservation-definition.deadline".to_string(),
+        ),
+        (
+            "\"arrival\": 0, ",
+            "",
+            "3:30",
+            "$[0].reservation-definition".to_string(),
+        ),
+    ] {
+        let text = valid.replace(from, to);
+        let (at, path, message) = located(&text);
+        assert_eq!(
+            (at.as_str(), &path),
+            (want_at, &want_path),
+            "{to}: {message}"
+        );
+        assert!(message.starts_with(&format!("{want_at}: ")), "{message}");
+    }
+    // The two shapes other than an array: a list whose `reservations` is
+    // not a list, a submission object, and Jersey's one-element list.
+    let (at, path, _) = located("\n  {\"reservations\":\n     3}");
+    assert_eq!((at.as_str(), path.as_str()), ("3:6", "$.reservations"));
+    let (at, path, _) = located("\n\n   42");
+    assert_eq!((at.as_str(), path.as_str()), ("3:4", "$"));
+    let one = valid.trim().trim_start_matches('[').trim_end_matches(']');
+    let (at, path, _) = located(&one.replace("\"deadline\": 60000", "\"deadline\": 0"));
+    assert_eq!(
+        (at.as_str(), path.as_str()),
+        ("5:32", "$.reservation-definition.deadline")
+    );
+    let list = format!("{{\"reservations\":{one}}}");
+    let (at, path, _) = located(&list.replace("\"priority\": 0", "\"priority\": [0]"));
+    assert_eq!(
+        (at.as_str(), path.as_str()),
+        ("4:49", "$.reservations.reservation-definition.priority")
+    );
+    // A list of two; a key given twice is located where serde_json takes
+    // it, the last (line 14: the second reservation's line 2).
+    let list = format!("{{\"reservations\": [\n{one}, {one}]}}");
+    let second = list.rfind("\"reservation-id\": \"r1\"").unwrap();
+    let list = format!(
+        "{}\"reservation-id\": null, \"queue\": 7{}",
+        &list[..second],
+        &list[second + 22..]
+    );
+    let (at, path, message) = located(&list);
+    assert_eq!(
+        (at.as_str(), path.as_str()),
+        ("14:55", "$.reservations[1].queue"),
+        "{message}"
+    );
+}
+
+#[test]
+fn hostile_input_is_located_without_a_panic() {
+    // Nesting deeper than the locating scan follows (but within what
+    // serde_json reads) before the fault: located at the deepest part of
+    // the path the scan reached, the reservation's `{`.
+    let deep = format!(
+        "[{{\"x\": {}{}, \"reservation-definition\": 5}}]",
+        "[".repeat(110),
+        "]".repeat(110)
+    );
+    let (at, path, _) = located(&deep);
+    assert_eq!(
+        (at.as_str(), path.as_str()),
+        ("1:2", "$[0].reservation-definition")
+    );
+    // Nesting beyond serde_json's limit is a syntax error, located too.
+    let e = parse_yarn(&"[".repeat(100_000)).unwrap_err();
+    assert!(matches!(e, YarnError::Json { line: 1, .. }), "{e:?}");
+    // A 3 MiB single line of multi-byte characters before the fault.
+    let huge = format!(
+        "{{\"queue\": \"{}\", \"reservation-definition\": []}}",
+        "é".repeat(3 << 20)
+    );
+    let (at, path, _) = located(&huge);
+    assert_eq!(path, "$.reservation-definition");
+    assert_eq!(at, format!("1:{}", 12 + (3 << 20) + 29));
 }

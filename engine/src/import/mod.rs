@@ -44,6 +44,7 @@ mod grafana_csv;
 pub(crate) mod headerless;
 mod job_history;
 mod json;
+mod json_locate;
 mod json_record;
 mod loaded;
 mod located;
@@ -81,10 +82,12 @@ pub use shaping_csv::{
 };
 
 /// Field and located-error helpers for standalone readers outside `import`
-/// (the harvesting module's tenants CSV and Alibaba machine tables).
+/// (the harvesting module's tenants CSV and Alibaba machine tables; the
+/// agenda's YARN reservation JSON, located by path).
 pub(crate) mod fields {
     pub(crate) use super::csv::{count, number, read_rows, shorten, split};
     pub(crate) use super::headerless;
+    pub(crate) use super::json_locate::{locate, JsonPath};
     pub(crate) use super::located::{column_of, FieldError};
 }
 

@@ -7,7 +7,11 @@
 //! - SLO decisions with any numbers turned into requests and placed.
 //!
 //! Every error names where it is: a JSON error has line and column ≥ 1, a
-//! field error a reservation index inside the input and a `$` path.
+//! field error a reservation index inside the input and a `$` path, and a
+//! shape or field error's `line:column` is where the value its path names
+//! starts — checked independently of the locator, by parsing the text from
+//! that character with serde_json and comparing with the value the path
+//! (as a JSON pointer) gives in the whole document.
 
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -60,18 +64,67 @@ fn check_yarn(text: &str, origin: i64) {
             place_all(reqs);
         }
         Err(YarnError::Json { line, column, .. }) => assert!(line >= 1 && column >= 1),
-        Err(YarnError::Shape { path, reason }) => {
-            assert!(path.starts_with('$') && !reason.is_empty())
+        Err(YarnError::Shape {
+            line,
+            column,
+            path,
+            reason,
+        }) => {
+            assert!(path.starts_with('$') && !reason.is_empty());
+            assert_located(text, line, column, &path);
         }
         Err(YarnError::Field {
+            line,
+            column,
             index,
             path,
             reason,
             ..
         }) => {
             assert!(index < 1_000 && path.starts_with('$') && !reason.is_empty());
+            assert_located(text, line, column, &path);
         }
     }
+}
+
+/// `$[1].a-b.c[0]` as the JSON pointer `/1/a-b/c/0`.
+fn pointer(path: &str) -> String {
+    let mut out = String::new();
+    let mut rest = path.strip_prefix('$').unwrap_or(path);
+    while let Some(c) = rest.chars().next() {
+        let body = &rest[1..];
+        let end = body.find(['.', '[']).unwrap_or(body.len());
+        let step = if c == '[' {
+            body[..end].trim_end_matches(']')
+        } else {
+            &body[..end]
+        };
+        out.push('/');
+        out.push_str(&step.replace('~', "~0").replace('/', "~1"));
+        rest = &body[end..];
+    }
+    out
+}
+
+/// The value that starts at `line:column` (1-based, column in characters)
+/// is the one `path` names in the document.
+fn assert_located(text: &str, line: usize, column: usize, path: &str) {
+    let line_start: usize = text.split('\n').take(line - 1).map(|l| l.len() + 1).sum();
+    let line_text = text[line_start..].split('\n').next().unwrap_or("");
+    let byte = line_text
+        .char_indices()
+        .nth(column - 1)
+        .map_or(line_text.len(), |(b, _)| b);
+    let here = serde_json::Deserializer::from_str(&text[line_start + byte..])
+        .into_iter::<Value>()
+        .next()
+        .and_then(Result::ok);
+    let root: Value = serde_json::from_str(text).expect("a shape or field error is valid JSON");
+    assert_eq!(
+        here.as_ref(),
+        root.pointer(&pointer(path)),
+        "{line}:{column} is not where {path} starts in {text}"
+    );
 }
 
 /// Leaves of any JSON type, biased to what YARN fields hold.
@@ -234,6 +287,8 @@ proptest! {
         let mut v = Value::Array(subs);
         mutate(&mut v, &path, with);
         check_yarn(&v.to_string(), origin);
+        // Over many lines, as a person writes it: located on its line.
+        check_yarn(&serde_json::to_string_pretty(&v).unwrap_or_default(), origin);
         // Cut anywhere: malformed JSON is located, never a panic.
         let text = v.to_string();
         let cut = path[0] % (text.len() + 1);

@@ -74,11 +74,10 @@ enum Input {
     Decisions(Vec<SloDecision>),
 }
 
+/// Every YARN error leads with `line:column:`, so the file name goes in
+/// front as `file:line:column: reason`, like every other reader's.
 fn yarn_failure(path: &str, e: &YarnError) -> Failure {
-    match e {
-        YarnError::Json { .. } => Failure::input(format!("{path}:{e}")),
-        _ => Failure::input(format!("{path}: {e}")),
-    }
+    Failure::input(format!("{path}:{e}"))
 }
 
 /// Reads one file: YARN reservation JSON, decisions JSON (what the studio
@@ -91,8 +90,10 @@ fn read_input(path: &str) -> Result<Input, Failure> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let body = text.trim_start_matches('\u{feff}').trim_start();
-    if !(body.starts_with('{') || body.starts_with('[')) {
+    // Only the byte-order mark is cut from what the JSON readers get, so
+    // their lines and columns are the file's (JSON skips the blank lines).
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if !matches!(body.trim_start().chars().next(), Some('{' | '[')) {
         return read_decisions_csv(path, &text)
             .map(Input::Decisions)
             .map_err(located);
