@@ -145,3 +145,34 @@ fn google_2019_instance_tables_simulate_as_a_workload() {
         "{err}"
     );
 }
+
+#[test]
+fn google_2019_instance_tables_reach_a_bundle_and_its_report() {
+    let dir = std::env::temp_dir().join(format!("skyplan-shape-google-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bundle = dir.join("google.skyplan");
+    let html = dir.join("google.html");
+    let out = skyplan_ok(&[
+        "bundle",
+        "--workload",
+        GOOGLE[3],
+        "--workload",
+        GOOGLE[1],
+        "--out",
+        bundle.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.contains("shaping: 2 workload files"), "{out}");
+    skyplan_ok(&[
+        "report",
+        bundle.to_str().expect("utf-8 path"),
+        "--out",
+        html.to_str().expect("utf-8 path"),
+    ]);
+    let page = std::fs::read_to_string(&html).expect("report");
+    assert!(
+        page.contains("4 applications (4 rigid)"),
+        "the workload read"
+    );
+    assert!(page.contains("collection-700000004"), "its collections");
+    let _ = std::fs::remove_dir_all(&dir);
+}
