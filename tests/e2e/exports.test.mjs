@@ -5,7 +5,8 @@
 // panel, series in the chart selector. Spark's own logs, compressed by each
 // of its codecs, read as the plain log; a corrupt or cut one is refused with
 // the byte where it breaks. Then a large import is cancelled and the
-// workspace is as it was.
+// workspace is as it was. The Google 2019 instance tables are also chosen
+// in the Shaping panel, as a workload.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +25,7 @@ import {
   rowNames,
   ink,
   waitForCount,
+  typeInto,
 } from './helpers.mjs';
 
 const SAMPLES = path.join(REPO, 'fixtures', 'clusters');
@@ -147,6 +149,54 @@ test('Google 2019 instance events (CSV): runs of one collection', { timeout: 120
 test('Google 2019 collection events: runs of one program', { timeout: 120_000 }, async () => {
   await dropSample('google-2019-collection_events.json', (c, b) => c.runs === b.runs + 3, '3 runs');
   assert.equal(await formatOf('google-2019-collection_events.json'), 'google-events');
+});
+
+test('Google 2019 instance_events + instance_usage: a workload in the Shaping panel, simulated', { timeout: 180_000 }, async () => {
+  await page.click('[data-testid=nav-shaping]');
+  await page.locator('[data-testid=shaping-panel]').waitFor();
+  // The panel's own default run (generated workload) ends first.
+  const ended = () => page.waitForFunction(
+    () => document.querySelector('[data-testid=shaping-status]')?.dataset.running === 'false' &&
+      document.querySelector('[data-testid=shaping-speedup]'),
+    null,
+    { timeout: 120_000 },
+  );
+  await ended();
+  // The pair chosen together, usage first: told apart by their fields (a
+  // JSON-lines table is not a workload JSON), one application per
+  // collection.
+  await page.setInputFiles('[data-testid=shaping-files-input]', [
+    path.join(SAMPLES, 'google-2019-shaping-instance_usage.json'),
+    path.join(SAMPLES, 'google-2019-shaping-instance_events.csv'),
+  ]);
+  await page.waitForFunction(() =>
+    /^google-2019-shaping-instance_usage\.json \+ google-2019-shaping-instance_events\.csv: 4 applications/
+      .test(document.querySelector('[data-testid=shaping-loaded]')?.textContent),
+  );
+  assert.equal(await page.locator('[data-testid=shaping-read-error]').count(), 0);
+  assert.equal(await page.locator('[data-testid=shaping-source]').inputValue(), 'files');
+  // One 32-core host, the oracle: reservations queue the last collection,
+  // shaping starts it at once (as `skyplan shape simulate` says).
+  await typeInto('shaping-hosts', '1');
+  await page.selectOption('[data-testid=shaping-predictor]', 'oracle');
+  await page.click('[data-testid=shaping-run]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=shaping-status]')?.dataset.running === 'false' &&
+      document.querySelector('[data-testid=shaping-summary-row][data-metric="mean-turnaround"]')?.dataset.baseline === '2790.5',
+    null,
+    { timeout: 120_000 },
+  );
+  await waitForCount(page.locator('[data-testid=shaping-app] option'), 4, 'the four collections');
+  const apps = await page.$$eval('[data-testid=shaping-app] option', (os) => os.map((o) => o.textContent));
+  assert.ok(apps.some((a) => a.includes('collection-700000004')), JSON.stringify(apps));
+  const turnaround = page.locator('[data-testid=shaping-summary-row][data-metric="mean-turnaround"]');
+  const shapedMean = Number(await turnaround.getAttribute('data-shaped'));
+  assert.ok(shapedMean > 0 && shapedMean < 2790.5, `shaped mean turnaround ${shapedMean} s`);
+  const speedup = Number(await page.locator('[data-testid=shaping-speedup]').getAttribute('data-value'));
+  assert.ok(speedup > 1.05, `speed-up ${speedup}`);
+  await screenshot('google-shaping');
+  await page.click('[data-testid=shaping-forget]');
+  await openTraces();
 });
 
 test('Alibaba v2018 batch_task: recurring runs by plan, in the SLOs panel', { timeout: 120_000 }, async () => {

@@ -54,9 +54,9 @@ pub(crate) const USAGE_COLUMNS: &[&str] = &[
 /// The columns an events table's CSV header must have.
 pub(crate) const EVENTS_COLUMNS: &[&str] = &["time", "type", "collection_id"];
 
-/// A trace time in µs as Unix seconds; `None` for the markers before and
-/// after the trace.
-fn trace_time(r: &Record, key: &str) -> Result<Option<i64>, Fault> {
+/// A trace time in µs since the trace's time 0; `None` for the markers
+/// before (0) and after (2⁶³ − 1) the trace.
+pub(crate) fn trace_us(r: &Record, key: &str) -> Result<Option<i64>, Fault> {
     let us = r.need_number(key, "a row")?;
     if us <= 0.0 || us >= 9.2e18 {
         return Ok(None);
@@ -67,7 +67,13 @@ fn trace_time(r: &Record, key: &str) -> Result<Option<i64>, Fault> {
             format!("`{key}` {us} is not a trace time in µs"),
         ));
     }
-    Ok(Some(TRACE_EPOCH + (us / 1e6).floor() as i64))
+    Ok(Some(us as i64))
+}
+
+/// A trace time in µs as Unix seconds; `None` for the markers before and
+/// after the trace.
+fn trace_time(r: &Record, key: &str) -> Result<Option<i64>, Fault> {
+    Ok(trace_us(r, key)?.map(|us| TRACE_EPOCH + us.div_euclid(1_000_000)))
 }
 
 /// The usage read per machine: `average_usage`'s fields as JSON (`a.b`)
@@ -175,7 +181,7 @@ impl RecordSink for GoogleUsage {
 }
 
 /// An event type, by number or name (the schema's `EventType`).
-fn event_type(r: &Record) -> Result<u8, Fault> {
+pub(crate) fn event_type(r: &Record) -> Result<u8, Fault> {
     const NAMES: [&str; 11] = [
         "SUBMIT",
         "QUEUE",
@@ -207,11 +213,14 @@ fn event_type(r: &Record) -> Result<u8, Fault> {
         })
 }
 
-const SCHEDULE: u8 = 3;
-const SUBMIT: u8 = 0;
+/// The schema's `SCHEDULE` event: an instance placed on a machine.
+pub(crate) const SCHEDULE: u8 = 3;
+/// The schema's `SUBMIT` event.
+pub(crate) const SUBMIT: u8 = 0;
 
-/// Whether an event type ends a collection or an instance.
-fn ends(t: u8) -> bool {
+/// Whether an event type ends a collection or an instance (`EVICT`,
+/// `FAIL`, `FINISH`, `KILL`, `LOST`).
+pub(crate) fn ends(t: u8) -> bool {
     matches!(t, 4..=8)
 }
 

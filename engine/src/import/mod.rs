@@ -40,6 +40,7 @@ mod decisions_csv;
 mod detect;
 mod format;
 mod google_2019;
+mod google_instances;
 mod grafana_csv;
 pub(crate) mod headerless;
 mod job_history;
@@ -52,6 +53,7 @@ mod mapreduce_history;
 mod native_log;
 mod prometheus;
 mod queue_csv;
+mod record_rows;
 mod recurring;
 mod runs_csv;
 mod series_set;
@@ -73,6 +75,9 @@ pub use codec::Codec;
 pub use decisions_csv::{read_decisions_csv, DECISION_COLUMNS};
 pub use detect::detect;
 pub use format::Format;
+pub(crate) use google_instances::{
+    google_table, read_instance_events, read_instance_usage, GoogleTable, InstanceUsage,
+};
 pub use loaded::{FileSummary, LoadedFile, SourceFile, RELATIVE_TIME_BEFORE};
 pub use located::ParseError;
 pub use queue_csv::{read_queue_csv, QUEUE_COLUMNS};

@@ -1,14 +1,17 @@
 //! A shaping workload from the files a planner chose, told apart by their
 //! first lines: a workload JSON, an applications CSV with its usage CSV,
-//! or Alibaba v2018 `container_meta` with `container_usage`. The Shaping
+//! Alibaba v2018 `container_meta` with `container_usage`, or Google
+//! cluster-data 2019 `instance_events` with `instance_usage` (CSV or JSON
+//! lines, either encoding for either table). The Shaping
 //! panel, `skyplan bundle` and the plan report read files through here, so
 //! a bundle never holds workload files the studio would refuse.
 
 use super::error::ShapingError;
+use super::google::workload_from_google;
 use super::input::{read_applications_csv, read_applications_json, workload_from_alibaba};
 use super::model::Workload;
 use super::params::Params;
-use crate::import::{CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS};
+use crate::import::{google_table, GoogleTable, CONTAINER_META_COLUMNS, CONTAINER_USAGE_COLUMNS};
 use serde::{Deserialize, Serialize};
 
 /// A workload file read in the Shaping panel: its name and text.
@@ -44,8 +47,8 @@ pub fn read_checked(files: &[WorkloadFile], params: &Params) -> Result<(String, 
         .iter()
         .map(|f| (f.name.as_str(), f.text.as_str()))
         .collect();
-    let (names, workload) =
-        read_workload_files(&named, params.host_mem).map_err(|e| error_text(&e))?;
+    let (names, workload) = read_workload_files(&named, params.host_cpu, params.host_mem)
+        .map_err(|e| error_text(&e))?;
     workload
         .validate(&params.cluster())
         .map_err(|e| format!("{names}: {}", error_text(&e)))?;
@@ -60,10 +63,20 @@ enum FileKind {
     Usage,
     AlibabaMeta,
     AlibabaUsage,
+    GoogleEvents,
+    GoogleUsage,
 }
 
 /// The kind of the file `name` with `text`, from its name and first line.
+/// A Google table is told by its CSV header or its first JSON line's
+/// fields before anything else, so a JSON-lines export (which starts with
+/// `{`, as a workload JSON does) is not taken for a workload.
 fn kind_of(name: &str, text: &str) -> Option<FileKind> {
+    match google_table(text) {
+        Some(GoogleTable::Events) => return Some(FileKind::GoogleEvents),
+        Some(GoogleTable::Usage) => return Some(FileKind::GoogleUsage),
+        None => {}
+    }
     let first = text.lines().next().unwrap_or("").trim();
     if name.to_ascii_lowercase().ends_with(".json") || first.starts_with('{') {
         return Some(FileKind::Json);
@@ -84,7 +97,8 @@ fn kind_of(name: &str, text: &str) -> Option<FileKind> {
 }
 
 /// The workload in `files` (name, text), and the files' names joined with
-/// ` + `. `host_mem` (GB) converts Alibaba requests. The workload is not
+/// ` + `. `host_cpu` (cores) and `host_mem` (GB) convert the normalized
+/// requests of the Alibaba (memory) and Google (both) tables. The workload is not
 /// checked against a cluster here ([`Workload::validate`]).
 ///
 /// # Errors
@@ -92,9 +106,10 @@ fn kind_of(name: &str, text: &str) -> Option<FileKind> {
 /// workload's, or the reader's located errors.
 pub fn read_workload_files(
     files: &[(&str, &str)],
+    host_cpu: f64,
     host_mem: f64,
 ) -> Result<(String, Workload), ShapingError> {
-    const WHAT: &str = "Choose a workload JSON, an applications CSV with its usage CSV, or Alibaba v2018 container_meta.csv with container_usage.csv";
+    const WHAT: &str = "Choose a workload JSON, an applications CSV with its usage CSV, Alibaba v2018 container_meta.csv with container_usage.csv, or Google 2019 instance_events with instance_usage (CSV or JSON lines)";
     let refuse = |why: String| Err(ShapingError::Input(vec![why]));
     let mut by_kind: Vec<(FileKind, &str, &str)> = Vec::new();
     for &(name, text) in files {
@@ -105,7 +120,7 @@ pub fn read_workload_files(
             Some(k) => by_kind.push((k, name, text)),
             None => {
                 return refuse(format!(
-                    "{name}:1:1: not a shaping workload file (no `runtime` or `minute` column, not {} or {} Alibaba columns). {WHAT}.",
+                    "{name}:1:1: not a shaping workload file (no `runtime` or `minute` column, not {} or {} Alibaba columns, not a Google instance_events or instance_usage header). {WHAT}.",
                     CONTAINER_META_COLUMNS.len(),
                     CONTAINER_USAGE_COLUMNS.len()
                 ))
@@ -132,9 +147,16 @@ pub fn read_workload_files(
             get(FileKind::Usage),
             get(FileKind::AlibabaMeta),
             get(FileKind::AlibabaUsage),
+            get(FileKind::GoogleEvents),
+            get(FileKind::GoogleUsage),
         ) {
-            (Some(a), Some(u), None, None) => read_applications_csv(a.0, a.1, u.0, u.1),
-            (None, None, Some(m), Some(u)) => workload_from_alibaba(m.0, m.1, u.0, u.1, host_mem),
+            (Some(a), Some(u), None, None, None, None) => read_applications_csv(a.0, a.1, u.0, u.1),
+            (None, None, Some(m), Some(u), None, None) => {
+                workload_from_alibaba(m.0, m.1, u.0, u.1, host_mem)
+            }
+            (None, None, None, None, Some(e), Some(u)) => {
+                workload_from_google(e.0, e.1, u.0, u.1, host_cpu, host_mem)
+            }
             _ => return refuse(format!("{names}: files that do not go together. {WHAT}.")),
         },
         _ => return refuse(format!("{names}: {WHAT}.")),
@@ -161,34 +183,36 @@ mod tests {
     #[test]
     fn files_are_told_apart_by_their_first_lines_in_any_order() {
         let (names, w) =
-            read_workload_files(&[("u.csv", USAGE), ("a.csv", APPS)], 128.0).expect("read");
+            read_workload_files(&[("u.csv", USAGE), ("a.csv", APPS)], 32.0, 128.0).expect("read");
         assert_eq!(names, "u.csv + a.csv");
         assert_eq!(w.applications.len(), 2);
         let json = serde_json::to_string(&w).expect("json");
-        let (names, again) = read_workload_files(&[("w.txt", &json)], 128.0).expect("json");
+        let (names, again) = read_workload_files(&[("w.txt", &json)], 32.0, 128.0).expect("json");
         assert_eq!((names.as_str(), again), ("w.txt", w));
     }
 
     #[test]
     fn files_that_are_not_one_workload_are_refused_with_a_reason() {
-        let why = reason(read_workload_files(&[("x.csv", "a,b\n1,2\n")], 128.0));
+        let why = reason(read_workload_files(&[("x.csv", "a,b\n1,2\n")], 32.0, 128.0));
         assert!(
             why.starts_with("x.csv:1:1: not a shaping workload file"),
             "{why}"
         );
         let why = reason(read_workload_files(
             &[("a.csv", APPS), ("b.csv", APPS)],
+            32.0,
             128.0,
         ));
         assert!(
             why.starts_with("b.csv: a second file of the same kind"),
             "{why}"
         );
-        let why = reason(read_workload_files(&[("a.csv", APPS)], 128.0));
+        let why = reason(read_workload_files(&[("a.csv", APPS)], 32.0, 128.0));
         assert!(why.starts_with("a.csv: Choose a workload JSON"), "{why}");
         let meta = "c_1,m_1,0,app_1,started,400,400,10\n";
         let why = reason(read_workload_files(
             &[("a.csv", APPS), ("m.csv", meta)],
+            32.0,
             128.0,
         ));
         assert!(why.contains("files that do not go together"), "{why}");
@@ -196,9 +220,10 @@ mod tests {
         let bad = APPS.replace("core,2", "flexible,2");
         let why = reason(read_workload_files(
             &[("a.csv", &bad), ("u.csv", USAGE)],
+            32.0,
             128.0,
         ));
         assert!(why.starts_with("a.csv:3:"), "{why}");
-        assert!(read_workload_files(&[], 128.0).is_err());
+        assert!(read_workload_files(&[], 32.0, 128.0).is_err());
     }
 }

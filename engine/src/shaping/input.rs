@@ -31,7 +31,8 @@ use crate::import::{
 use crate::model::Resource;
 use std::collections::BTreeMap;
 
-fn located(errors: Vec<ParseError>) -> ShapingError {
+/// Located reader errors as the workload's input error.
+pub(super) fn located(errors: Vec<ParseError>) -> ShapingError {
     ShapingError::Input(errors.iter().map(|e| e.to_string()).collect())
 }
 
@@ -133,6 +134,33 @@ pub fn read_applications_csv(
     })
 }
 
+/// A trace from per-minute sums `[cpu sum, cpu samples, mem sum, mem
+/// samples]` of fractions of the request: each minute the mean of its
+/// samples; a minute without samples keeps the previous value, and
+/// leading minutes without samples take the first observed value (0 when
+/// a resource has none) — a trace sampled coarser than a minute, or with
+/// gaps, is held, not read as idle.
+pub(super) fn minute_trace(sums: &[[f64; 4]]) -> UsageTrace {
+    let held = |sum: usize, n: usize| -> Vec<f32> {
+        let mut last = None::<f64>;
+        let v: Vec<Option<f64>> = sums
+            .iter()
+            .map(|s| {
+                if s[n] > 0.0 {
+                    last = Some(s[sum] / s[n]);
+                }
+                last
+            })
+            .collect();
+        let first = v.iter().flatten().next().copied().unwrap_or(0.0);
+        v.into_iter().map(|x| x.unwrap_or(first) as f32).collect()
+    };
+    UsageTrace {
+        cpu: held(0, 1),
+        mem: held(2, 3),
+    }
+}
+
 fn group(r: &crate::import::ShapingAppRow) -> ComponentGroup {
     ComponentGroup {
         kind: if r.core { Kind::Core } else { Kind::Elastic },
@@ -228,35 +256,23 @@ pub fn workload_from_alibaba(
                 }
             }
         }
-        let mut cpu = Vec::with_capacity(minutes);
-        let mut mem = Vec::with_capacity(minutes);
-        let (mut lc, mut lm) = (None::<f64>, None::<f64>);
-        for s in &sums {
-            if s[1] > 0.0 {
-                lc = Some(s[0] / s[1]);
-            }
-            if s[3] > 0.0 {
-                lm = Some(s[2] / s[3]);
-            }
-            cpu.push(lc);
-            mem.push(lm);
-        }
-        // Leading minutes without samples take the first observed value.
-        let fill = |v: Vec<Option<f64>>| -> Vec<f32> {
-            let first = v.iter().flatten().next().copied().unwrap_or(0.0);
-            v.into_iter().map(|x| x.unwrap_or(first) as f32).collect()
-        };
         apps.push(Application {
             name: du.to_string(),
             arrival: arrival.max(0) as f64,
             runtime: ((t1 - t0) as f64).max(60.0),
             components,
-            usage: UsageTrace {
-                cpu: fill(cpu),
-                mem: fill(mem),
-            },
+            usage: minute_trace(&sums),
         });
     }
+    workload_of(apps, errors)
+}
+
+/// The applications read from a cluster's tables as a workload: refused
+/// with every error when any, and empty when none was read.
+pub(super) fn workload_of(
+    apps: Vec<Application>,
+    errors: Vec<String>,
+) -> Result<Workload, ShapingError> {
     if !errors.is_empty() {
         return Err(ShapingError::Input(errors));
     }

@@ -7,6 +7,8 @@
 //!   traces, the workload and its validation;
 //! - [`input`]: our applications CSV (with a usage CSV) and JSON, and
 //!   Alibaba v2018 container tables as a workload;
+//! - [`google`]: Google cluster-data 2019 `instance_events` and
+//!   `instance_usage` as a workload;
 //! - [`generator`]: a §IV-like workload, scaled by its application count;
 //! - [`random_walk`]: the reference simulator's usage model;
 //! - [`buffer`]: β = K1·R + K2·V and the allocation forecast + β;
@@ -42,6 +44,9 @@ pub mod error;
 pub mod files;
 pub mod forecaster;
 pub mod generator;
+pub mod google;
+#[cfg(test)]
+mod google_tests;
 pub mod grid;
 pub mod input;
 mod learning;
@@ -69,6 +74,7 @@ pub use compare::{compare_policies, compare_policies_with, PolicyBox, PolicyComp
 pub use error::ShapingError;
 pub use files::{error_text, read_checked, read_workload_files, WorkloadFile};
 pub use generator::{generate, Arrivals, GeneratorParams, UsageModel, PAPER_APPS};
+pub use google::workload_from_google;
 pub use grid::{grid, grid_generated, GridParams, GridReport};
 pub use input::{read_applications_csv, read_applications_json, workload_from_alibaba};
 pub use load_sweep::{Config, LoadPoint, LoadRow, LoadSweep};

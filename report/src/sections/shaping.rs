@@ -42,7 +42,8 @@ fn workload(ctx: &Context<'_>, settings: &ShapingSettings) -> Result<(String, Wo
                 .iter()
                 .map(|f| (f.name.as_str(), f.text.as_str()))
                 .collect();
-            read_workload_files(&named, settings.params.host_mem).map_err(|e| e.to_string())
+            read_workload_files(&named, settings.params.host_cpu, settings.params.host_mem)
+                .map_err(|e| e.to_string())
         }
     }
 }

@@ -7,7 +7,8 @@ use super::options::{is_params_flag, params_option, predictor};
 use crate::common::{emit, json, Failure};
 use skyplan_engine::shaping::{
     compare_policies, generate_for, grid, read_applications_csv, read_applications_json, simulate,
-    workload_from_alibaba, GridParams, GridReport, Params, RunSummary, ShapingReport, Workload,
+    workload_from_alibaba, workload_from_google, GridParams, GridReport, Params, RunSummary,
+    ShapingReport, Workload,
 };
 use std::fmt::Write as _;
 
@@ -98,6 +99,11 @@ INPUT OPTIONS (instead of a generated workload):
                         container_meta.csv and container_usage.csv: one
                         application per app_du, its containers as core
                         components
+    --google-events FILE --google-usage FILE   Google cluster-data 2019
+                        instance_events and instance_usage (BigQuery's CSV
+                        or JSON lines): one application per collection_id,
+                        its instances as core components, requests as
+                        shares of --host-cpu and --host-mem
 ";
 
 struct Args {
@@ -113,6 +119,8 @@ struct Args {
     workload_json: Option<String>,
     alibaba_meta: Option<String>,
     alibaba_usage: Option<String>,
+    google_events: Option<String>,
+    google_usage: Option<String>,
 }
 
 fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
@@ -130,6 +138,8 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
         workload_json: None,
         alibaba_meta: None,
         alibaba_usage: None,
+        google_events: None,
+        google_usage: None,
     };
     let mut first = true;
     while let Some(arg) = parser.next()? {
@@ -159,6 +169,8 @@ fn parse(parser: &mut lexopt::Parser) -> Result<Args, Failure> {
             Long("workload-json") => a.workload_json = Some(parser.value()?.string()?),
             Long("alibaba-meta") => a.alibaba_meta = Some(parser.value()?.string()?),
             Long("alibaba-usage") => a.alibaba_usage = Some(parser.value()?.string()?),
+            Long("google-events") => a.google_events = Some(parser.value()?.string()?),
+            Long("google-usage") => a.google_usage = Some(parser.value()?.string()?),
             _ => return Err(arg.unexpected().into()),
         }
         first = false;
@@ -184,16 +196,18 @@ fn given(a: &Args) -> Result<Option<Workload>, Failure> {
         &a.workload_json,
         &a.alibaba_meta,
         &a.alibaba_usage,
+        &a.google_events,
+        &a.google_usage,
     ) {
-        (Some(apps), Some(usage), None, None, None) => {
+        (Some(apps), Some(usage), None, None, None, None, None) => {
             read_applications_csv(apps, &read(apps)?, usage, &read(usage)?)
                 .map(Some)
                 .map_err(bad)
         }
-        (None, None, Some(json), None, None) => {
+        (None, None, Some(json), None, None, None, None) => {
             read_applications_json(json, &read(json)?).map(Some).map_err(bad)
         }
-        (None, None, None, Some(meta), Some(usage)) => workload_from_alibaba(
+        (None, None, None, Some(meta), Some(usage), None, None) => workload_from_alibaba(
             meta,
             &read(meta)?,
             usage,
@@ -202,9 +216,19 @@ fn given(a: &Args) -> Result<Option<Workload>, Failure> {
         )
         .map(Some)
         .map_err(bad),
-        (None, None, None, None, None) => Ok(None),
+        (None, None, None, None, None, Some(events), Some(usage)) => workload_from_google(
+            events,
+            &read(events)?,
+            usage,
+            &read(usage)?,
+            a.params.host_cpu,
+            a.params.host_mem,
+        )
+        .map(Some)
+        .map_err(bad),
+        (None, None, None, None, None, None, None) => Ok(None),
         _ => Err(Failure::usage(
-            "give --apps-csv with --usage-csv, or --workload-json, or --alibaba-meta with --alibaba-usage",
+            "give --apps-csv with --usage-csv, or --workload-json, or --alibaba-meta with --alibaba-usage, or --google-events with --google-usage",
         )),
     }
 }

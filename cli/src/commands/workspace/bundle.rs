@@ -55,8 +55,9 @@ OPTIONS:
     --containers N       the Tuning panel's cluster, containers (default 8)
     --per-machine N      containers per machine (default 4)
     --workload F         a Shaping workload file (repeatable: applications
-                         and usage CSVs, a workload JSON or Alibaba v2018
-                         container tables); the panel's runs use them
+                         and usage CSVs, a workload JSON, Alibaba v2018
+                         container tables or Google 2019 instance_events
+                         and instance_usage); the panel's runs use them
     --capacity-cores N   the agenda's capacity (default: derived from the
                          decisions, 1.25 × the lower bound on their peak)
     --no-agenda          do not admit the decisions to the agenda

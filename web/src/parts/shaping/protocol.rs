@@ -25,10 +25,12 @@ pub enum ShapingRequest {
     /// workload read before in place).
     ReadWorkload {
         /// The files: an applications CSV with its usage CSV, a workload
-        /// JSON, or Alibaba `container_meta` with `container_usage`.
+        /// JSON, Alibaba `container_meta` with `container_usage`, or
+        /// Google 2019 `instance_events` with `instance_usage`.
         files: Vec<WorkloadFile>,
-        /// The cluster the workload is checked against (and, for Alibaba,
-        /// whose host memory converts the normalized requests).
+        /// The cluster the workload is checked against (and, for Alibaba
+        /// and Google, whose host cores and memory convert the normalized
+        /// requests).
         params: Params,
     },
     /// Forget the workload read from files.

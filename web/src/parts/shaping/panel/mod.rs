@@ -1,11 +1,12 @@
 //! The Shaping panel (the resource-shaping paper, §III-B, §IV): a workload
 //! (generated like §IV's, or read from an applications CSV with its usage
-//! CSV, a workload JSON, or Alibaba v2018 container tables), the
-//! reservation baseline against the shaped run (allocations follow the
-//! forecast + β = K1·R + K2·σ every minute after the grace period), one
-//! application's and one host's timelines side by side, the summary,
-//! Figure 2's policies as box plots, the K1 × K2 heat maps (Figure 3) with
-//! the recommended cell, and exports. All work runs in the worker; one file per card.
+//! CSV, a workload JSON, Alibaba v2018 container tables or Google 2019
+//! instance tables), the reservation baseline against the shaped run
+//! (allocations follow the forecast + β = K1·R + K2·σ every minute after
+//! the grace period), one application's and one host's timelines side by
+//! side, the summary, Figure 2's policies as box plots, the K1 × K2 heat
+//! maps (Figure 3) with the recommended cell, and exports. All work runs in
+//! the worker; one file per card.
 //!
 //! Test ids: `shaping-panel`, `shaping-source`, `shaping-apps`,
 //! `shaping-seed`, `shaping-load`, `shaping-hosts`, `shaping-host-cpu`,

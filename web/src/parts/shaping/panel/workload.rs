@@ -94,7 +94,7 @@ pub fn WorkloadCard() -> impl IntoView {
             <p class="hint" data-testid="shaping-loaded">{loaded}</p>
             <ErrorLine testid="shaping-read-error" error=desk.read_error pre=true/>
             <p class="hint">
-                "Choose together: an applications CSV (app,arrival,runtime,kind,count,cpu,mem) with its usage CSV (app,minute,cpu,mem), or a workload JSON, or Alibaba v2018 container_meta.csv with container_usage.csv (every container a core component)."
+                "Choose together: an applications CSV (app,arrival,runtime,kind,count,cpu,mem) with its usage CSV (app,minute,cpu,mem), or a workload JSON, or Alibaba v2018 container_meta.csv with container_usage.csv (every container a core component), or Google 2019 instance_events with instance_usage, as CSV or JSON lines (one application per collection, every instance a core component, requests as shares of the cores and GB per host)."
             </p>
         </Card>
     }
