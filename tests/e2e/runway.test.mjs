@@ -3,8 +3,8 @@
 // P10/P50/P90 dates, the purchase schedules, the chart and the lever
 // table, each lever measured in turn; a slider dragged redraws from the
 // worker's kept planner and the levers are measured again once it is let
-// go; the panel's figures are those `skyplan runway` prints for the
-// studio's own saved bundle; a bad target shows the engine's line and
+// go; the panel's figures are those `skyplan runway` prints and the plan
+// report shows for the studio's own saved bundle; a bad target shows the engine's line and
 // keeps the last answer; the setting planned survives a reload and a
 // round trip through a workspace bundle.
 
@@ -142,6 +142,19 @@ studioTest('Runway: opens at work on the demo; a slider redraws and the levers f
     cli.levers.map((l) => ({ name: l.name, machines: l.machines, days: l.days, pays: l.pays, detail: l.detail })),
     'every lever as the CLI measures it',
   );
+  // And the plan report of the same bundle opens with the same runway.
+  const entities = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" };
+  const report = skyplan(['report', saved, '-o', '-'])
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e) => entities[e])
+    .replace(/\s+/g, ' ');
+  for (const row of await dates()) {
+    const [name, rest] = row.split(': ');
+    assert.ok(report.includes(`${name} ${rest}`), `the report's runway has ${row}`);
+  }
+  for (const l of shown) {
+    assert.ok(report.includes(l.detail.replace(/\s+/g, ' ').trim()), `the report's ${l.name} lever: ${l.detail}`);
+  }
 
   // A target above 100 % is the engine's refusal; the last answer stays.
   await typeInto('runway-cpu', '150');
