@@ -1,12 +1,16 @@
 // End-to-end test of the Runway panel: the studio opens on it with the
-// demo workspace; planned in the worker, it shows the binding limit,
-// P10/P50/P90 dates, the purchase schedules, the lever table and the
-// chart; a headroom target changed is planned again with other dates, a
-// bad one shows the engine's line and keeps the last answer; the setting
-// planned survives a reload. A runway of the demo is about 11 s of the
-// worker (docs/runway.md), so the test plans it twice, no more.
+// demo workspace and plans it by itself; it shows the binding limit,
+// P10/P50/P90 dates, the purchase schedules, the chart and the lever
+// table, each lever measured in turn; a slider dragged redraws from the
+// worker's kept planner and the levers are measured again once it is let
+// go; the panel's figures are those `skyplan runway` prints and the plan
+// report shows for the studio's own saved bundle; a bad target shows the engine's line and
+// keeps the last answer; the setting planned survives a reload and a
+// round trip through a workspace bundle.
 
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import {
   WAIT_MS,
   studioSession,
@@ -15,24 +19,43 @@ import {
   waitForCount,
   drawnKey,
   typeInto,
+  download,
+  openTraces,
+  skyplan,
 } from './helpers.mjs';
 
 let page;
+let tmpDir;
 // The demo's first visit, then back to the page as it opens.
-studioSession('runway', (s) => ({ page } = s), {
+studioSession('runway', (s) => ({ page, tmpDir } = s), {
   setup: async (s) => {
     await s.page.reload();
     await s.page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
   },
 });
 
-/** A runway is planned (the worker's answer, not a run out). */
-async function planned(previousKey = null) {
-  await page.waitForFunction(() =>
+/** The runway is answered (planned, or redrawn from the kept planner). */
+async function answered(how, previousKey = null) {
+  await page.waitForFunction((how) =>
     document.querySelector('[data-testid=runway-status]')?.dataset.running === 'false' &&
-    /planned in/.test(document.querySelector('[data-testid=runway-status]')?.textContent),
-  undefined, { timeout: 300_000 });
+    new RegExp(`${how} in`).test(document.querySelector('[data-testid=runway-status]')?.textContent),
+  how, { timeout: 300_000 });
   return drawnKey('runway-chart', previousKey);
+}
+
+/** Every lever measured, the table read. */
+async function levers() {
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('[data-testid=runway-lever]')];
+    return rows.length === 4 && rows.every((r) => r.dataset.state === 'measured');
+  }, undefined, { timeout: 600_000 });
+  return page.locator('[data-testid=runway-lever]').evaluateAll((rows) => rows.map((r) => ({
+    name: r.dataset.lever,
+    machines: r.dataset.machines === '' ? null : Number(r.dataset.machines),
+    days: r.dataset.days === '' ? null : Number(r.dataset.days),
+    pays: r.dataset.pays === 'true',
+    detail: r.lastElementChild.textContent,
+  })));
 }
 
 /** Each limit's `name: P10 P50 P90`. */
@@ -41,14 +64,27 @@ async function dates() {
     rows.map((r) => `${r.dataset.limit}: ${r.dataset.p10} ${r.dataset.p50} ${r.dataset.p90}`));
 }
 
-studioTest('Runway: opens first on the demo; planned; a target changed re-plans; a bad one is refused; kept across reload', { timeout: 1_200_000 }, 'no uncaught errors in the Runway panel', async () => {
-  // First in the navigation, and the panel the studio opens on.
+/** The P50 and P90 purchase lines. */
+async function purchases() {
+  return page.locator('[data-testid=runway-plan]').evaluateAll((plans) =>
+    plans.map((p) => [...p.querySelectorAll('[data-testid=runway-purchase-row]')].map((r) => r.textContent)));
+}
+
+/** Sets the slider `testid` to `value` as a drag does: an input event, and a change when `release`. */
+async function slide(testid, value, release) {
+  await page.locator(`[data-testid=${testid}]`).evaluate((s, { value, release }) => {
+    s.value = value;
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+    if (release) s.dispatchEvent(new Event('change', { bubbles: true }));
+  }, { value, release });
+}
+
+studioTest('Runway: opens at work on the demo; a slider redraws and the levers follow its release; the CLI prints the same figures; a bad target is refused; kept across reload and a bundle', { timeout: 1_800_000 }, 'no uncaught errors in the Runway panel', async () => {
+  // First in the navigation, the panel the studio opens on, planned by itself.
   const navs = await page.locator('nav.nav button').evaluateAll((bs) => bs.map((b) => b.dataset.testid));
   assert.equal(navs[0], 'nav-runway');
   await page.locator('[data-testid=runway-panel]').waitFor();
-  await page.locator('[data-testid=runway-idle]').waitFor();
-  await page.click('[data-testid=runway-run]');
-  let key = await planned();
+  let key = await answered('planned');
 
   const binding = (await page.locator('[data-testid=runway-binding]').textContent()).trim();
   assert.ok(binding !== '' && binding !== '—', `a binding limit (${binding})`);
@@ -65,18 +101,60 @@ studioTest('Runway: opens first on the demo; planned; a target changed re-plans;
     ['P50', 'P90'],
   );
   assert.match(await page.locator('[data-testid=runway-purchase-row]').first().textContent(), /^(add \d+ by \d{4}-\d{2}-\d{2}|nothing to add)$/);
-  assert.deepEqual(
-    await page.locator('[data-testid=runway-lever]').evaluateAll((rs) => rs.map((r) => r.dataset.lever)),
-    ['reservations', 'shaping', 'harvesting', 'tuning'],
-  );
+  const first = await levers();
+  assert.deepEqual(first.map((l) => l.name), ['reservations', 'shaping', 'harvesting', 'tuning']);
   await screenshot('demo');
 
-  // A lower CPU target is reached sooner: the CPU limit's dates change.
+  // Dragging the CPU target: redrawn from the kept planner, the levers
+  // waiting for the release; a lower target is reached sooner.
   const cpu = (rows) => rows.find((r) => r.startsWith('cpu'));
-  await typeInto('runway-cpu', '45');
-  key = await planned(key);
+  await slide('runway-cpu-slider', '45', false);
+  key = await answered('redrawn', key);
+  assert.equal(await page.locator('[data-testid=runway-cpu]').inputValue(), '45', 'the text field follows the slider');
   const lower = await dates();
   assert.notEqual(cpu(lower), cpu(before), `the CPU dates move with its target (${cpu(before)} → ${cpu(lower)})`);
+  assert.deepEqual(
+    await page.locator('[data-testid=runway-lever]').evaluateAll((rs) => rs.map((r) => r.dataset.state)),
+    ['measuring', 'measuring', 'measuring', 'measuring'],
+    'held, the levers wait (the figures before greyed)',
+  );
+  await screenshot('dragging');
+  await slide('runway-cpu-slider', '45', true);
+  const afterDrag = await levers();
+  assert.equal(afterDrag.length, 4);
+
+  // The panel's figures are the CLI's on the studio's own bundle (which
+  // carries the panel's setting: CPU 45 %).
+  await openTraces();
+  const file = await download('workspace-save');
+  const saved = path.join(tmpDir, file.name);
+  fs.writeFileSync(saved, file.bytes);
+  const cli = JSON.parse(skyplan(['runway', saved, '--json']));
+  await page.click('[data-testid=nav-runway]');
+  await answered('(planned|redrawn)');
+  assert.equal((await page.locator('[data-testid=runway-binding]').textContent()).trim(), cli.binding ?? 'none within the horizon');
+  assert.deepEqual(await dates(), cli.limits.map((l) => `${l.name}: ${l.p10 ?? 'beyond the horizon'} ${l.p50 ?? 'beyond the horizon'} ${l.p90 ?? 'beyond the horizon'}`));
+  const lines = (plan) => (plan.length === 0 ? ['nothing to add'] : plan.map((p) => `add ${p.machines} by ${p.date}`));
+  assert.deepEqual(await purchases(), [lines(cli.purchases), lines(cli.purchases_p90)]);
+  const shown = await levers();
+  assert.deepEqual(
+    shown,
+    cli.levers.map((l) => ({ name: l.name, machines: l.machines, days: l.days, pays: l.pays, detail: l.detail })),
+    'every lever as the CLI measures it',
+  );
+  // And the plan report of the same bundle opens with the same runway.
+  const entities = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" };
+  const report = skyplan(['report', saved, '-o', '-'])
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e) => entities[e])
+    .replace(/\s+/g, ' ');
+  for (const row of await dates()) {
+    const [name, rest] = row.split(': ');
+    assert.ok(report.includes(`${name} ${rest}`), `the report's runway has ${row}`);
+  }
+  for (const l of shown) {
+    assert.ok(report.includes(l.detail.replace(/\s+/g, ' ').trim()), `the report's ${l.name} lever: ${l.detail}`);
+  }
 
   // A target above 100 % is the engine's refusal; the last answer stays.
   await typeInto('runway-cpu', '150');
@@ -90,5 +168,20 @@ studioTest('Runway: opens first on the demo; planned; a target changed re-plans;
   await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
   await page.locator('[data-testid=runway-panel]').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid=runway-cpu]')?.value === '45');
-  await page.locator('[data-testid=runway-idle]').waitFor();
+  key = await answered('planned');
+  assert.deepEqual(await dates(), lower, 'planned again on open, the same dates');
+
+  // Another target, then the saved bundle opened: its setting is back.
+  await typeInto('runway-cpu', '70');
+  key = await answered('(planned|redrawn)', key);
+  await openTraces();
+  await Promise.all([
+    page.waitForEvent('load', { timeout: WAIT_MS }),
+    page.setInputFiles('[data-testid=workspace-open]', saved),
+  ]);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await page.locator('[data-testid=runway-panel]').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=runway-cpu]')?.value === '45');
+  await answered('planned');
+  assert.deepEqual(await dates(), lower, 'the bundle\'s setting planned');
 });

@@ -30,10 +30,11 @@
 //! most the whole grown demand, so its machines are that capacity in the
 //! cluster's machines, capped at the need, and the sentence gives both.
 
+use super::answer::Runway;
 use super::cluster::Cluster;
 use super::demand::Demand;
 use super::error::RunwayError;
-use super::growth::Quantile;
+use super::growth::{GrowthCurve, Quantile};
 use super::limit::{Limit, Packing};
 use super::params::RunwayParams;
 use super::planner::Planner;
@@ -147,18 +148,154 @@ fn short_of(days: Option<i64>, binding: Option<&str>, needed: f64, machines: u32
     }
 }
 
+/// The levers, in the table's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeverKind {
+    /// The agenda packed by the batch optimizer instead of LowCost.
+    Reservations,
+    /// Shaping at the panel's settings and the grown offered load.
+    Shaping,
+    /// The primary tenants' harvestable containers.
+    Harvesting,
+    /// The Tuning panel's pass on a grown window.
+    Tuning,
+}
+
+impl LeverKind {
+    /// Every lever, in the table's order.
+    pub const ALL: [LeverKind; 4] = [
+        LeverKind::Reservations,
+        LeverKind::Shaping,
+        LeverKind::Harvesting,
+        LeverKind::Tuning,
+    ];
+
+    /// Its row's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeverKind::Reservations => "reservations",
+            LeverKind::Shaping => "shaping",
+            LeverKind::Harvesting => "harvesting",
+            LeverKind::Tuning => "tuning",
+        }
+    }
+}
+
+/// The grown load every lever is measured at, from the runway answered
+/// under the settings: the binding limit, the grown demand factor and the
+/// machines the grown demand needs.
+struct Grown {
+    runway: Runway,
+    limits: Vec<Limit>,
+    curves: Vec<GrowthCurve>,
+    cluster: Cluster,
+    /// The machines the grown demand needs in all: no lever frees more.
+    needed: f64,
+    /// The growth of the workload's limit at the purchase horizon (P50).
+    grown: f64,
+    /// The binding limit (or the first).
+    binding: Option<Limit>,
+    horizon_days: i64,
+}
+
+impl Grown {
+    /// The days from `a` to `b` (`b` beyond the horizon: the horizon).
+    fn days_between(&self, a: Option<usize>, b: Option<usize>) -> Option<i64> {
+        let h = self.horizon_days;
+        match (a, b) {
+            (Some(a), b) => Some(b.map_or(h, |b| b as i64) - a as i64),
+            (None, _) => None,
+        }
+    }
+
+    /// The first day the P50 demand passes what `limit` meets with the
+    /// cluster's capacity × `k`.
+    fn p50(&self, planner: &mut Planner, limit: &Limit, k: f64) -> Option<usize> {
+        let g = if (k - 1.0).abs() < 1e-12 {
+            planner
+                .sizes
+                .largest(&planner.demand, &self.cluster, limit, 0)
+        } else {
+            limit.largest_growth(&planner.demand, k)
+        };
+        self.curves[self.limits.iter().position(|l| l == limit)?]
+            .of(Quantile::P50)
+            .iter()
+            .position(|&x| x > g * (1.0 + 1e-9) + 1e-9)
+    }
+
+    /// The fewest machines added with which `limit` meets growth `g`
+    /// (the kept sizes).
+    fn machines_for(&self, planner: &mut Planner, limit: &Limit, g: f64) -> Option<u32> {
+        let cap = self
+            .cluster
+            .machines
+            .saturating_mul(super::planner::MAX_ADDED_FACTOR)
+            .saturating_add(10);
+        (0..=cap).find(|&m| {
+            planner
+                .sizes
+                .largest(&planner.demand, &self.cluster, limit, m)
+                >= g
+        })
+    }
+
+    /// The days of runway `extra_machines` buy on the binding limit.
+    fn capacity_days(&self, planner: &mut Planner, extra_machines: f64) -> Option<i64> {
+        let limit = self.binding.as_ref()?;
+        let k = 1.0 + extra_machines * self.cluster.machine_share();
+        self.days_between(self.p50(planner, limit, 1.0), self.p50(planner, limit, k))
+    }
+
+    /// Why machines buy no day (see [`short_of`]).
+    fn short_of(&self, days: Option<i64>) -> String {
+        short_of(
+            days,
+            self.runway.binding.as_deref(),
+            self.needed,
+            self.cluster.machines,
+        )
+    }
+}
+
 impl Planner {
-    /// The lever table for the runway under `params` (answered before, so
-    /// its sizes and curves are kept).
+    /// The lever table for the runway under `params`: every lever of
+    /// [`LeverKind::ALL`] ([`Planner::lever`]).
     pub fn levers(
         &mut self,
         params: &RunwayParams,
         inputs: &LeverInputs<'_>,
     ) -> Result<Vec<Lever>, RunwayError> {
+        LeverKind::ALL
+            .iter()
+            .map(|&kind| self.lever(kind, params, inputs))
+            .collect()
+    }
+
+    /// One lever's row for the runway under `params` (answered first, so
+    /// a planner already asked keeps its sizes and curves). Asked one at a
+    /// time, the studio's worker answers other panels between levers.
+    pub fn lever(
+        &mut self,
+        kind: LeverKind,
+        params: &RunwayParams,
+        inputs: &LeverInputs<'_>,
+    ) -> Result<Lever, RunwayError> {
+        let g = self.grown(params)?;
+        Ok(match kind {
+            LeverKind::Reservations => self.reservations(&g),
+            LeverKind::Shaping => self.shaping(&g, inputs)?,
+            LeverKind::Harvesting => self.harvesting(&g, inputs)?,
+            LeverKind::Tuning => tuning(&g, inputs)?,
+        })
+    }
+
+    /// The grown load of the runway under `params`.
+    fn grown(&mut self, params: &RunwayParams) -> Result<Grown, RunwayError> {
         let runway = self.answer(params)?;
         let (limits, curves) = self.last.clone().unwrap_or_default();
         let cluster = runway.cluster.clone();
-        // The machines the grown demand needs in all: no lever frees more.
         let needed = f64::from(cluster.machines.saturating_add(runway.purchases.total));
         let horizon = params.purchase_days as usize;
         // The binding limit (or the first) and the growth at the purchase
@@ -177,177 +314,198 @@ impl Planner {
             .and_then(|c| c.of(Quantile::P50).get(horizon).copied())
             .unwrap_or(1.0)
             .max(1.0);
-        let p50 = |planner: &mut Planner, limit: &Limit, k: f64| -> Option<usize> {
-            let g = if (k - 1.0).abs() < 1e-12 {
-                planner.sizes.largest(&planner.demand, &cluster, limit, 0)
-            } else {
-                limit.largest_growth(&planner.demand, k)
-            };
-            curves[limits.iter().position(|l| l == limit)?]
-                .of(Quantile::P50)
-                .iter()
-                .position(|&x| x > g * (1.0 + 1e-9) + 1e-9)
-        };
-        let machines_for = |planner: &mut Planner, limit: &Limit, g: f64| -> Option<u32> {
-            let cap = cluster
-                .machines
-                .saturating_mul(super::planner::MAX_ADDED_FACTOR)
-                .saturating_add(10);
-            (0..=cap).find(|&m| planner.sizes.largest(&planner.demand, &cluster, limit, m) >= g)
-        };
-        let days_between = |a: Option<usize>, b: Option<usize>| -> Option<i64> {
-            let h = params.horizon_days as i64;
-            match (a, b) {
-                (Some(a), b) => Some(b.map_or(h, |b| b as i64) - a as i64),
-                (None, _) => None,
-            }
-        };
-        let binding = limits.get(bi).cloned();
-        let binding_name = runway.binding.clone();
-        let capacity_days = |planner: &mut Planner, extra_machines: f64| -> Option<i64> {
-            let limit = binding.as_ref()?;
-            let k = 1.0 + extra_machines * cluster.machine_share();
-            days_between(p50(planner, limit, 1.0), p50(planner, limit, k))
-        };
-        let mut out = Vec::with_capacity(4);
-
-        // Reservations: the optimizer instead of LowCost.
-        out.push(if self.demand.agenda.is_some() {
-            let low = Limit::Agenda { packing: Packing::LowCost };
-            let opt = Limit::Agenda { packing: Packing::Optimized };
-            let m_low = machines_for(self, &low, grown);
-            let m_opt = fewest_holding(&self.demand, &cluster, &opt, grown, m_low);
-            let opt_day = curves
-                .get(limits.iter().position(|l| l == &low).unwrap_or(usize::MAX))
-                .and_then(|c| first_failing_day(&self.demand, &opt, c.of(Quantile::P50)));
-            let days = days_between(p50(self, &low, 1.0), opt_day);
-            let saved = match (m_low, m_opt) {
-                (Some(a), Some(b)) => Some(f64::from(a) - f64::from(b)),
-                _ => None,
-            };
-            Lever {
-                name: "reservations".into(),
-                machines: saved,
-                days,
-                pays: saved.is_some_and(|s| s > 0.0) || days.is_some_and(|d| d > 0),
-                cost: None,
-                detail: format!(
-                    "at {grown:.2}× today's demand the agenda needs {} machine(s) more by LowCost, {} by the batch optimizer",
-                    m_low.map_or("more than the cap".into(), |m| m.to_string()),
-                    m_opt.map_or("more than the cap".into(), |m| m.to_string())
-                ),
-            }
-        } else {
-            unloaded("reservations", "no signed-off SLO jobs in the agenda")
-        });
-
-        // Shaping: one cell of the load sweep at the grown offered load.
-        out.push(match &inputs.shaping {
-            Some(base) => {
-                let load = base.workload.load * grown;
-                let sweep = LoadSweep::over_loads(base.clone(), vec![load]);
-                let row = sweep
-                    .run_cell(0)
-                    .map_err(|e| RunwayError::Lever("shaping".into(), e.to_string()))?;
-                // The reservations' slack shaping reclaims: the share of the
-                // cores reserved for the same work that the shaped run no
-                // longer allocates, on the grown cluster's machines.
-                let reclaimed = (row.baseline_allocated_cpu_pct - row.shaped_allocated_cpu_pct) / 100.0;
-                let machines = (reclaimed * f64::from(cluster.machines)).min(needed);
-                let pays = row.turnaround_speedup > 1.0 && reclaimed > 0.0;
-                let days = if pays { capacity_days(self, machines) } else { Some(0) };
-                Lever {
-                    name: "shaping".into(),
-                    machines: Some(machines),
-                    days,
-                    pays,
-                    cost: Some(format!(
-                        "{:.1} % of applications failed at least once ({} crashes), {:.1} % of the work wasted",
-                        row.failed_apps_pct, row.failures, row.wasted_pct
-                    )),
-                    detail: format!(
-                        "offered load {load:.2} (the panel's {:.2} × {grown:.2}): cores allocated {:.1} % shaped against {:.1} % reserved, turnaround {:.2}× the baseline's; the {:.1} points reclaimed are {machines:.1} of the cluster's {} machines{}",
-                        base.workload.load,
-                        row.shaped_allocated_cpu_pct,
-                        row.baseline_allocated_cpu_pct,
-                        row.turnaround_speedup,
-                        reclaimed * 100.0,
-                        cluster.machines,
-                        short_of(days.filter(|_| pays), binding_name.as_deref(), needed, cluster.machines)
-                    ),
-                }
-            }
-            None => unloaded("shaping", "no Shaping settings in the workspace"),
-        });
-
-        // Harvesting: the tenants' harvestable containers as batch cores.
-        out.push(match (inputs.harvest, cluster.cores_per_machine()) {
-            (Some(c), Some(per_machine)) => {
-                let p = CapacityParams::default();
-                let m = capacity(c, &p).map_err(|e| RunwayError::Lever("harvesting".into(), e.to_string()))?;
-                let worst_hour = (0..24)
-                    .map(|h| m.classes.iter().map(|k| k.low.get(h).copied().unwrap_or(0.0)).sum::<f64>())
-                    .fold(f64::INFINITY, f64::min);
-                let cores = if worst_hour.is_finite() { worst_hour * p.select.container_cores } else { 0.0 };
-                let harvestable = cores / per_machine;
-                let machines = harvestable.min(needed);
-                let days = capacity_days(self, machines);
-                Lever {
-                    name: "harvesting".into(),
-                    machines: Some(machines),
-                    days,
-                    pays: machines > 0.0,
-                    cost: Some("kills of batch tasks when a primary tenant's load returns: simulated by the Harvest panel's YARN-H run, not at this load".into()),
-                    detail: format!(
-                        "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile): {harvestable:.1} machines of {per_machine:.2} cores, of which the grown demand needs at most {needed:.0} ({} today + {} bought){}",
-                        m.classes.len(),
-                        m.percentile,
-                        cluster.machines,
-                        runway.purchases.total,
-                        short_of(days, binding_name.as_deref(), needed, cluster.machines)
-                    ),
-                }
-            }
-            (Some(_), None) => unloaded("harvesting", "the cluster's cores are unknown (no agenda capacity)"),
-            (None, _) => unloaded("harvesting", "no primary tenants in the workspace"),
-        });
-
-        // Tuning: the panel's pass on a grown window.
-        out.push(match &inputs.tuning {
-            Some((history, settings, current)) => {
-                let grown_settings = TuningSettings {
-                    jobs: ((settings.jobs as f64) * grown).ceil() as usize,
-                    ..*settings
-                };
-                let lever = |e: crate::tuning::TuneError| RunwayError::Lever("tuning".into(), e.to_string());
-                let groups = window_groups(history, &grown_settings, current.queues.len()).map_err(lever)?;
-                let tp = panel_params(&grown_settings, current);
-                let report = tune(&groups, &tp, &mut |_, _| {}).map_err(lever)?;
-                let (mut now, mut tuned) = (0.0, 0.0);
-                for ((_, jobs), g) in groups.iter().zip(&report.groups) {
-                    let cl = TuneCluster::of(g.containers, tp.per_machine);
-                    now += simulated_latency(jobs, &cl, current, settings.seed).map_err(lever)?;
-                    tuned += simulated_latency(jobs, &cl, &g.search.best().config, settings.seed).map_err(lever)?;
-                }
-                let gain = if now > 0.0 { 1.0 - tuned / now } else { 0.0 };
-                let pays = gain > crate::tuning::TIE_TOLERANCE;
-                Lever {
-                    name: "tuning".into(),
-                    machines: None,
-                    days: None,
-                    pays,
-                    cost: None,
-                    detail: format!(
-                        "{} jobs a window ({} × {grown:.2}): mean latency {now:.1} s current, {tuned:.1} s tuned, simulated ({:+.1} %){}",
-                        grown_settings.jobs,
-                        settings.jobs,
-                        -gain * 100.0,
-                        if pays { "" } else { ": within the tie tolerance or slower, the current configuration is kept" }
-                    ),
-                }
-            }
-            None => unloaded("tuning", "no job history in the workspace"),
-        });
-        Ok(out)
+        Ok(Grown {
+            binding: limits.get(bi).cloned(),
+            runway,
+            limits,
+            curves,
+            cluster,
+            needed,
+            grown,
+            horizon_days: i64::from(params.horizon_days),
+        })
     }
+
+    /// Reservations: the optimizer instead of LowCost.
+    fn reservations(&mut self, g: &Grown) -> Lever {
+        if self.demand.agenda.is_none() {
+            return unloaded("reservations", "no signed-off SLO jobs in the agenda");
+        }
+        let grown = g.grown;
+        let low = Limit::Agenda {
+            packing: Packing::LowCost,
+        };
+        let opt = Limit::Agenda {
+            packing: Packing::Optimized,
+        };
+        let m_low = g.machines_for(self, &low, grown);
+        let m_opt = fewest_holding(&self.demand, &g.cluster, &opt, grown, m_low);
+        let opt_day = g
+            .curves
+            .get(
+                g.limits
+                    .iter()
+                    .position(|l| l == &low)
+                    .unwrap_or(usize::MAX),
+            )
+            .and_then(|c| first_failing_day(&self.demand, &opt, c.of(Quantile::P50)));
+        let days = g.days_between(g.p50(self, &low, 1.0), opt_day);
+        let saved = match (m_low, m_opt) {
+            (Some(a), Some(b)) => Some(f64::from(a) - f64::from(b)),
+            _ => None,
+        };
+        Lever {
+            name: "reservations".into(),
+            machines: saved,
+            days,
+            pays: saved.is_some_and(|s| s > 0.0) || days.is_some_and(|d| d > 0),
+            cost: None,
+            detail: format!(
+                "at {grown:.2}× today's demand the agenda needs {} machine(s) more by LowCost, {} by the batch optimizer",
+                m_low.map_or("more than the cap".into(), |m| m.to_string()),
+                m_opt.map_or("more than the cap".into(), |m| m.to_string())
+            ),
+        }
+    }
+
+    /// Shaping: one cell of the load sweep at the grown offered load.
+    fn shaping(&mut self, g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
+        let Some(base) = &inputs.shaping else {
+            return Ok(unloaded("shaping", "no Shaping settings in the workspace"));
+        };
+        let grown = g.grown;
+        let load = base.workload.load * grown;
+        let sweep = LoadSweep::over_loads(base.clone(), vec![load]);
+        let row = sweep
+            .run_cell(0)
+            .map_err(|e| RunwayError::Lever("shaping".into(), e.to_string()))?;
+        // The reservations' slack shaping reclaims: the share of the
+        // cores reserved for the same work that the shaped run no longer
+        // allocates, on the grown cluster's machines.
+        let reclaimed = (row.baseline_allocated_cpu_pct - row.shaped_allocated_cpu_pct) / 100.0;
+        let machines = (reclaimed * f64::from(g.cluster.machines)).min(g.needed);
+        let pays = row.turnaround_speedup > 1.0 && reclaimed > 0.0;
+        let days = if pays {
+            g.capacity_days(self, machines)
+        } else {
+            Some(0)
+        };
+        Ok(Lever {
+            name: "shaping".into(),
+            machines: Some(machines),
+            days,
+            pays,
+            cost: Some(format!(
+                "{:.1} % of applications failed at least once ({} crashes), {:.1} % of the work wasted",
+                row.failed_apps_pct, row.failures, row.wasted_pct
+            )),
+            detail: format!(
+                "offered load {load:.2} (the panel's {:.2} × {grown:.2}): cores allocated {:.1} % shaped against {:.1} % reserved, turnaround {:.2}× the baseline's; the {:.1} points reclaimed are {machines:.1} of the cluster's {} machines{}",
+                base.workload.load,
+                row.shaped_allocated_cpu_pct,
+                row.baseline_allocated_cpu_pct,
+                row.turnaround_speedup,
+                reclaimed * 100.0,
+                g.cluster.machines,
+                g.short_of(days.filter(|_| pays))
+            ),
+        })
+    }
+
+    /// Harvesting: the tenants' harvestable containers as batch cores.
+    fn harvesting(&mut self, g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
+        let (c, per_machine) = match (inputs.harvest, g.cluster.cores_per_machine()) {
+            (Some(c), Some(per_machine)) => (c, per_machine),
+            (Some(_), None) => {
+                return Ok(unloaded(
+                    "harvesting",
+                    "the cluster's cores are unknown (no agenda capacity)",
+                ))
+            }
+            (None, _) => {
+                return Ok(unloaded(
+                    "harvesting",
+                    "no primary tenants in the workspace",
+                ))
+            }
+        };
+        let p = CapacityParams::default();
+        let m =
+            capacity(c, &p).map_err(|e| RunwayError::Lever("harvesting".into(), e.to_string()))?;
+        let worst_hour = (0..24)
+            .map(|h| {
+                m.classes
+                    .iter()
+                    .map(|k| k.low.get(h).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+            })
+            .fold(f64::INFINITY, f64::min);
+        let cores = if worst_hour.is_finite() {
+            worst_hour * p.select.container_cores
+        } else {
+            0.0
+        };
+        let harvestable = cores / per_machine;
+        let machines = harvestable.min(g.needed);
+        let days = g.capacity_days(self, machines);
+        Ok(Lever {
+            name: "harvesting".into(),
+            machines: Some(machines),
+            days,
+            pays: machines > 0.0,
+            cost: Some("kills of batch tasks when a primary tenant's load returns: simulated by the Harvest panel's YARN-H run, not at this load".into()),
+            detail: format!(
+                "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile): {harvestable:.1} machines of {per_machine:.2} cores, of which the grown demand needs at most {:.0} ({} today + {} bought){}",
+                m.classes.len(),
+                m.percentile,
+                g.needed,
+                g.cluster.machines,
+                g.runway.purchases.total,
+                g.short_of(days)
+            ),
+        })
+    }
+}
+
+/// Tuning: the panel's pass on a grown window.
+fn tuning(g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
+    let Some((history, settings, current)) = &inputs.tuning else {
+        return Ok(unloaded("tuning", "no job history in the workspace"));
+    };
+    let grown = g.grown;
+    let grown_settings = TuningSettings {
+        jobs: ((settings.jobs as f64) * grown).ceil() as usize,
+        ..*settings
+    };
+    let lever = |e: crate::tuning::TuneError| RunwayError::Lever("tuning".into(), e.to_string());
+    let groups = window_groups(history, &grown_settings, current.queues.len()).map_err(lever)?;
+    let tp = panel_params(&grown_settings, current);
+    let report = tune(&groups, &tp, &mut |_, _| {}).map_err(lever)?;
+    let (mut now, mut tuned) = (0.0, 0.0);
+    for ((_, jobs), r) in groups.iter().zip(&report.groups) {
+        let cl = TuneCluster::of(r.containers, tp.per_machine);
+        now += simulated_latency(jobs, &cl, current, settings.seed).map_err(lever)?;
+        tuned +=
+            simulated_latency(jobs, &cl, &r.search.best().config, settings.seed).map_err(lever)?;
+    }
+    let gain = if now > 0.0 { 1.0 - tuned / now } else { 0.0 };
+    let pays = gain > crate::tuning::TIE_TOLERANCE;
+    Ok(Lever {
+        name: "tuning".into(),
+        machines: None,
+        days: None,
+        pays,
+        cost: None,
+        detail: format!(
+            "{} jobs a window ({} × {grown:.2}): mean latency {now:.1} s current, {tuned:.1} s tuned, simulated ({:+.1} %){}",
+            grown_settings.jobs,
+            settings.jobs,
+            -gain * 100.0,
+            if pays {
+                ""
+            } else {
+                ": within the tie tolerance or slower, the current configuration is kept"
+            }
+        ),
+    })
 }

@@ -2,8 +2,8 @@
 //! and the desk parses it when the form is sent (so a half-typed number is
 //! never refused while typing). [`fields!`](crate::fields) lists a form's
 //! text fields; [`text_field`], [`number_field`] and [`line_field`] draw
-//! one; [`choice`] is a `<select>` of typed options, [`checkbox`] a
-//! checkbox.
+//! one; [`range_field`] is a slider over one; [`choice`] is a `<select>`
+//! of typed options, [`checkbox`] a checkbox.
 
 use leptos::prelude::*;
 
@@ -120,6 +120,40 @@ fn input_field<F: Send + Sync + 'static>(
                 on:input=move |ev| if live { write(ev) }
                 on:change=move |ev| if !live { write(ev) }
             />
+        </label>
+    }
+}
+
+/// A slider over one field of `form`, `min`…`max` by `step`, writing the
+/// form at every move; `hold` is told when the slider is moved (`true`)
+/// and when it is let go (`false`, on change), so a desk can answer moves
+/// cheaply and leave the expensive part for the release.
+pub fn range_field<F: Send + Sync + 'static>(
+    form: RwSignal<F>,
+    (label, testid, get, set): Field<F>,
+    (min, max, step): (f64, f64, f64),
+    hold: impl Fn(bool) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="control">
+            <span class="field-label">{label}</span>
+            <span class="range-row">
+                <input
+                    type="range"
+                    data-testid=testid
+                    min=min.to_string()
+                    max=max.to_string()
+                    step=step.to_string()
+                    prop:value=move || form.with(get)
+                    on:input=move |ev| {
+                        hold(true);
+                        let v = event_target_value(&ev);
+                        form.update(|f| set(f, v));
+                    }
+                    on:change=move |_| hold(false)
+                />
+                <output class="range-value">{move || form.with(get)}</output>
+            </span>
         </label>
     }
 }

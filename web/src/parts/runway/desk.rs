@@ -1,14 +1,17 @@
-//! The Runway panel's state: the settings as typed, and the latest runway
-//! (a [`Job`]: an answer to anything but the latest run is dropped, and a
-//! refused run keeps the last answer on screen). The settings of every
-//! runway the engine answered are saved — never settings it refused, which
-//! a workspace bundle could not carry. The first runway of a page is asked for by the
-//! planner ("Plan the runway"): a runway re-plans the agenda at every
-//! growth step, minutes of the one worker on the demo today, which must
-//! not hold up every other panel when the studio opens. From then on,
-//! while the panel is shown ([`RunwayDesk::follow`]), it is planned again
-//! when the form changes and when the workspace has changed; hidden, it
-//! waits.
+//! The Runway panel's state: the settings as typed, the latest runway (a
+//! [`Job`]: an answer to anything but the latest run is dropped, and a
+//! refused run keeps the last answer on screen) and its lever table. The
+//! settings of every runway the engine answered are saved — never
+//! settings it refused, which a workspace bundle could not carry.
+//!
+//! The panel opens at work: once the saved settings are in, the workspace
+//! is planned. A change of settings on the same workspace is answered
+//! from the planner the worker keeps (milliseconds: the agenda is not
+//! re-planned), so a slider redraws while it is dragged. The levers run
+//! each lever's own simulation at the grown load, seconds each on the
+//! demo: they are asked one at a time once a runway is shown and no
+//! slider is held, so other panels are answered between them, and the
+//! figures of the settings before stay shown until replaced.
 
 use super::protocol::{RunwayRequest, RunwayResponse, RunwayView};
 use crate::page::Page;
@@ -16,7 +19,7 @@ use crate::toolkit::form::{number, whole};
 use crate::toolkit::job::Job;
 use leptos::prelude::*;
 use skyplan_engine::bundle::RunwayState;
-use skyplan_engine::runway::{Growth, ResourceTarget, RunwayParams};
+use skyplan_engine::runway::{Growth, Lever, LeverKind, ResourceTarget, RunwayParams};
 use skyplan_engine::Resource;
 
 /// How the form sets the growth.
@@ -130,6 +133,64 @@ impl RunwayForm {
     }
 }
 
+/// One lever's row as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LeverRow {
+    /// Asked of the worker, not answered yet (the figures of the settings
+    /// before, if any, stay shown beside it).
+    Measuring(Option<Lever>),
+    /// Measured at the shown settings.
+    Measured(Lever, f64),
+    /// The engine's line.
+    Failed(String),
+}
+
+/// The lever table: a row per lever of [`LeverKind::ALL`], and the
+/// settings and ticket of the runway they are (being) measured for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeverTable {
+    /// The rows, in [`LeverKind::ALL`]'s order (empty before the first).
+    pub rows: Vec<(LeverKind, LeverRow)>,
+    /// The runway's ticket.
+    pub ticket: Option<u32>,
+    /// Its settings.
+    pub params: Option<RunwayParams>,
+}
+
+impl LeverTable {
+    /// Levers are measured (or being measured) for these settings.
+    fn covers(&self, params: &RunwayParams) -> bool {
+        self.params.as_ref() == Some(params)
+    }
+
+    /// The next lever to ask, if any is still waiting.
+    fn next(&self) -> Option<LeverKind> {
+        self.rows.iter().find_map(|(k, r)| match r {
+            LeverRow::Measuring(_) => Some(*k),
+            _ => None,
+        })
+    }
+
+    /// Every lever waiting for the runway `ticket` under `params`, the
+    /// figures before kept beside them.
+    fn restart(&mut self, ticket: u32, params: RunwayParams) {
+        let before = std::mem::take(&mut self.rows);
+        self.rows = LeverKind::ALL
+            .iter()
+            .map(|&k| {
+                let last = before.iter().find_map(|(b, r)| match r {
+                    LeverRow::Measured(l, _) if *b == k => Some(l.clone()),
+                    LeverRow::Measuring(l) if *b == k => l.clone(),
+                    _ => None,
+                });
+                (k, LeverRow::Measuring(last))
+            })
+            .collect();
+        self.ticket = Some(ticket);
+        self.params = Some(params);
+    }
+}
+
 /// The Runway panel's signals.
 #[derive(Clone, Copy)]
 pub struct RunwayDesk {
@@ -142,12 +203,20 @@ pub struct RunwayDesk {
     pub form: RwSignal<RunwayForm>,
     /// The runway shown.
     pub run: Job<RunwayView>,
+    /// The lever table, a lever at a time.
+    pub levers: RwSignal<LeverTable>,
+    /// A slider is held: its changes are redrawn from the kept planner and
+    /// the levers wait for its release.
+    dragging: RwSignal<bool>,
+    /// A lever has been asked and not answered.
+    asking: StoredValue<bool>,
+    /// The panel is shown: levers are asked only then, so a planner who
+    /// went to another panel does not wait behind them.
+    shown: RwSignal<bool>,
     /// The workspace changed since the last run was asked.
     stale: RwSignal<bool>,
-    /// The planner asked for a runway on this page: changes are followed.
-    started: RwSignal<bool>,
     /// The settings of the last run asked (not asked again unless the
-    /// workspace changed or the planner presses "Plan the runway").
+    /// workspace changed or the planner presses "Plan again").
     asked: StoredValue<Option<RunwayParams>>,
 }
 
@@ -159,8 +228,11 @@ impl RunwayDesk {
             restored: RwSignal::new(false),
             form: RwSignal::new(RunwayForm::default()),
             run: Job::new(page),
+            levers: RwSignal::new(LeverTable::default()),
+            dragging: RwSignal::new(false),
+            asking: StoredValue::new(false),
+            shown: RwSignal::new(false),
             stale: RwSignal::new(false),
-            started: RwSignal::new(false),
             asked: StoredValue::new(None),
         }
     }
@@ -170,14 +242,14 @@ impl RunwayDesk {
         self.page.send(RunwayRequest::Open);
     }
 
-    /// What the shown panel tracks (its effect calls this): once the
-    /// planner has asked for a runway, settings not asked yet, or a
-    /// workspace changed since, are planned; a form that does not parse
-    /// says why, the last runway kept.
+    /// What the shown panel tracks (its effect calls this): once the saved
+    /// settings are in, settings not asked yet, or a workspace changed
+    /// since, are planned — the panel opens at work; a form that does not
+    /// parse says why, the last runway kept.
     pub fn follow(self) {
         let asked = self.form.with(RunwayForm::params);
         let stale = self.stale.get();
-        if !(self.restored.get() && self.started.get()) {
+        if !self.restored.get() {
             return;
         }
         let again = self
@@ -186,29 +258,96 @@ impl RunwayDesk {
         if again && !stale {
             return;
         }
-        untrack(move || self.send(asked));
+        // Settings changed on the same workspace are answered from the
+        // worker's kept planner; a workspace changed (or the first runway)
+        // is gathered and planned.
+        let redraw = !stale && self.asked.with_value(Option::is_some);
+        untrack(move || self.send(asked, redraw));
     }
 
-    /// Plans the runway with the form's settings (the panel's button);
-    /// from then on the panel follows the form and the workspace.
+    /// Plans the runway again with the form's settings (the panel's
+    /// button), the workspace gathered afresh and the levers measured
+    /// again.
     pub fn plan(self) {
-        self.send(self.form.with_untracked(RunwayForm::params));
-        self.started.set(true);
+        self.levers.update(|t| t.params = None);
+        self.send(self.form.with_untracked(RunwayForm::params), false);
     }
 
-    fn send(self, asked: Result<RunwayParams, String>) {
+    fn send(self, asked: Result<RunwayParams, String>, redraw: bool) {
         self.stale.set(false);
         if let Some((ticket, params)) = self.run.start_with(asked) {
             self.asked.set_value(Some(params.clone()));
-            self.page.send(RunwayRequest::Run { ticket, params });
+            self.page.send(if redraw {
+                RunwayRequest::Redraw { ticket, params }
+            } else {
+                RunwayRequest::Run { ticket, params }
+            });
+        }
+    }
+
+    /// A slider is held (`true`) or released (`false`): released, the
+    /// levers waiting are asked for.
+    pub fn drag(self, held: bool) {
+        self.dragging.set(held);
+        if !held {
+            self.ask_next_lever();
+        }
+    }
+
+    /// Marks the levers of the runway shown as waiting, unless they are
+    /// measured (or being measured) for its settings, and asks for them
+    /// unless a slider is held.
+    fn measure_shown(self) {
+        let Some((ticket, params)) = self
+            .run
+            .view
+            .with_untracked(|v| v.as_ref().map(|v| (v.ticket, v.params.clone())))
+        else {
+            return;
+        };
+        if self.levers.with_untracked(|t| t.covers(&params)) {
+            return;
+        }
+        self.levers.update(|t| t.restart(ticket, params));
+        // An answer out belongs to the settings before: dropped when it comes.
+        self.asking.set_value(false);
+        self.ask_next_lever();
+    }
+
+    /// The panel is shown (`true`, the levers waiting are asked for) or
+    /// hidden (`false`: no more are asked until it is shown again).
+    pub fn show(self, shown: bool) {
+        self.shown.set(shown);
+        self.ask_next_lever();
+    }
+
+    /// Asks the worker for the next lever waiting, unless one is out, a
+    /// slider is held or the panel is hidden.
+    fn ask_next_lever(self) {
+        let held = self.dragging.try_get_untracked().unwrap_or(true);
+        let hidden = !self.shown.try_get_untracked().unwrap_or(false);
+        if self.asking.get_value() || held || hidden {
+            return;
+        }
+        let next = self.levers.with_untracked(|t| {
+            Some((t.ticket?, t.params.clone()?, t.next()?))
+        });
+        if let Some((ticket, params, lever)) = next {
+            self.asking.set_value(true);
+            self.page.send(RunwayRequest::Lever {
+                ticket,
+                params,
+                lever,
+            });
         }
     }
 
     /// The workspace changed (files imported or removed, the demo, Clear):
-    /// a runway already asked for is planned again when the panel is next
-    /// shown (at once if it is).
+    /// the runway is planned again when the panel is next shown (at once
+    /// if it is).
     pub fn workspace_changed(self) {
         self.stale.set(true);
+        self.levers.update(|t| t.params = None);
     }
 
     /// Takes in one answer of the worker.
@@ -225,7 +364,24 @@ impl RunwayDesk {
                 let params = view.params.clone();
                 if self.run.done(view.ticket, *view) {
                     self.page.send(RunwayRequest::Keep(RunwayState { params }));
+                    self.measure_shown();
                 }
+            }
+            RunwayResponse::Lever(view) => {
+                let mine = self.levers.with_untracked(|t| t.ticket == Some(view.ticket));
+                if !mine {
+                    return;
+                }
+                self.asking.set_value(false);
+                self.levers.update(|t| {
+                    if let Some((_, row)) = t.rows.iter_mut().find(|(k, _)| *k == view.which) {
+                        *row = match view.lever {
+                            Ok(l) => LeverRow::Measured(l, view.millis),
+                            Err(e) => LeverRow::Failed(e),
+                        };
+                    }
+                });
+                self.ask_next_lever();
             }
             RunwayResponse::Failed(failure) => {
                 self.run.failed(&failure);

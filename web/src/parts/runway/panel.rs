@@ -3,29 +3,30 @@
 //! one, what the fit saw, the purchase schedules P50 and P90 side by side,
 //! the binding limit's demand band against capacity, and what each lever
 //! buys at the grown load — the numbers of `skyplan runway` and the
-//! report's first section, computed in the worker. "Plan the runway" asks
-//! for the first one (minutes on the demo today: the studio does not start
-//! on it, so no other panel waits behind it); after it the settings
-//! (growth, headroom target per resource, horizons) are planned again as
-//! they change; a refused one shows the engine's line and keeps the last
-//! answer.
+//! report's first section, computed in the worker. It opens at work on the
+//! saved workspace; growth and headroom sliders redraw the runway while
+//! they are dragged (from the worker's kept planner), and the levers are
+//! measured one at a time once the slider is let go; a refused setting
+//! shows the engine's line and keeps the last answer.
 //!
 //! Test ids: `runway-panel`, `runway-status`, `runway-growth`,
-//! `runway-idle`, `runway-percent`, `runway-cpu`, `runway-memory`, `runway-horizon`,
-//! `runway-purchase`, `runway-run`, `runway-error`, `runway-binding`,
-//! `runway-limit` (`data-limit`, `data-p10`, `data-p50`, `data-p90`),
-//! `runway-evidence`, `runway-note`, `runway-plan` (`data-plan`: `P50` or
-//! `P90`), `runway-purchase-row`, `runway-chart` (with `data-drawn`),
-//! `runway-lever` (`data-lever`, `data-pays`).
+//! `runway-percent`, `runway-cpu`, `runway-memory`, `runway-horizon`,
+//! `runway-purchase`, the sliders `runway-percent-slider`,
+//! `runway-cpu-slider`, `runway-memory-slider`, `runway-run`,
+//! `runway-error`, `runway-binding`, `runway-limit` (`data-limit`,
+//! `data-p10`, `data-p50`, `data-p90`), `runway-evidence`, `runway-note`,
+//! `runway-plan` (`data-plan`: `P50` or `P90`), `runway-purchase-row`,
+//! `runway-chart` (with `data-drawn`), `runway-lever` (`data-lever`,
+//! `data-pays`, `data-machines`, `data-days`, `data-state`: `measuring`, `measured` or `failed`).
 
 use super::charts::RunwayPlot;
-use super::desk::{GrowthKind, RunwayDesk, RunwayForm};
+use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm};
 use super::protocol::RunwayView;
 use crate::fields;
 use crate::state::Studio;
 use crate::toolkit::run::{JobStatus, RunControls};
 use crate::widgets::card::Card;
-use crate::widgets::field::{choice, text_field, Field};
+use crate::widgets::field::{choice, range_field, text_field, Field};
 use crate::widgets::format::{minute, trimmed};
 use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
@@ -44,6 +45,21 @@ const FIELDS: [Field<RunwayForm>; 4] = fields![RunwayForm:
 /// The growth by hand.
 const PERCENT: [Field<RunwayForm>; 1] =
     fields![RunwayForm: ("Growth, % a month", "runway-percent", percent)];
+
+/// The sliders: growth by hand (−10…30 % a month) and the headroom
+/// targets (20…100 %), redrawn while dragged.
+const SLIDERS: [(Field<RunwayForm>, (f64, f64, f64)); 3] = {
+    let [percent] = fields![RunwayForm: ("Growth, % a month", "runway-percent-slider", percent)];
+    let [cpu, memory] = fields![RunwayForm:
+        ("CPU headroom target %", "runway-cpu-slider", cpu),
+        ("Memory headroom target %", "runway-memory-slider", memory),
+    ];
+    [
+        (percent, (-10.0, 30.0, 0.5)),
+        (cpu, (20.0, 100.0, 1.0)),
+        (memory, (20.0, 100.0, 1.0)),
+    ]
+};
 
 /// A day, `YYYY-MM-DD`, or "beyond the horizon" (the report's wording).
 fn day(t: Option<Timestamp>) -> String {
@@ -65,6 +81,9 @@ pub fn RunwayPanel() -> impl IntoView {
     // Once asked, planned while shown: the settings as they change, the
     // workspace as it changed while the panel was hidden.
     Effect::new(move |_| desk.follow());
+    // The levers are measured while the panel is shown.
+    desk.show(true);
+    on_cleanup(move || desk.show(false));
     view! {
         <div class="pricing-page runway-page" data-testid="runway-panel">
             <div class="agenda">
@@ -87,8 +106,10 @@ pub fn RunwayPanel() -> impl IntoView {
 fn SettingsCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
     let by_hand = move || desk.form.with(|f| f.growth == GrowthKind::Monthly);
+    let hold = move |held| desk.drag(held);
+    let [percent, cpu, memory] = SLIDERS;
     view! {
-        <Card title="Settings" text="Once planned, planned again as you change them; kept across reloads and in the workspace bundle.">
+        <Card title="Settings" text="Planned again as you change them (dragging redraws from the planner the worker keeps; the levers are measured once you let go); kept across reloads and in the workspace bundle.">
             <div class="sim-form">
                 {choice(
                     "Growth",
@@ -102,13 +123,16 @@ fn SettingsCard() -> impl IntoView {
                 )}
                 <Show when=by_hand>
                     {PERCENT.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+                    {range_field(desk.form, percent.0, percent.1, hold)}
                 </Show>
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
+                {range_field(desk.form, cpu.0, cpu.1, hold)}
+                {range_field(desk.form, memory.0, memory.1, hold)}
             </div>
             <RunControls
                 job=desk.run
                 testid="runway"
-                label="Plan the runway"
+                label="Plan again"
                 busy="planning"
                 on_run=move || desk.plan()
             />
@@ -121,7 +145,8 @@ fn SettingsCard() -> impl IntoView {
 fn LimitsCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
     let status = desk.run.status("planning", " steps", "not planned yet", |v| {
-        format!("planned in {} ms", trimmed(v.millis, 0))
+        let how = if v.redrawn { "redrawn" } else { "planned" };
+        format!("{how} in {} ms", trimmed(v.millis, 1))
     });
     let binding = move || {
         shown(desk, |v| {
@@ -220,11 +245,6 @@ fn LimitsCard() -> impl IntoView {
             head=move || view! { <JobStatus job=desk.run testid="runway-status" text=status/> }
             text="The day each limit is reached: P10 the early date (demand's 90th percentile), P50 the median, P90 the late date."
         >
-            <Show when=move || desk.run.view.with(Option::is_none) && !desk.run.running.get()>
-                <p class="hint" data-testid="runway-idle">
-                    "Press Plan the runway: the worker re-plans the agenda, the pricing queue and each resource at every growth step and runs each lever at the grown load — a few minutes on the demo in this browser."
-                </p>
-            </Show>
             <div class="sim-form">
                 <div class="field">
                     "Binding limit: "
@@ -308,32 +328,55 @@ fn ChartCard() -> impl IntoView {
     }
 }
 
+/// One lever's row: its figures (those of the settings before, greyed,
+/// while it is measured again), or the engine's line.
+fn lever_row(row: &LeverRow, name: &str) -> impl IntoView {
+    let (lever, state) = match row {
+        LeverRow::Measuring(l) => (l.as_ref(), "measuring"),
+        LeverRow::Measured(l, _) => (Some(l), "measured"),
+        LeverRow::Failed(_) => (None, "failed"),
+    };
+    let pays = match (row, lever) {
+        (LeverRow::Measuring(_), _) => "measuring…".to_owned(),
+        (LeverRow::Failed(e), _) => e.clone(),
+        (_, Some(l)) if l.pays => "yes".to_owned(),
+        _ => "does not pay".to_owned(),
+    };
+    let dash = || "—".to_owned();
+    view! {
+        <tr
+            data-testid="runway-lever"
+            data-lever=name.to_owned()
+            data-pays=lever.is_some_and(|l| l.pays).to_string()
+            data-machines=lever.and_then(|l| l.machines).map(|m| m.to_string()).unwrap_or_default()
+            data-days=lever.and_then(|l| l.days).map(|d| d.to_string()).unwrap_or_default()
+            data-state=state
+            class=(state == "measuring").then_some("stale")
+        >
+            <td>{name.to_owned()}</td>
+            <td class="num">{lever.and_then(|l| l.machines).map_or_else(dash, |m| trimmed(m, 1))}</td>
+            <td class="num">{lever.and_then(|l| l.days).map_or_else(dash, |d| d.to_string())}</td>
+            <td>{pays}</td>
+            <td class="note">{lever.and_then(|l| l.cost.clone()).unwrap_or_else(dash)}</td>
+            <td class="note">{lever.map_or_else(dash, |l| l.detail.clone())}</td>
+        </tr>
+    }
+}
+
 /// What each lever buys at the grown load.
 #[component]
 fn LeversCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
     let rows = move || {
-        shown(desk, |v| {
-            v.levers
+        desk.levers.with(|t| {
+            t.rows
                 .iter()
-                .map(|l| {
-                    view! {
-                        <tr data-testid="runway-lever" data-lever=l.name.clone() data-pays=l.pays.to_string()>
-                            <td>{l.name.clone()}</td>
-                            <td class="num">{l.machines.map_or("—".into(), |m| trimmed(m, 1))}</td>
-                            <td class="num">{l.days.map_or("—".into(), |d| d.to_string())}</td>
-                            <td>{if l.pays { "yes" } else { "does not pay" }}</td>
-                            <td class="note">{l.cost.clone().unwrap_or_else(|| "—".into())}</td>
-                            <td class="note">{l.detail.clone()}</td>
-                        </tr>
-                    }
-                })
+                .map(|(kind, row)| lever_row(row, kind.name()))
                 .collect::<Vec<_>>()
         })
-        .unwrap_or_default()
     };
     view! {
-        <Card title="Levers at the grown load" text="What reservations, shaping, harvesting and tuning buy instead of machines, each from the part's own run at the grown load.">
+        <Card title="Levers at the grown load" text="What reservations, shaping, harvesting and tuning buy instead of machines, each from the part's own run at the grown load, measured one at a time.">
             <DataTable cols=vec![col("Lever"), num("Machines"), num("Days"), col("Pays"), col("Cost"), col("Figures")]>
                 {rows}
             </DataTable>

@@ -5,7 +5,7 @@
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::bundle::RunwayState;
-use skyplan_engine::runway::{Lever, Runway, RunwayParams};
+use skyplan_engine::runway::{Lever, LeverKind, Runway, RunwayParams};
 
 /// What the Runway panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,13 +13,36 @@ use skyplan_engine::runway::{Lever, Runway, RunwayParams};
 pub enum RunwayRequest {
     /// The runway of the saved workspace under `params` (answered by
     /// [`RunwayResponse::Ready`] or [`RunwayResponse::Failed`], with
-    /// [`RunwayResponse::Progress`] between). Only the latest of those
-    /// queued runs.
+    /// [`RunwayResponse::Progress`] between): the workspace gathered, and
+    /// planned afresh when it changed since the planner kept. Only the
+    /// latest of those queued runs.
     Run {
         /// The page's ticket, echoed; stale answers are dropped.
         ticket: u32,
         /// The settings.
         params: RunwayParams,
+    },
+    /// The runway under `params` from the planner kept by the last run,
+    /// the workspace not read again: a change of growth or headroom while
+    /// dragging, answered without re-planning the agenda. A run when no
+    /// planner is kept. Only the latest of those queued runs.
+    Redraw {
+        /// The page's ticket, echoed; stale answers are dropped.
+        ticket: u32,
+        /// The settings.
+        params: RunwayParams,
+    },
+    /// One lever's row at the grown load of the runway under `params`,
+    /// from the planner kept (answered by [`RunwayResponse::Lever`]). The
+    /// page asks the levers one at a time, so other panels are answered
+    /// between them.
+    Lever {
+        /// The ticket of the runway the lever belongs to.
+        ticket: u32,
+        /// The settings of that runway.
+        params: RunwayParams,
+        /// Which lever.
+        lever: LeverKind,
     },
     /// Send the panel's saved settings (answered by
     /// [`RunwayResponse::Restored`]); the page asks once, at start.
@@ -34,6 +57,8 @@ impl RunwayRequest {
     pub fn supersedes_key(&self) -> Option<Supersedes> {
         match self {
             RunwayRequest::Run { .. } => Supersedes::any("runway run"),
+            RunwayRequest::Redraw { .. } => Supersedes::any("runway redraw"),
+            RunwayRequest::Lever { lever, .. } => Supersedes::same("runway lever", lever.name()),
             RunwayRequest::Keep(_) => Supersedes::any("runway keep"),
             RunwayRequest::Open => None,
         }
@@ -46,17 +71,19 @@ impl RunwayRequest {
 pub enum RunwayResponse {
     /// The panel's saved settings (the defaults when nothing was saved).
     Restored(RunwayState),
-    /// How far a run is: the workspace gathered, the runway, the levers.
+    /// How far a run is: the workspace gathered, the runway.
     Progress(Progress),
-    /// The runway and its levers.
+    /// The runway.
     Ready(Box<RunwayView>),
+    /// One lever's row, or why it could not be measured.
+    Lever(Box<LeverView>),
     /// The workspace could not be read, or the engine refused the
     /// settings (its message).
     Failed(Failure),
 }
 
-/// The runway of the workspace and its lever table: the report's
-/// `RunwayOutcome`, as it crosses the boundary.
+/// The runway of the workspace: the report's `RunwayOutcome` without its
+/// lever table, which comes a lever at a time ([`LeverView`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunwayView {
     /// The request's ticket.
@@ -65,8 +92,65 @@ pub struct RunwayView {
     pub params: RunwayParams,
     /// The runway.
     pub runway: Runway,
-    /// One row per lever: reservations, shaping, harvesting, tuning.
-    pub levers: Vec<Lever>,
     /// Worker time, milliseconds.
     pub millis: f64,
+    /// Answered from the kept planner, the workspace not read again.
+    pub redrawn: bool,
+}
+
+/// One lever's row, as it crosses the boundary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LeverView {
+    /// The ticket of the runway it belongs to.
+    pub ticket: u32,
+    /// Which lever (not `kind`: the name of [`crate::protocol::Response`]'s
+    /// tag, which a field of the same name would overwrite).
+    pub which: LeverKind,
+    /// Its row, or the engine's line.
+    pub lever: Result<Lever, String>,
+    /// Worker time, milliseconds.
+    pub millis: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Request, Response};
+    use skyplan_engine::runway::Lever;
+
+    /// `message` written and read back as the protocol's outer enum does
+    /// (a field named like its tag would be overwritten).
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned>(message: &T) -> T {
+        let json = serde_json::to_string(message).expect("written");
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{json}: {e}"))
+    }
+
+    #[test]
+    fn lever_asks_and_answers_cross_the_boundary() {
+        let ask = Request::Runway(RunwayRequest::Lever {
+            ticket: 3,
+            params: RunwayParams::default(),
+            lever: LeverKind::Harvesting,
+        });
+        assert_eq!(round_trip(&ask), ask);
+        for lever in [
+            Ok(Lever {
+                name: "reservations".into(),
+                machines: Some(2.0),
+                days: Some(31),
+                pays: true,
+                cost: None,
+                detail: "figures".into(),
+            }),
+            Err("why".into()),
+        ] {
+            let answer = Response::Runway(RunwayResponse::Lever(Box::new(LeverView {
+                ticket: 3,
+                which: LeverKind::Reservations,
+                lever,
+                millis: 1.5,
+            })));
+            assert_eq!(round_trip(&answer), answer);
+        }
+    }
 }

@@ -1,29 +1,62 @@
-//! What the worker sends the Runway panel: the runway and the lever table
-//! of a workspace bundle, by the one call the report's first section and
-//! `skyplan runway` make ([`skyplan_report::runway::outcome`]), so the
-//! panel shows their numbers.
+//! What the worker sends the Runway panel: the runway of a workspace
+//! bundle and its levers, by the calls the report's first section and
+//! `skyplan runway` make ([`skyplan_report::runway`]), so the panel shows
+//! their numbers. A planner kept between answers
+//! ([`skyplan_report::runway::planner`]) answers a change of growth or
+//! headroom without re-planning the agenda.
 //!
 //! Runs in the worker only; the page draws what it gets.
 
-use super::protocol::RunwayView;
+use super::protocol::{LeverView, RunwayView};
+use crate::toolkit::host::timed;
 use skyplan_engine::bundle::Bundle;
-use skyplan_engine::runway::RunwayParams;
+use skyplan_engine::runway::{LeverKind, Planner, RunwayParams};
 
-/// The runway of `bundle` under `params`.
-///
-/// # Errors
-/// The engine's message, one line (bad settings, nothing to plan).
-pub fn runway_view(
-    bundle: &Bundle,
-    ticket: u32,
-    params: &RunwayParams,
-) -> Result<RunwayView, String> {
-    let o = skyplan_report::runway::outcome(bundle, Some(params))?;
-    Ok(RunwayView {
-        ticket,
-        params: o.params,
-        runway: o.runway,
-        levers: o.levers,
-        millis: 0.0,
-    })
+/// A workspace's planner, kept between runs.
+pub struct Kept {
+    /// The workspace it was made from (its Runway settings left out).
+    pub bundle: Bundle,
+    /// Its planner, with the sizes re-planned so far.
+    pub planner: Planner,
+}
+
+impl Kept {
+    /// A planner for `bundle`.
+    pub fn new(bundle: Bundle) -> Kept {
+        let planner = skyplan_report::runway::planner(&bundle);
+        Kept { bundle, planner }
+    }
+
+    /// The runway under `params`.
+    ///
+    /// # Errors
+    /// The engine's message, one line (bad settings, nothing to plan).
+    pub fn runway(
+        &mut self,
+        ticket: u32,
+        params: &RunwayParams,
+        redrawn: bool,
+    ) -> Result<RunwayView, String> {
+        let (runway, millis) = timed(|| self.planner.answer(params));
+        Ok(RunwayView {
+            ticket,
+            params: params.clone(),
+            runway: runway.map_err(|e| e.to_string())?,
+            millis,
+            redrawn,
+        })
+    }
+
+    /// Lever `kind`'s row at the grown load of the runway under `params`.
+    pub fn lever(&mut self, ticket: u32, params: &RunwayParams, kind: LeverKind) -> LeverView {
+        let (lever, millis) = timed(|| {
+            skyplan_report::runway::lever(&self.bundle, &mut self.planner, params, kind)
+        });
+        LeverView {
+            ticket,
+            which: kind,
+            lever,
+            millis,
+        }
+    }
 }
