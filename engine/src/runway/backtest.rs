@@ -74,6 +74,12 @@ pub struct MethodScore {
     /// Cases whose median forecast never reached the level within the
     /// horizon.
     pub never: usize,
+    /// Cases missed because the level was crossed before the interval's
+    /// early end (the forecast was late).
+    pub truth_before_p10: usize,
+    /// Cases missed because the level was crossed after the interval's
+    /// late end (the forecast was early).
+    pub truth_after_p90: usize,
 }
 
 /// A backtest of one or more series.
@@ -87,6 +93,9 @@ pub struct BacktestReport {
     pub cuts: usize,
     /// The median true time to crossing, days.
     pub median_true_days: f64,
+    /// Cases whose true time is past the horizon (no forecast can date
+    /// them: a median that never reaches the level counts as the horizon).
+    pub beyond_horizon: usize,
     /// The fitted model's scores.
     #[serde(flatten)]
     pub fitted: MethodScore,
@@ -97,8 +106,10 @@ pub struct BacktestReport {
     pub seasons: Vec<[usize; 2]>,
 }
 
-/// One case's outcome for one method: error, covered, never.
-type Outcome = (f64, bool, bool);
+/// One case's outcome for one method: error, where the truth fell
+/// against P10–P90 (−1 before its early end, 0 inside, 1 after its late
+/// end), never.
+type Outcome = (f64, i8, bool);
 
 /// The first day `1..=h` at which `v` reaches `level`.
 fn reach(v: &[f64], level: f64) -> Option<usize> {
@@ -116,7 +127,13 @@ fn outcome(band: &Band, level: f64, truth: usize, horizon: usize) -> Outcome {
     let predicted = p50.unwrap_or(horizon) as f64;
     (
         (predicted - truth as f64).abs() / truth as f64,
-        early <= truth && truth <= late,
+        if truth < early {
+            -1
+        } else if truth > late {
+            1
+        } else {
+            0
+        },
         p50.is_none(),
     )
 }
@@ -125,7 +142,10 @@ fn score(outcomes: &[Outcome]) -> MethodScore {
     let errors: Vec<f64> = outcomes.iter().map(|o| o.0).collect();
     let q = |p: f64| percentile(&errors, p).unwrap_or(f64::NAN);
     MethodScore {
-        coverage: outcomes.iter().filter(|o| o.1).count() as f64 / outcomes.len().max(1) as f64,
+        coverage: outcomes.iter().filter(|o| o.1 == 0).count() as f64
+            / outcomes.len().max(1) as f64,
+        truth_before_p10: outcomes.iter().filter(|o| o.1 < 0).count(),
+        truth_after_p90: outcomes.iter().filter(|o| o.1 > 0).count(),
         median_error: q(50.0),
         error_quartiles: [q(25.0), q(75.0)],
         error_p90: q(90.0),
@@ -228,6 +248,10 @@ pub fn backtest(
         cases: truths.len(),
         cuts,
         median_true_days: percentile(&truths, 50.0).unwrap_or(f64::NAN),
+        beyond_horizon: truths
+            .iter()
+            .filter(|&&t| t > params.horizon_days as f64)
+            .count(),
         fitted: score(&fitted),
         baseline: score(&baseline),
         seasons: seasons.into_iter().map(|(p, c)| [p, c]).collect(),
@@ -251,10 +275,12 @@ mod tests {
 
     #[test]
     fn scores_are_computed_over_every_case_by_hand() {
-        // Two outcomes: errors 0.5 and 0.0, one covered.
-        let s = score(&[(0.5, true, false), (0.0, false, true)]);
-        assert_eq!(s.coverage, 0.5);
-        assert_eq!(s.median_error, 0.25);
+        // Three outcomes: errors 0.5, 0.0 and 1.0, one covered, one
+        // crossed after the interval, one before.
+        let s = score(&[(0.5, 0, false), (0.0, 1, true), (1.0, -1, false)]);
+        assert!((s.coverage - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!((s.truth_before_p10, s.truth_after_p90), (1, 1));
+        assert_eq!(s.median_error, 0.5);
         assert_eq!(s.never, 1);
     }
 

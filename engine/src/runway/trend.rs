@@ -216,14 +216,25 @@ pub fn fitted_band(
     let seasonal = match (&cycle, season) {
         (Some(c), _) => format!("{}, trend deseasonalized", c.describe()),
         (None, SeasonChoice::Off) => "no seasonal term (season off)".to_string(),
-        (None, _) => format!(
-            "no season found (periods tried: {:?}; a cycle needs three periods of history and an autocorrelation at its period of at least {:.1})",
-            calendar_periods(step_days)
-                .into_iter()
+        (None, _) => {
+            let periods = calendar_periods(step_days);
+            let tried: Vec<usize> = periods
+                .iter()
+                .copied()
                 .filter(|&p| peaks.len() >= 3 * p)
-                .collect::<Vec<_>>(),
-            min_autocorrelation()
-        ),
+                .collect();
+            if tried.is_empty() {
+                format!(
+                    "no season looked for (the calendar's periods {periods:?} need three of them in the history; it has {} steps)",
+                    peaks.len()
+                )
+            } else {
+                format!(
+                    "no season found (the autocorrelation of the detrended history at {tried:?} is under {:.1} or not significant)",
+                    min_autocorrelation()
+                )
+            }
+        }
     };
     band.model = format!(
         "auto-ARIMA on daily peaks, {seasonal}, highest peak so far over {PATHS} simulated paths: {}",
@@ -434,6 +445,12 @@ mod tests {
         let b = fitted_band(&plain, 60, "cpu", SeasonChoice::Auto, 1.0).unwrap();
         assert_eq!(b.season, None);
         assert!(b.model.contains("no season found"), "{}", b.model);
+        let short = fitted_band(&plain[..20], 10, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        assert!(
+            short.model.contains("no season looked for"),
+            "{}",
+            short.model
+        );
     }
 
     /// The first day `1..` at which `v` reaches `level`.
