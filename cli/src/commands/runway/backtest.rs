@@ -153,9 +153,25 @@ fn text(o: &Out) -> String {
         row(&mut s, &r.series.join(", "), r);
     }
     row(&mut s, "all", &o.all);
+    let seasons: Vec<String> = o
+        .all
+        .seasons
+        .iter()
+        .map(|[period, cuts]| format!("period {period} on {cuts} cut(s)"))
+        .collect();
     let _ = writeln!(
         s,
-        "\ncover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} {unit}s). fitted: auto-ARIMA on {peaks} with the season the history shows; line: least-squares line on {peaks}.",
+        "\nseason of the fitted model: {} of {} cuts",
+        if seasons.is_empty() {
+            "none".to_string()
+        } else {
+            seasons.join(", ")
+        },
+        o.all.cuts
+    );
+    let _ = writeln!(
+        s,
+        "cover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} {unit}s). fitted: auto-ARIMA on {peaks} with the season the history shows; line: least-squares line on {peaks}.",
         o.all.median_true_days,
         unit = if o.per_sample { "sample" } else { "day" },
         peaks = if o.per_sample { "the samples" } else { "daily peaks" },
