@@ -257,3 +257,55 @@ fn the_backtest_per_sample_counts_periods_of_a_weekly_series() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--per"), "{err}");
 }
+
+#[test]
+fn the_backtest_finds_a_yearly_season_in_monthly_samples_or_takes_none() {
+    // Six years of monthly samples: a trend, a yearly cycle of ±5 and a
+    // ripple of ±0.3. Per sample, the calendar's year is 12 samples, and
+    // the fitted model says it used that season on its cuts; `--season
+    // none` uses none; a period of one month is refused with a line.
+    let mut text = String::from("timestamp,series,resource,value\n");
+    for m in 0..72i64 {
+        let t = T0 + m * 30 * 86_400;
+        let cycle = 5.0 * (2.0 * std::f64::consts::PI * m as f64 / 12.0).sin();
+        let ripple = 0.3 * (((m * 7_919) % 11) as f64 - 5.0) / 5.0;
+        text.push_str(&format!(
+            "{t},a,cpu,{}\n",
+            20.0 + 0.5 * m as f64 + cycle + ripple
+        ));
+    }
+    let f = temp_file("monthly.csv", &text);
+    let args = |season: &'static str| {
+        [
+            "runway",
+            "backtest",
+            "--per",
+            "sample",
+            "--min-history",
+            "36",
+            "--cut-every",
+            "6",
+            "--horizon",
+            "24",
+            "--season",
+            season,
+            "--json",
+        ]
+    };
+    let mut auto = args("auto").to_vec();
+    auto.push(&f);
+    let v = json(&auto);
+    assert_eq!(v["seasons"][0][0].as_u64(), Some(12), "{v}");
+    assert_eq!(v["seasons"][0][1], v["cuts"], "{v}");
+    let mut none = args("none").to_vec();
+    none.push(&f);
+    let off = json(&none);
+    assert_eq!(off["seasons"].as_array().map(Vec::len), Some(0), "{off}");
+    assert_eq!(off["cases"], v["cases"], "the same cuts: {off} {v}");
+    let (code, _, err) = skyplan(&["runway", "backtest", &f, "--season", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--season"), "{err}");
+    let (code, _, err) = skyplan(&["runway", "--season", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--season"), "{err}");
+}

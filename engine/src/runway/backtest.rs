@@ -14,9 +14,12 @@
 //! the first day the upper band reaches it to the first day the lower band
 //! does (never: unbounded). Every case counts: the error is
 //! `|predicted − true| / true`; coverage is the share of cases whose true
-//! time falls inside the interval (nominal 80 %).
+//! time falls inside the interval (nominal 80 %). A cut either method
+//! cannot fit (too short a history, or shorter than two periods of a
+//! season given by the caller) is left out for both.
 
 use super::error::RunwayError;
+use super::season::SeasonChoice;
 use super::trend::{fitted_band, linear_band, Band};
 use crate::numerics::stats::percentile;
 use serde::{Deserialize, Serialize};
@@ -35,6 +38,13 @@ pub struct BacktestParams {
     pub rises: Vec<f64>,
     /// Days a forecast looks ahead (default 365).
     pub horizon_days: usize,
+    /// The fitted model's seasonal term (default: found in each cut's
+    /// history, [`super::season`]); a period is in steps.
+    pub season: SeasonChoice,
+    /// Days a step of the series spans (default 1: daily peaks; 7 for
+    /// weekly samples), which turns the calendar's week and year into
+    /// the periods a season is looked for at.
+    pub step_days: f64,
 }
 
 impl Default for BacktestParams {
@@ -44,6 +54,8 @@ impl Default for BacktestParams {
             cut_every_days: 1,
             rises: vec![0.02, 0.05, 0.10, 0.20],
             horizon_days: 365,
+            season: SeasonChoice::Auto,
+            step_days: 1.0,
         }
     }
 }
@@ -62,6 +74,12 @@ pub struct MethodScore {
     /// Cases whose median forecast never reached the level within the
     /// horizon.
     pub never: usize,
+    /// Cases missed because the level was crossed before the interval's
+    /// early end (the forecast was late).
+    pub truth_before_p10: usize,
+    /// Cases missed because the level was crossed after the interval's
+    /// late end (the forecast was early).
+    pub truth_after_p90: usize,
 }
 
 /// A backtest of one or more series.
@@ -75,15 +93,23 @@ pub struct BacktestReport {
     pub cuts: usize,
     /// The median true time to crossing, days.
     pub median_true_days: f64,
+    /// Cases whose true time is past the horizon (no forecast can date
+    /// them: a median that never reaches the level counts as the horizon).
+    pub beyond_horizon: usize,
     /// The fitted model's scores.
     #[serde(flatten)]
     pub fitted: MethodScore,
     /// The planners' rule's scores.
     pub baseline: MethodScore,
+    /// The seasonal periods the fitted model used, each with its number of
+    /// cuts (cuts without a season are not counted), by period.
+    pub seasons: Vec<[usize; 2]>,
 }
 
-/// One case's outcome for one method: error, covered, never.
-type Outcome = (f64, bool, bool);
+/// One case's outcome for one method: error, where the truth fell
+/// against P10–P90 (−1 before its early end, 0 inside, 1 after its late
+/// end), never.
+type Outcome = (f64, i8, bool);
 
 /// The first day `1..=h` at which `v` reaches `level`.
 fn reach(v: &[f64], level: f64) -> Option<usize> {
@@ -101,7 +127,13 @@ fn outcome(band: &Band, level: f64, truth: usize, horizon: usize) -> Outcome {
     let predicted = p50.unwrap_or(horizon) as f64;
     (
         (predicted - truth as f64).abs() / truth as f64,
-        early <= truth && truth <= late,
+        if truth < early {
+            -1
+        } else if truth > late {
+            1
+        } else {
+            0
+        },
         p50.is_none(),
     )
 }
@@ -110,7 +142,10 @@ fn score(outcomes: &[Outcome]) -> MethodScore {
     let errors: Vec<f64> = outcomes.iter().map(|o| o.0).collect();
     let q = |p: f64| percentile(&errors, p).unwrap_or(f64::NAN);
     MethodScore {
-        coverage: outcomes.iter().filter(|o| o.1).count() as f64 / outcomes.len().max(1) as f64,
+        coverage: outcomes.iter().filter(|o| o.1 == 0).count() as f64
+            / outcomes.len().max(1) as f64,
+        truth_before_p10: outcomes.iter().filter(|o| o.1 < 0).count(),
+        truth_after_p90: outcomes.iter().filter(|o| o.1 > 0).count(),
         median_error: q(50.0),
         error_quartiles: [q(25.0), q(75.0)],
         error_p90: q(90.0),
@@ -134,10 +169,30 @@ pub fn backtest(
             "rises must be positive fractions".into(),
         ));
     }
+    if !(params.step_days.is_finite() && params.step_days > 0.0) {
+        return Err(RunwayError::param(
+            "step",
+            format!(
+                "{} days: a step is a positive number of days",
+                params.step_days
+            ),
+        ));
+    }
+    params.season.validate()?;
+    if let SeasonChoice::Period(p) = params.season {
+        let longest = series.iter().map(|s| s.1.len()).max().unwrap_or(0);
+        if p > longest / 2 {
+            return Err(RunwayError::param(
+                "season",
+                format!("a period of {p} steps needs two of them in a history; the longest series has {longest}"),
+            ));
+        }
+    }
     let mut fitted = Vec::new();
     let mut baseline = Vec::new();
     let mut truths = Vec::new();
     let mut cuts = 0;
+    let mut seasons = std::collections::BTreeMap::new();
     for (name, peaks) in series {
         let mut c = params
             .min_history_days
@@ -160,10 +215,19 @@ pub fn backtest(
                 })
                 .collect();
             if !cases.is_empty() && seen.is_finite() && seen > 0.0 {
-                let ours = fitted_band(history, params.horizon_days, name);
+                let ours = fitted_band(
+                    history,
+                    params.horizon_days,
+                    name,
+                    params.season,
+                    params.step_days,
+                );
                 let line = linear_band(history, params.horizon_days, name);
                 if let (Ok(ours), Ok(line)) = (ours, line) {
                     cuts += 1;
+                    if let Some(p) = ours.season {
+                        *seasons.entry(p).or_insert(0) += 1;
+                    }
                     for (level, t) in cases {
                         fitted.push(outcome(&ours, level, t, params.horizon_days));
                         baseline.push(outcome(&line, level, t, params.horizon_days));
@@ -184,8 +248,13 @@ pub fn backtest(
         cases: truths.len(),
         cuts,
         median_true_days: percentile(&truths, 50.0).unwrap_or(f64::NAN),
+        beyond_horizon: truths
+            .iter()
+            .filter(|&&t| t > params.horizon_days as f64)
+            .count(),
         fitted: score(&fitted),
         baseline: score(&baseline),
+        seasons: seasons.into_iter().map(|(p, c)| [p, c]).collect(),
     })
 }
 
@@ -206,10 +275,12 @@ mod tests {
 
     #[test]
     fn scores_are_computed_over_every_case_by_hand() {
-        // Two outcomes: errors 0.5 and 0.0, one covered.
-        let s = score(&[(0.5, true, false), (0.0, false, true)]);
-        assert_eq!(s.coverage, 0.5);
-        assert_eq!(s.median_error, 0.25);
+        // Three outcomes: errors 0.5, 0.0 and 1.0, one covered, one
+        // crossed after the interval, one before.
+        let s = score(&[(0.5, 0, false), (0.0, 1, true), (1.0, -1, false)]);
+        assert!((s.coverage - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!((s.truth_before_p10, s.truth_after_p90), (1, 1));
+        assert_eq!(s.median_error, 0.5);
         assert_eq!(s.never, 1);
     }
 
@@ -221,5 +292,24 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("no cut"), "{e}");
+    }
+
+    #[test]
+    fn bad_steps_and_seasons_are_named() {
+        let peaks: Vec<f64> = (0..40).map(|d| 0.2 + 0.01 * d as f64).collect();
+        let series = [("line".to_string(), peaks)];
+        let bad = |step_days: f64, season: SeasonChoice| BacktestParams {
+            step_days,
+            season,
+            ..BacktestParams::default()
+        };
+        for (p, word) in [
+            (bad(f64::NAN, SeasonChoice::Auto), "step:"),
+            (bad(1.0, SeasonChoice::Period(1)), "season:"),
+            (bad(1.0, SeasonChoice::Period(21)), "season:"),
+        ] {
+            let e = backtest(&series, &p).unwrap_err().to_string();
+            assert!(e.starts_with(word), "{e}");
+        }
     }
 }

@@ -7,10 +7,13 @@
 //! - [`error`] (`RunwayError`), [`params`] (`RunwayParams`, `Growth`,
 //!   steps, headroom targets, horizons);
 //! - [`peaks`]: the cluster's daily peak utilization per resource;
+//! - [`season`]: the cycle of the peaks (a week of daily peaks, a year of
+//!   weekly or monthly samples), found or given, by classical
+//!   decomposition;
 //! - [`passage`]: the fitted model's simulated paths and the band of
 //!   their running maximum (the days a level is first reached);
-//! - [`trend`]: bands of levels ahead — auto-ARIMA on the daily peaks (the
-//!   fitted model) and the least-squares line (the planners' rule), with
+//! - [`trend`]: bands of levels ahead — auto-ARIMA on the (deseasonalized)
+//!   daily peaks with the cycle added back (the fitted model) and the least-squares line (the planners' rule), with
 //!   the evidence they saw;
 //! - [`demand`]: what the cluster carries, gathered from the workspace;
 //!   [`cluster`]: its size and the machine a purchase adds;
@@ -37,6 +40,7 @@ pub mod params;
 pub mod passage;
 pub mod peaks;
 pub mod planner;
+pub mod season;
 #[cfg(test)]
 mod tests;
 pub mod trend;
@@ -52,6 +56,7 @@ pub use limit::{Limit, Packing};
 pub use params::{Growth, ResourceTarget, RunwayParams, StepEvent};
 pub use peaks::{cluster_peaks, DailyPeaks};
 pub use planner::{Planner, Sizes};
+pub use season::{Season, SeasonChoice, SeasonKind};
 pub use trend::{Band, Evidence};
 
 /// The runway of `demand` under `params` (a [`Planner`] used once).

@@ -3,6 +3,7 @@
 //! numbers that make sense.
 
 use super::error::RunwayError;
+use super::season::SeasonChoice;
 use crate::model::{Resource, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +89,9 @@ pub struct RunwayParams {
     /// meet its deadline (default: twice today's earliest feasible finish
     /// of such a job, [`super::limit::QUEUE_SLOWDOWN`]).
     pub queue_limit_secs: Option<f64>,
+    /// The fitted growth's seasonal term (default: found in the daily
+    /// peaks, [`super::season`]); a period is in days.
+    pub season: SeasonChoice,
 }
 
 impl Default for RunwayParams {
@@ -102,6 +106,7 @@ impl Default for RunwayParams {
             machine_cores: None,
             machines: None,
             queue_limit_secs: None,
+            season: SeasonChoice::Auto,
         }
     }
 }
@@ -186,7 +191,7 @@ impl RunwayParams {
                 ));
             }
         }
-        Ok(())
+        self.season.validate()
     }
 
     /// The headroom target of `resource`.
@@ -285,6 +290,13 @@ mod tests {
                     ..Default::default()
                 },
                 "machines",
+            ),
+            (
+                RunwayParams {
+                    season: SeasonChoice::Period(1),
+                    ..Default::default()
+                },
+                "season",
             ),
             (
                 RunwayParams {

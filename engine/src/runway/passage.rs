@@ -27,6 +27,7 @@
 //! and passes the innovations' `√h` once the forecast reaches as far ahead
 //! as the history reaches back.
 
+use super::season::Season;
 use crate::forecast::arima::difference;
 use crate::forecast::ArimaFit;
 use crate::numerics::rng::Rng;
@@ -40,6 +41,10 @@ pub const PATHS: usize = 2_000;
 /// The paths' seed: the runway is a function of its input, the same
 /// answer every run.
 pub const SEED: u64 = 0x5EED_0036;
+
+/// Mixed into [`SEED`] for the draws of each path's seasonal profile, so
+/// that the trend's paths are the same with a season as without.
+pub const SEASON_SEED: u64 = 0x5EA5_0000;
 
 /// The P10, P50 and P90 of each day ahead, index 0 … days (the trend
 /// that reads them makes them its band).
@@ -191,15 +196,36 @@ pub fn simulate(
 
 /// The P10/P50/P90 band of the running maximum of `paths` simulated
 /// futures, `days` ahead; day 0 is `now` in all three.
+///
+/// With a `season`, `history` is the deseasonalized history the model was
+/// fitted on, and each path gets the cycle back at its own phase (step
+/// `history.len() − 1 + t` on day `t`) before its running maximum is
+/// taken, so a path first reaches a level on a high of the cycle. Each
+/// path draws its own profile around the estimate (every phase moved by
+/// its standard error times a normal draw): the cycle's uncertainty, as
+/// the drawn mean is the trend's.
 pub fn running_max_band(
     model: &PathModel,
     history: &[f64],
     now: f64,
     days: usize,
     paths: usize,
+    season: Option<&Season>,
 ) -> Option<Quantiles> {
     let mut sims = simulate(model, history, days, paths, SEED)?;
+    let mut rng = Rng::new(SEED ^ SEASON_SEED);
+    let origin = history.len().saturating_sub(1);
+    let mut shifts = Vec::new();
     for path in sims.chunks_mut(days.max(1)) {
+        if let Some(s) = season {
+            shifts.clear();
+            let se = s.profile_se.as_deref().unwrap_or(&[]);
+            shifts.extend((0..s.period).map(|k| se.get(k).map_or(0.0, |e| e * rng.normal())));
+            for (t, v) in path.iter_mut().enumerate() {
+                let step = origin + 1 + t;
+                *v = s.add(*v, step, shifts[step % s.period]);
+            }
+        }
         let mut top = f64::NEG_INFINITY;
         for v in path.iter_mut() {
             top = top.max(*v);
@@ -273,7 +299,7 @@ mod tests {
             sigma2: 0.03 * 0.03,
         };
         let history = [0.28, 0.29, 0.3];
-        let band = running_max_band(&model, &history, 0.3, 200, 4_000).unwrap();
+        let band = running_max_band(&model, &history, 0.3, 200, 4_000, None).unwrap();
         let first = |v: &[f64]| v.iter().position(|&x| x >= 0.8).unwrap() as f64;
         for (days, q) in [
             (first(&band.p90), 0.1),
@@ -362,7 +388,7 @@ mod tests {
         let history = [0.5, 0.51, 0.49, 0.5];
         let sims = simulate(&model, &history, 60, 2_000, 1).unwrap();
         let level = band_of(&sims, 0.5, 60, 2_000);
-        let top = running_max_band(&model, &history, 0.5, 60, 2_000).unwrap();
+        let top = running_max_band(&model, &history, 0.5, 60, 2_000, None).unwrap();
         let high = 0.5 + 2.0 * 0.01 / (1.0f64 - 0.25).sqrt();
         assert!(level.p90.iter().all(|&v| v < high));
         assert!(top.p90.iter().any(|&v| v >= high));

@@ -2,7 +2,7 @@
 //! planners' linear rule cut at past days of real series and scored
 //! against the crossings that followed (`skyplan_engine::runway::backtest`).
 
-use super::days;
+use super::{days, season};
 use crate::common::{emit_report, Failure};
 use crate::input::import_loaded;
 use serde::Serialize;
@@ -59,6 +59,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("horizon") => {
                 p.horizon_days = days(&parser.value()?.string()?, "--horizon")? as usize
             }
+            Long("season") => p.season = season(&parser.value()?.string()?)?,
             Value(v) => files.push(v.string()?),
             other => return Err(other.unexpected().into()),
         }
@@ -69,6 +70,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         ));
     }
     let mut series = Vec::new();
+    let mut steps = Vec::new();
     for path in &files {
         let loaded = import_loaded(path, &ImportOptions::default())?;
         for s in &loaded.data.series {
@@ -78,6 +80,9 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 format!("{path}:{}:{}", s.server, s.resource)
             };
             if per_sample {
+                if let Some(step) = median_step_days(&s.timestamps) {
+                    steps.push(step);
+                }
                 series.push((name, s.values.clone()));
             } else {
                 for peaks in cluster_peaks([s]) {
@@ -90,6 +95,12 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         return Err(Failure::input(
             "runway backtest: no utilization series in these files",
         ));
+    }
+    if per_sample {
+        // The calendar's week and year in the samples' own steps (the
+        // series' median step; several series: their median).
+        steps.sort_by(f64::total_cmp);
+        p.step_days = steps.get(steps.len() / 2).copied().unwrap_or(1.0);
     }
     let all = backtest(&series, &p).map_err(Failure::refused)?;
     let per_series = series
@@ -106,6 +117,17 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
         text,
     );
     Ok(())
+}
+
+/// The median step between `timestamps` (seconds), in days.
+fn median_step_days(timestamps: &[i64]) -> Option<f64> {
+    let mut d: Vec<i64> = timestamps
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .filter(|&d| d > 0)
+        .collect();
+    d.sort_unstable();
+    d.get(d.len() / 2).map(|&s| s as f64 / 86_400.0)
 }
 
 fn text(o: &Out) -> String {
@@ -131,9 +153,25 @@ fn text(o: &Out) -> String {
         row(&mut s, &r.series.join(", "), r);
     }
     row(&mut s, "all", &o.all);
+    let seasons: Vec<String> = o
+        .all
+        .seasons
+        .iter()
+        .map(|[period, cuts]| format!("period {period} on {cuts} cut(s)"))
+        .collect();
     let _ = writeln!(
         s,
-        "\ncover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} {unit}s). fitted: auto-ARIMA on {peaks}; line: least-squares line on {peaks}.",
+        "\nseason of the fitted model: {} of {} cuts",
+        if seasons.is_empty() {
+            "none".to_string()
+        } else {
+            seasons.join(", ")
+        },
+        o.all.cuts
+    );
+    let _ = writeln!(
+        s,
+        "cover: share of true crossings inside P10–P90 (nominal 80 %); median: |predicted − true| / true time to crossing (median true time {:.0} {unit}s). fitted: auto-ARIMA on {peaks} with the season the history shows; line: least-squares line on {peaks}.",
         o.all.median_true_days,
         unit = if o.per_sample { "sample" } else { "day" },
         peaks = if o.per_sample { "the samples" } else { "daily peaks" },

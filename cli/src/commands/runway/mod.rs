@@ -6,6 +6,7 @@ pub mod backtest;
 pub mod plan;
 
 use crate::common::Failure;
+use skyplan_engine::runway::SeasonChoice;
 
 /// `skyplan runway --help`.
 pub const HELP: &str = "\
@@ -18,10 +19,10 @@ USAGE:
                    [--target F | --target RESOURCE=F]...
                    [--horizon DAYS] [--purchase-horizon DAYS]
                    [--machines N] [--machine-cores C] [--queue-limit SECS]
-                   [--json]
+                   [--season auto|none|N] [--json]
     skyplan runway backtest FILE... [--rises LIST] [--min-history DAYS]
                    [--cut-every DAYS] [--per day|sample]
-                   [--horizon DAYS] [--json]
+                   [--horizon DAYS] [--season auto|none|N] [--json]
 
 With no input it plans the demo workspace built into skyplan (the same
 as `skyplan bundle`'s, from any directory); a BUNDLE (.skyplan) is read
@@ -36,8 +37,9 @@ past its limit — the date it is reached, P10/P50/P90 from the growth
 model's interval (\"beyond the horizon\": not reached); the binding limit;
 the fewest machines to add, by date, to keep every limit for the purchase
 horizon (P50 and P90 plans); the lever table at the grown load. Growth is
-fitted on the cluster's daily peaks (auto-ARIMA; it says how many days it
-saw and which dates extrapolate past that) or set by hand.
+fitted on the cluster's daily peaks (auto-ARIMA, with a weekly or yearly
+cycle where the peaks show one; it says how many days it saw, which
+season it used, and which dates extrapolate past that) or set by hand.
 
 OPTIONS:
     --decisions F        SLO decisions (with FILEs), admitted by LowCost
@@ -57,6 +59,10 @@ OPTIONS:
                          cluster's own, its cores over its machines)
     --queue-limit SECS   the queue's limit (default: twice today's earliest
                          feasible finish of a job of its mean size)
+    --season S           the fitted growth's cycle: auto (default: a week
+                         or a year, where three of them in the daily peaks
+                         show it), none, or a period N in days (at least
+                         2, at most half the history)
     --json               print JSON: binding, limits (name, p10, p50, p90:
                          dates or null), purchases (date, machines),
                          purchases_p90, levers
@@ -78,6 +84,11 @@ daily peaks, with its prediction interval) on the same cases: coverage
                          samples, not days)
     --horizon DAYS       days a forecast looks ahead (default 365; a
                          median never reaching the level counts as this)
+    --season S           the fitted model's cycle: auto (default: the
+                         calendar's week or year in the series' steps —
+                         with --per sample, the year is 52 weekly or 12
+                         monthly samples — where the history shows it),
+                         none (the trend alone), or a period N in steps
     --json               print JSON: coverage, median_error, baseline
                          {coverage, median_error}, per series
 
@@ -93,6 +104,23 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     } else {
         plan::run(&mut lexopt::Parser::from_args(raw))
     }
+}
+
+/// A season from `auto`, `none` or a period `N` (at least 2).
+pub fn season(text: &str) -> Result<SeasonChoice, Failure> {
+    let choice = match text {
+        "auto" => SeasonChoice::Auto,
+        "none" => SeasonChoice::Off,
+        n => SeasonChoice::Period(n.parse::<usize>().map_err(|_| {
+            Failure::usage(format!(
+                "--season: auto, none or a period in steps (7: a week of daily peaks), got `{text}`"
+            ))
+        })?),
+    };
+    choice
+        .validate()
+        .map_err(|e| Failure::usage(format!("--{e}")))?;
+    Ok(choice)
 }
 
 /// Days from `180`, `180d`.

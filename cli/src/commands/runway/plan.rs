@@ -2,7 +2,7 @@
 //! lever table of a workspace, as `skyplan_report::runway` computes them
 //! for the report and the studio.
 
-use super::days;
+use super::{days, season};
 use crate::common::{emit_report, Failure};
 use crate::workspace_bundle::{demo_bundle, files_bundle, read_bytes, Demo};
 use serde::Serialize;
@@ -135,6 +135,10 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("queue-limit") => {
                 let s: f64 = parser.value()?.parse()?;
                 overrides.push(Box::new(move |p| p.queue_limit_secs = Some(s)));
+            }
+            Long("season") => {
+                let s = season(&parser.value()?.string()?)?;
+                overrides.push(Box::new(move |p| p.season = s));
             }
             Value(v) => a.inputs.push(v.string()?),
             other => return Err(other.unexpected().into()),
