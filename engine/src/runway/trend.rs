@@ -251,7 +251,7 @@ fn choose_scale(
     step_days: f64,
 ) -> Result<(Scale, String), RunwayError> {
     match choice {
-        ScaleChoice::Level => Ok((Scale::Level, "level scale (asked for)".into())),
+        ScaleChoice::Level => Ok((Scale::Level, "level scale".into())),
         ScaleChoice::Log => {
             check_log(peaks)?;
             Ok((Scale::Log, "log scale (asked for)".into()))
