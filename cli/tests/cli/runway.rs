@@ -309,3 +309,59 @@ fn the_backtest_finds_a_yearly_season_in_monthly_samples_or_takes_none() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--season"), "{err}");
 }
+
+#[test]
+fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
+    // Three years of monthly samples growing 3 % a sample compounded:
+    // `--scale log` fits every cut on the log scale, `--scale level` none
+    // of them (the default), on the same cuts; a bad scale is refused
+    // with a usage line, and the log scale of a series with a zero is
+    // refused with the step named.
+    let mut text = String::from("timestamp,series,resource,value\n");
+    for m in 0..36i64 {
+        let t = T0 + m * 30 * 86_400;
+        let ripple = 1.0 + 0.01 * (((m * 7_919) % 11) as f64 - 5.0) / 5.0;
+        text.push_str(&format!(
+            "{t},a,cpu,{}\n",
+            10.0 * 1.03f64.powi(m as i32) * ripple
+        ));
+    }
+    let f = temp_file("compound.csv", &text);
+    let run = |scale: &str| {
+        json(&[
+            "runway",
+            "backtest",
+            &f,
+            "--per",
+            "sample",
+            "--min-history",
+            "12",
+            "--cut-every",
+            "4",
+            "--horizon",
+            "24",
+            "--scale",
+            scale,
+            "--json",
+        ])
+    };
+    let log = run("log");
+    let level = run("level");
+    assert_eq!(log["log_scale_cuts"], log["cuts"], "{log}");
+    assert_eq!(level["log_scale_cuts"].as_u64(), Some(0), "{level}");
+    assert_eq!(log["cases"], level["cases"], "the same cuts: {log} {level}");
+    let (code, _, err) = skyplan(&["runway", "backtest", &f, "--scale", "sqrt"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--scale"), "{err}");
+    let zero = temp_file(
+        "zero.csv",
+        &format!(
+            "timestamp,series,resource,value\n{},a,cpu,0\n{},a,cpu,1\n",
+            T0,
+            T0 + 86_400
+        ),
+    );
+    let (code, _, err) = skyplan(&["runway", "backtest", &zero, "--scale", "log"]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("scale"), "{err}");
+}

@@ -19,6 +19,7 @@
 //! season given by the caller) is left out for both.
 
 use super::error::RunwayError;
+use super::scale::{Scale, ScaleChoice};
 use super::season::SeasonChoice;
 use super::trend::{fitted_band, linear_band, Band};
 use crate::numerics::stats::percentile;
@@ -41,6 +42,9 @@ pub struct BacktestParams {
     /// The fitted model's seasonal term (default: found in each cut's
     /// history, [`super::season`]); a period is in steps.
     pub season: SeasonChoice,
+    /// The scale of the fitted model's trend (default: the level; `Auto`
+    /// chooses in each cut's history, [`super::scale`]).
+    pub scale: ScaleChoice,
     /// Days a step of the series spans (default 1: daily peaks; 7 for
     /// weekly samples), which turns the calendar's week and year into
     /// the periods a season is looked for at.
@@ -55,6 +59,7 @@ impl Default for BacktestParams {
             rises: vec![0.02, 0.05, 0.10, 0.20],
             horizon_days: 365,
             season: SeasonChoice::Auto,
+            scale: ScaleChoice::Level,
             step_days: 1.0,
         }
     }
@@ -104,6 +109,9 @@ pub struct BacktestReport {
     /// The seasonal periods the fitted model used, each with its number of
     /// cuts (cuts without a season are not counted), by period.
     pub seasons: Vec<[usize; 2]>,
+    /// Cuts whose fitted model was on the log scale.
+    #[serde(default)]
+    pub log_scale_cuts: usize,
 }
 
 /// One case's outcome for one method: error, where the truth fell
@@ -188,11 +196,17 @@ pub fn backtest(
             ));
         }
     }
+    if params.scale == ScaleChoice::Log {
+        for (_, peaks) in series {
+            super::scale::check_log(peaks)?;
+        }
+    }
     let mut fitted = Vec::new();
     let mut baseline = Vec::new();
     let mut truths = Vec::new();
     let mut cuts = 0;
     let mut seasons = std::collections::BTreeMap::new();
+    let mut log_cuts = 0;
     for (name, peaks) in series {
         let mut c = params
             .min_history_days
@@ -220,6 +234,7 @@ pub fn backtest(
                     params.horizon_days,
                     name,
                     params.season,
+                    params.scale,
                     params.step_days,
                 );
                 let line = linear_band(history, params.horizon_days, name);
@@ -227,6 +242,9 @@ pub fn backtest(
                     cuts += 1;
                     if let Some(p) = ours.season {
                         *seasons.entry(p).or_insert(0) += 1;
+                    }
+                    if ours.scale == Scale::Log {
+                        log_cuts += 1;
                     }
                     for (level, t) in cases {
                         fitted.push(outcome(&ours, level, t, params.horizon_days));
@@ -255,6 +273,7 @@ pub fn backtest(
         fitted: score(&fitted),
         baseline: score(&baseline),
         seasons: seasons.into_iter().map(|(p, c)| [p, c]).collect(),
+        log_scale_cuts: log_cuts,
     })
 }
 

@@ -11,6 +11,7 @@ use super::error::RunwayError;
 use super::limit::Limit;
 use super::params::{Growth, RunwayParams, DAYS_PER_MONTH};
 use super::peaks::DailyPeaks;
+use super::scale::ScaleChoice;
 use super::season::SeasonChoice;
 use super::trend::{fitted_band, level_now, Band, Evidence};
 use crate::model::Resource;
@@ -87,9 +88,10 @@ fn fitted(
     peaks: &DailyPeaks,
     days: usize,
     season: SeasonChoice,
+    scale: ScaleChoice,
 ) -> Result<GrowthCurve, RunwayError> {
     let name = peaks.resource.to_string();
-    let band = fitted_band(&peaks.peaks, days, &name, season, 1.0)?;
+    let band = fitted_band(&peaks.peaks, days, &name, season, scale, 1.0)?;
     let level = level_now(&peaks.peaks).unwrap_or(0.0);
     if level <= 0.0 {
         return Ok(GrowthCurve {
@@ -126,7 +128,7 @@ pub fn curves(
         match &params.growth {
             Growth::Monthly { percent } => Ok(GrowthCurve::monthly(*percent, days)),
             Growth::Fitted => match workload_peaks(demand) {
-                Some(p) => fitted(p, days, params.season),
+                Some(p) => fitted(p, days, params.season, params.scale),
                 None => Err(RunwayError::param(
                     "growth",
                     "a fitted growth needs a utilization series to fit on; set it by hand (% a month)",
@@ -140,7 +142,7 @@ pub fn curves(
         let curve = match (limit, &params.growth) {
             (Limit::Utilization { resource, .. }, Growth::Fitted) => {
                 match demand.utilization.iter().find(|p| &p.resource == resource) {
-                    Some(p) => fitted(p, days, params.season)?,
+                    Some(p) => fitted(p, days, params.season, params.scale)?,
                     None => workload()?,
                 }
             }

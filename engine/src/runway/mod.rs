@@ -10,6 +10,8 @@
 //! - [`season`]: the cycle of the peaks (a week of daily peaks, a year of
 //!   weekly or monthly samples), found or given, by classical
 //!   decomposition;
+//! - [`scale`]: the scale the trend is modelled on (the peaks, or their
+//!   logarithm for compound growth), asked for or chosen by a hold-out;
 //! - [`passage`]: the fitted model's simulated paths and the band of
 //!   their running maximum (the days a level is first reached);
 //! - [`trend`]: bands of levels ahead — auto-ARIMA on the (deseasonalized)
@@ -40,6 +42,7 @@ pub mod params;
 pub mod passage;
 pub mod peaks;
 pub mod planner;
+pub mod scale;
 pub mod season;
 #[cfg(test)]
 mod tests;
@@ -56,6 +59,7 @@ pub use limit::{Limit, Packing};
 pub use params::{Growth, ResourceTarget, RunwayParams, StepEvent};
 pub use peaks::{cluster_peaks, DailyPeaks};
 pub use planner::{Planner, Sizes};
+pub use scale::{Scale, ScaleChoice};
 pub use season::{Season, SeasonChoice, SeasonKind};
 pub use trend::{Band, Evidence};
 

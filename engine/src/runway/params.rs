@@ -3,6 +3,7 @@
 //! numbers that make sense.
 
 use super::error::RunwayError;
+use super::scale::ScaleChoice;
 use super::season::SeasonChoice;
 use crate::model::{Resource, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -92,6 +93,9 @@ pub struct RunwayParams {
     /// The fitted growth's seasonal term (default: found in the daily
     /// peaks, [`super::season`]); a period is in days.
     pub season: SeasonChoice,
+    /// The scale the fitted growth's trend is modelled on (default: the
+    /// level; `Auto` chooses from the history, [`super::scale`]).
+    pub scale: ScaleChoice,
 }
 
 impl Default for RunwayParams {
@@ -107,6 +111,7 @@ impl Default for RunwayParams {
             machines: None,
             queue_limit_secs: None,
             season: SeasonChoice::Auto,
+            scale: ScaleChoice::Level,
         }
     }
 }

@@ -21,10 +21,11 @@
 
 use super::error::RunwayError;
 use super::passage::{running_max_band, PathModel, PATHS};
+use super::scale::{check_log, log_defined, Scale, ScaleChoice};
 use super::season::{
     calendar_periods, choose, min_autocorrelation, Season, SeasonChoice, SeasonKind,
 };
-use crate::forecast::{auto_arima, ArimaParams, SelectParams};
+use crate::forecast::{auto_arima, ArimaParams, SelectParams, Selection};
 use crate::numerics::quantile::student_t_quantile;
 use crate::numerics::stats::median;
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,10 @@ pub struct Band {
     /// season, or not the fitted model).
     #[serde(default)]
     pub season: Option<usize>,
+    /// The scale the fitted model's trend was modelled on (the level for
+    /// the line and for a band with no model).
+    #[serde(default)]
+    pub scale: Scale,
 }
 
 impl Band {
@@ -67,6 +72,7 @@ impl Band {
             p90: vec![level; days + 1],
             model: model.to_string(),
             season: None,
+            scale: Scale::Level,
         }
     }
 }
@@ -130,6 +136,151 @@ fn is_flat(peaks: &[f64]) -> Option<f64> {
     (hi - lo <= 1e-9 * hi.abs().max(1.0)).then_some(lo)
 }
 
+/// Share of the history held out to choose the scale: its last fifth is
+/// forecast from the rest (a fifth: long enough to tell a compounding
+/// trend from a straight one, short enough to leave the fit most of the
+/// history).
+pub const HOLDOUT_SHARE: f64 = 0.2;
+
+/// The auto-ARIMA search of the fitted model (p, q ≤ 2, d by KPSS up to
+/// 1, with a constant).
+fn select() -> SelectParams {
+    SelectParams {
+        max_p: 2,
+        max_q: 2,
+        max_order: 2,
+        max_d: 1,
+        fit: ArimaParams::default(),
+        ..SelectParams::default()
+    }
+}
+
+/// A trend model fitted on one scale: the season taken out, the ARIMA
+/// selected on what is left.
+struct TrendFit {
+    /// The season found or given (on this scale).
+    cycle: Option<Season>,
+    /// The series the ARIMA was fitted on (deseasonalized, on the scale).
+    trend_of: Vec<f64>,
+    /// The selected ARIMA.
+    fit: Selection,
+}
+
+/// Fits `series` (already on its scale): the season `season` asks for,
+/// then auto-ARIMA on the deseasonalized series.
+fn fit_trend(
+    series: &[f64],
+    season: SeasonChoice,
+    step_days: f64,
+    resource: &str,
+) -> Result<TrendFit, RunwayError> {
+    let cycle = choose(series, season, step_days)?;
+    let trend_of = cycle
+        .as_ref()
+        .map_or_else(|| series.to_vec(), |c| c.remove(series));
+    let fit = auto_arima(&trend_of, &select())
+        .map_err(|e| RunwayError::Fit(resource.to_string(), e.to_string()))?;
+    Ok(TrendFit {
+        cycle,
+        trend_of,
+        fit,
+    })
+}
+
+/// The mean absolute error, in the peaks' units, of the model on `scale`
+/// fitted on all but the last [`HOLDOUT_SHARE`] of `peaks` and forecast
+/// over it (the ARIMA's point forecast with the cycle added back, brought
+/// back from the scale: on the log scale, the median). `None` when the
+/// part left to fit on is too short or the fit fails. The season is the
+/// period `season` finds (or gives) in the whole history on this scale,
+/// refitted on the shorter part; one the shorter part cannot hold (fewer
+/// than two periods) is left out rather than failing the comparison.
+fn holdout_error(peaks: &[f64], scale: Scale, season: SeasonChoice, step_days: f64) -> Option<f64> {
+    let n = peaks.len();
+    let held = (HOLDOUT_SHARE * n as f64).round() as usize;
+    if held == 0 || n - held < MIN_DAYS {
+        return None;
+    }
+    let (train, test) = peaks.split_at(n - held);
+    // The season the whole history shows on this scale, refitted on the
+    // shorter part: the hold-out scores the model that will be used (a
+    // shorter part may be too short to find a cycle it does hold).
+    let period = choose(&scale.apply(peaks), season, step_days)
+        .ok()
+        .flatten()
+        .map_or(SeasonChoice::Off, |c| SeasonChoice::Period(c.period));
+    let series = scale.apply(train);
+    let t = fit_trend(&series, period, step_days, "")
+        .or_else(|_| fit_trend(&series, SeasonChoice::Off, step_days, ""))
+        .ok()?;
+    let ahead = t.fit.model.forecast(held, 0.8).ok()?;
+    let (mut sum, mut count) = (0.0, 0usize);
+    for (k, (f, &y)) in ahead.iter().zip(test).enumerate() {
+        if !y.is_finite() {
+            continue;
+        }
+        let v = t
+            .cycle
+            .as_ref()
+            .map_or(f.mean, |c| c.add(f.mean, n - held + k, 0.0));
+        sum += (scale.undo(v) - y).abs();
+        count += 1;
+    }
+    let err = sum / count.max(1) as f64;
+    (count > 0 && err.is_finite()).then_some(err)
+}
+
+/// The scale `choice` asks for on `peaks`, with why in a few words.
+///
+/// `Auto` compares the two scales out of sample: each model (season and
+/// auto-ARIMA, as fitted on the whole history) is fitted on the history
+/// but its last [`HOLDOUT_SHARE`] and forecast over it, and the log scale
+/// is taken when its mean absolute error in the peaks' own units is
+/// smaller (and every peak is above zero). Why a hold-out and not the AIC
+/// corrected by the Jacobian (−2·Σ log y): the two scales' auto-ARIMAs may
+/// difference a different number of times (KPSS on each), and likelihoods
+/// of series differenced differently are not comparable; and the runway
+/// forecasts many steps ahead, which a multi-step hold-out scores
+/// directly where one-step errors and the AIC do not. Where no hold-out
+/// can be scored (a short history, a failed fit), the level scale — the
+/// model before the choice — is kept.
+fn choose_scale(
+    peaks: &[f64],
+    choice: ScaleChoice,
+    season: SeasonChoice,
+    step_days: f64,
+) -> Result<(Scale, String), RunwayError> {
+    match choice {
+        ScaleChoice::Level => Ok((Scale::Level, "level scale".into())),
+        ScaleChoice::Log => {
+            check_log(peaks)?;
+            Ok((Scale::Log, "log scale (asked for)".into()))
+        }
+        ScaleChoice::Auto if !log_defined(peaks) => Ok((
+            Scale::Level,
+            "level scale (a peak at or below 0 has no logarithm)".into(),
+        )),
+        ScaleChoice::Auto => {
+            let level = holdout_error(peaks, Scale::Level, season, step_days);
+            let log = holdout_error(peaks, Scale::Log, season, step_days);
+            Ok(match (level, log) {
+                (Some(a), Some(b)) if b < a => (
+                    Scale::Log,
+                    format!("log scale (hold-out error {b:.4} against the level's {a:.4})"),
+                ),
+                (Some(a), Some(b)) => (
+                    Scale::Level,
+                    format!("level scale (hold-out error {a:.4} against the log's {b:.4})"),
+                ),
+                _ => (
+                    Scale::Level,
+                    "level scale (too short a history to compare scales on a hold-out)".into(),
+                ),
+            })
+        }
+    }
+}
+
 /// Whether the peaks (no gaps) lie on one straight line.
 fn is_exact_line(peaks: &[f64]) -> bool {
     if peaks.iter().any(|p| !p.is_finite()) {
@@ -150,11 +301,19 @@ fn is_exact_line(peaks: &[f64]) -> bool {
 /// fitted on the deseasonalized peaks and every path gets the cycle back
 /// before its running maximum is taken; the model string names the
 /// period and amplitude, or says that none was found.
+///
+/// On the scale `scale` asks for ([`super::scale`]; `Auto`: chosen by a
+/// hold-out of the history's last part, [`choose_scale`]): on the log
+/// scale the season and the ARIMA are fitted on the logarithm of the
+/// peaks and the band of the paths' running maximum is exponentiated
+/// (exactly the band of the exponentiated paths', `exp` being
+/// increasing); the model string says which scale and why.
 pub fn fitted_band(
     peaks: &[f64],
     days: usize,
     resource: &str,
     season: SeasonChoice,
+    scale: ScaleChoice,
     step_days: f64,
 ) -> Result<Band, RunwayError> {
     enough(peaks, resource)?;
@@ -171,35 +330,37 @@ pub fn fitted_band(
         band.p90[0] = now;
         return Ok(band);
     }
-    let select = SelectParams {
-        max_p: 2,
-        max_q: 2,
-        max_order: 2,
-        max_d: 1,
-        fit: ArimaParams::default(),
-        ..SelectParams::default()
-    };
-    let cycle = choose(peaks, season, step_days)?;
-    let trend_of = cycle
-        .as_ref()
-        .map_or_else(|| peaks.to_vec(), |c| c.remove(peaks));
-    let fit = auto_arima(&trend_of, &select)
-        .map_err(|e| RunwayError::Fit(resource.to_string(), e.to_string()))?;
+    let (scale, why_scale) = choose_scale(peaks, scale, season, step_days)?;
+    let series = scale.apply(peaks);
+    let TrendFit {
+        cycle,
+        trend_of,
+        fit,
+    } = fit_trend(&series, season, step_days, resource)?;
     let model = PathModel::of_fit(fit.model.fit_summary(), &trend_of);
     let cycle = cycle.map(|c| with_spread(c, model.sigma2, &trend_of));
-    let q =
-        running_max_band(&model, &trend_of, now, days, PATHS, cycle.as_ref()).ok_or_else(|| {
-            RunwayError::Fit(
-                resource.to_string(),
-                "the last day has no peak to start the forecast from".into(),
-            )
-        })?;
+    let q = running_max_band(
+        &model,
+        &trend_of,
+        scale.of(now),
+        days,
+        PATHS,
+        cycle.as_ref(),
+    )
+    .ok_or_else(|| {
+        RunwayError::Fit(
+            resource.to_string(),
+            "the last day has no peak to start the forecast from".into(),
+        )
+    })?;
+    let back = |v: Vec<f64>| -> Vec<f64> { v.into_iter().map(|x| scale.undo(x)).collect() };
     let mut band = Band {
-        p10: q.p10,
-        p50: q.p50,
-        p90: q.p90,
+        p10: back(q.p10),
+        p50: back(q.p50),
+        p90: back(q.p90),
         model: String::new(),
         season: cycle.as_ref().map(|c| c.period),
+        scale,
     };
     if band
         .p10
@@ -237,7 +398,7 @@ pub fn fitted_band(
         }
     };
     band.model = format!(
-        "auto-ARIMA on daily peaks, {seasonal}, highest peak so far over {PATHS} simulated paths: {}",
+        "auto-ARIMA on daily peaks, {why_scale}, {seasonal}, highest peak so far over {PATHS} simulated paths: {}",
         fit.model.describe()
     );
     Ok(band)
@@ -316,6 +477,16 @@ pub fn linear_band(peaks: &[f64], days: usize, resource: &str) -> Result<Band, R
 mod tests {
     use super::*;
 
+    /// [`fitted_band`] of a CPU series in daily steps.
+    fn fit(
+        peaks: &[f64],
+        days: usize,
+        season: SeasonChoice,
+        scale: ScaleChoice,
+    ) -> Result<Band, RunwayError> {
+        fitted_band(peaks, days, "cpu", season, scale, 1.0)
+    }
+
     #[test]
     fn a_line_through_exact_points_has_no_interval_and_extends_the_line() {
         // y = 0.3 + 0.01·d exactly, plus one zero-residual check: the
@@ -366,11 +537,12 @@ mod tests {
             10,
             "cpu",
             SeasonChoice::Auto,
+            ScaleChoice::Level,
             1.0,
         )
         .unwrap_err();
         assert!(e.to_string().contains("3 whole day(s)"), "{e}");
-        let flat = fitted_band(&[0.4; 9], 30, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        let flat = fit(&[0.4; 9], 30, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
         assert!(flat.p90.iter().all(|&v| v == 0.4));
     }
 
@@ -384,7 +556,7 @@ mod tests {
         let peaks: Vec<f64> = (0..60)
             .map(|d| 0.30 + 0.005 * d as f64 + 0.01 * (rng.unit() - 0.5))
             .collect();
-        let b = fitted_band(&peaks, 90, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        let b = fit(&peaks, 90, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
         assert!(b.p50[90] > b.p50[1] + 0.3, "{}", b.model);
         // The line continued: 0.30 + 0.005 × 149 ≈ 1.045 on day 90.
         assert!((b.p50[90] - 1.045).abs() < 0.03, "{}", b.p50[90]);
@@ -426,7 +598,7 @@ mod tests {
         // day within a day (the noise, σ = 0.003, moves it little).
         let n = 70;
         let peaks = weekly(0, n, 0.003, 5);
-        let b = fitted_band(&peaks, 60, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        let b = fit(&peaks, 60, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
         assert_eq!(b.season, Some(7), "{}", b.model);
         assert!(b.model.contains("seasonal period 7"), "{}", b.model);
         let level = 0.45;
@@ -434,7 +606,7 @@ mod tests {
         let p50 = reach_day(&b.p50, level).unwrap();
         assert!(p50.abs_diff(truth) <= 1, "P50 day {p50}, curve {truth}");
         // Season off: the trend alone, and the model says so.
-        let off = fitted_band(&peaks, 60, "cpu", SeasonChoice::Off, 1.0).unwrap();
+        let off = fit(&peaks, 60, SeasonChoice::Off, ScaleChoice::Level).unwrap();
         assert_eq!(off.season, None);
         assert!(off.model.contains("season off"), "{}", off.model);
         // A trend with white noise has no season, and says so.
@@ -442,10 +614,10 @@ mod tests {
         let plain: Vec<f64> = (0..n)
             .map(|t| 0.3 + 0.002 * t as f64 + 0.01 * rng.normal())
             .collect();
-        let b = fitted_band(&plain, 60, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        let b = fit(&plain, 60, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
         assert_eq!(b.season, None);
         assert!(b.model.contains("no season found"), "{}", b.model);
-        let short = fitted_band(&plain[..20], 10, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+        let short = fit(&plain[..20], 10, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
         assert!(
             short.model.contains("no season looked for"),
             "{}",
@@ -476,7 +648,7 @@ mod tests {
             let Some(truth) = crossing(future, level) else {
                 continue;
             };
-            let b = fitted_band(history, 90, "cpu", SeasonChoice::Auto, 1.0).unwrap();
+            let b = fit(history, 90, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
             let early = reach_day(&b.p90, level).unwrap_or(usize::MAX);
             let late = reach_day(&b.p10, level).unwrap_or(usize::MAX);
             scored += 1;
@@ -493,12 +665,70 @@ mod tests {
     fn a_season_longer_than_half_the_history_or_of_one_day_is_refused() {
         let peaks = weekly(0, 20, 0.003, 1);
         for (p, word) in [(1, "at least 2"), (11, "two of them")] {
-            let e = fitted_band(&peaks, 10, "cpu", SeasonChoice::Period(p), 1.0)
+            let e = fit(&peaks, 10, SeasonChoice::Period(p), ScaleChoice::Level)
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with("season:") && e.contains(word), "{e}");
         }
-        let b = fitted_band(&peaks, 10, "cpu", SeasonChoice::Period(7), 1.0).unwrap();
+        let b = fit(&peaks, 10, SeasonChoice::Period(7), ScaleChoice::Level).unwrap();
         assert_eq!(b.season, Some(7));
+    }
+
+    #[test]
+    fn compound_growth_is_fitted_on_the_log_scale_and_crosses_when_the_curve_does() {
+        // 1 % a step compounded from 0.2, noise of σ = 0.01 on the log
+        // scale, 120 steps: the hold-out prefers the log model, and the
+        // P50 first-passage day of 1.2 is the curve's own, ln(1.2/0.2) /
+        // ln(1.01) = 180.07 → step 181, day 62 after the last (step
+        // 119), within 3 days (the noise's highs cross a little early).
+        let mut rng = crate::numerics::rng::Rng::new(21);
+        let peaks: Vec<f64> = (0..120)
+            .map(|t| 0.2 * 1.01f64.powi(t) * (0.01 * rng.normal()).exp())
+            .collect();
+        let b = fit(&peaks, 120, SeasonChoice::Off, ScaleChoice::Auto).unwrap();
+        assert_eq!(b.scale, Scale::Log, "{}", b.model);
+        assert!(b.model.contains("log scale (hold-out"), "{}", b.model);
+        let analytic = ((1.2f64 / 0.2).ln() / 1.01f64.ln()).ceil() as usize - 119;
+        let p50 = reach_day(&b.p50, 1.2).unwrap();
+        assert!(
+            p50.abs_diff(analytic) <= 3,
+            "P50 day {p50}, curve {analytic}"
+        );
+        // The level model, asked for, falls behind the compounding: its
+        // median crossing is later than the curve's.
+        let level = fit(&peaks, 120, SeasonChoice::Off, ScaleChoice::Level).unwrap();
+        assert_eq!(level.scale, Scale::Level);
+        assert!(reach_day(&level.p50, 1.2).is_none_or(|d| d > analytic + 3));
+    }
+
+    #[test]
+    fn a_straight_line_is_fitted_on_the_level_scale() {
+        // 0.1 + 0.01·t over 100 steps, σ = 0.005: in logs the line bends
+        // (the log model would carry the early steps' 10 % a step on),
+        // so the hold-out keeps the level model, whose P50 crosses 1.5
+        // when the line does: (1.5 − 0.1) / 0.01 = step 140, day 41.
+        let mut rng = crate::numerics::rng::Rng::new(4);
+        let peaks: Vec<f64> = (0..100)
+            .map(|t| 0.1 + 0.01 * t as f64 + 0.005 * rng.normal())
+            .collect();
+        let b = fit(&peaks, 90, SeasonChoice::Off, ScaleChoice::Auto).unwrap();
+        assert_eq!(b.scale, Scale::Level, "{}", b.model);
+        assert!(b.model.contains("level scale (hold-out"), "{}", b.model);
+        let p50 = reach_day(&b.p50, 1.5).unwrap();
+        assert!(p50.abs_diff(41) <= 3, "P50 day {p50}");
+    }
+
+    #[test]
+    fn the_log_scale_is_refused_for_a_peak_at_zero_and_never_chosen_for_it() {
+        let mut peaks: Vec<f64> = (0..30).map(|t| 0.1 + 0.01 * t as f64).collect();
+        peaks[3] = 0.0;
+        peaks[7] += 0.02;
+        let e = fit(&peaks, 10, SeasonChoice::Off, ScaleChoice::Log)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("scale:") && e.contains("step 3"), "{e}");
+        let b = fit(&peaks, 10, SeasonChoice::Off, ScaleChoice::Auto).unwrap();
+        assert_eq!(b.scale, Scale::Level);
+        assert!(b.model.contains("no logarithm"), "{}", b.model);
     }
 }

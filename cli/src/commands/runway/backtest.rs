@@ -2,7 +2,7 @@
 //! planners' linear rule cut at past days of real series and scored
 //! against the crossings that followed (`skyplan_engine::runway::backtest`).
 
-use super::{days, season};
+use super::{days, scale, season};
 use crate::common::{emit_report, Failure};
 use crate::input::import_loaded;
 use serde::Serialize;
@@ -60,6 +60,7 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
                 p.horizon_days = days(&parser.value()?.string()?, "--horizon")? as usize
             }
             Long("season") => p.season = season(&parser.value()?.string()?)?,
+            Long("scale") => p.scale = scale(&parser.value()?.string()?)?,
             Value(v) => files.push(v.string()?),
             other => return Err(other.unexpected().into()),
         }
@@ -168,6 +169,11 @@ fn text(o: &Out) -> String {
             seasons.join(", ")
         },
         o.all.cuts
+    );
+    let _ = writeln!(
+        s,
+        "scale of the fitted trend: log on {} of {} cuts, level on the rest",
+        o.all.log_scale_cuts, o.all.cuts
     );
     let _ = writeln!(
         s,

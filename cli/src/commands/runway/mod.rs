@@ -6,7 +6,7 @@ pub mod backtest;
 pub mod plan;
 
 use crate::common::Failure;
-use skyplan_engine::runway::SeasonChoice;
+use skyplan_engine::runway::{ScaleChoice, SeasonChoice};
 
 /// `skyplan runway --help`.
 pub const HELP: &str = "\
@@ -19,10 +19,11 @@ USAGE:
                    [--target F | --target RESOURCE=F]...
                    [--horizon DAYS] [--purchase-horizon DAYS]
                    [--machines N] [--machine-cores C] [--queue-limit SECS]
-                   [--season auto|none|N] [--json]
+                   [--season auto|none|N] [--scale auto|level|log] [--json]
     skyplan runway backtest FILE... [--rises LIST] [--min-history DAYS]
                    [--cut-every DAYS] [--per day|sample]
-                   [--horizon DAYS] [--season auto|none|N] [--json]
+                   [--horizon DAYS] [--season auto|none|N]
+                   [--scale auto|level|log] [--json]
 
 With no input it plans the demo workspace built into skyplan (the same
 as `skyplan bundle`'s, from any directory); a BUNDLE (.skyplan) is read
@@ -63,6 +64,11 @@ OPTIONS:
                          or a year, where three of them in the daily peaks
                          show it), none, or a period N in days (at least
                          2, at most half the history)
+    --scale S            the scale of the fitted trend: level (default),
+                         log (compound growth; every peak above 0), or
+                         auto (the log when every peak is above 0 and it
+                         forecasts the history's held-out last fifth
+                         better; unreliable on short histories)
     --json               print JSON: binding, limits (name, p10, p50, p90:
                          dates or null), purchases (date, machines),
                          purchases_p90, levers
@@ -89,6 +95,10 @@ daily peaks, with its prediction interval) on the same cases: coverage
                          with --per sample, the year is 52 weekly or 12
                          monthly samples — where the history shows it),
                          none (the trend alone), or a period N in steps
+    --scale S            the fitted trend's scale: level (default, the
+                         model before the choice), log (compound growth;
+                         every sample above 0) or auto (chosen in each
+                         cut's history by a hold-out of its last fifth)
     --json               print JSON: coverage, median_error, baseline
                          {coverage, median_error}, per series
 
@@ -121,6 +131,18 @@ pub fn season(text: &str) -> Result<SeasonChoice, Failure> {
         .validate()
         .map_err(|e| Failure::usage(format!("--{e}")))?;
     Ok(choice)
+}
+
+/// A scale from `auto`, `level` or `log`.
+pub fn scale(text: &str) -> Result<ScaleChoice, Failure> {
+    match text {
+        "auto" => Ok(ScaleChoice::Auto),
+        "level" => Ok(ScaleChoice::Level),
+        "log" => Ok(ScaleChoice::Log),
+        _ => Err(Failure::usage(format!(
+            "--scale: auto, level or log, got `{text}`"
+        ))),
+    }
 }
 
 /// Days from `180`, `180d`.

@@ -2,7 +2,7 @@
 //! lever table of a workspace, as `skyplan_report::runway` computes them
 //! for the report and the studio.
 
-use super::{days, season};
+use super::{days, scale, season};
 use crate::common::{emit_report, Failure};
 use crate::workspace_bundle::{demo_bundle, files_bundle, read_bytes, Demo};
 use serde::Serialize;
@@ -139,6 +139,10 @@ pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
             Long("season") => {
                 let s = season(&parser.value()?.string()?)?;
                 overrides.push(Box::new(move |p| p.season = s));
+            }
+            Long("scale") => {
+                let s = scale(&parser.value()?.string()?)?;
+                overrides.push(Box::new(move |p| p.scale = s));
             }
             Value(v) => a.inputs.push(v.string()?),
             other => return Err(other.unexpected().into()),
