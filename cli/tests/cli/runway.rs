@@ -365,3 +365,93 @@ fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
     assert_ne!(code, 0, "{err}");
     assert!(err.contains("scale"), "{err}");
 }
+
+/// The text of `s` between `before` and the next `after`.
+fn between<'a>(s: &'a str, before: &str, after: &str) -> &'a str {
+    let start = s
+        .find(before)
+        .unwrap_or_else(|| panic!("`{before}` in {s}"))
+        + before.len();
+    let len = s[start..]
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` in {s}"));
+    &s[start..start + len]
+}
+
+#[test]
+fn the_harvesting_and_tuning_levers_read_their_parts_sweeps() {
+    // With no growth the grown load is today's: the harvesting lever's
+    // kills are those of `sweep harvest`'s cell at the demo tenants'
+    // servers and level (the Harvest panel's "where it pays" point), and
+    // the tuning lever's contention figures those of `sweep tuning`'s
+    // cell at the mix load and queue count, on the demo's job history.
+    let v = json(&["runway", "--growth", "0%", "--json"]);
+    let lever = |name: &str| {
+        v["levers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let harvest = lever("harvesting");
+    let cost = harvest["cost"].as_str().unwrap();
+    assert!(
+        cost.starts_with("at 1.00× the batch work (0.21 of the cores)"),
+        "{cost}"
+    );
+    let servers = between(cost, "cores), ", " servers");
+    let level = between(cost, "servers at ", " % primary");
+    let sweep = json(&[
+        "sweep",
+        "harvest",
+        "--servers",
+        servers,
+        "--levels",
+        level,
+        "--days",
+        "2",
+        "--scaling",
+        "linear",
+        "--json",
+    ]);
+    let row = &sweep["rows"][0];
+    assert_eq!(
+        between(cost, "YARN-H killed ", " containers"),
+        row["h_kills"].to_string(),
+        "{cost} {row}"
+    );
+    assert_eq!(
+        between(cost, "(YARN-PT ", ")"),
+        row["pt_kills"].to_string(),
+        "{cost} {row}"
+    );
+
+    let tuning = lever("tuning");
+    let detail = tuning["detail"].as_str().unwrap();
+    let queues = between(detail, " on ", " queue(s)");
+    let history = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/demo/history.csv");
+    let sweep = json(&[
+        "sweep", "tuning", history, "--loads", "1.5", "--queues", queues, "--json",
+    ]);
+    let row = &sweep["rows"][0];
+    let pct = |k: &str| format!("{:.1} %", 100.0 * row[k].as_f64().unwrap());
+    assert_eq!(
+        between(detail, "non-best configurations ", " slower"),
+        pct("nonbest_increase"),
+        "{detail} {row}"
+    );
+    assert!(
+        detail.ends_with(&format!("its regret {}", pct("regret"))),
+        "{detail} {row}"
+    );
+
+    // Grown, the batch work of the harvest cell grows with it.
+    let grown = json(&["runway", "--growth", "5%", "--json"]);
+    let cost = grown["levers"][2]["cost"].as_str().unwrap();
+    let share: f64 = between(cost, "batch work (", " of the cores")
+        .parse()
+        .unwrap();
+    assert!(share > 0.21, "{cost}");
+}

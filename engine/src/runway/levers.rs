@@ -15,10 +15,18 @@
 //!   is positive and turnaround is not slower;
 //! - **harvesting**: the primary tenants' harvestable containers
 //!   ([`crate::harvest::capacity`], the low percentile of the worst hour)
-//!   as extra batch cores, as machines of the size added;
+//!   as extra batch cores, as machines of the size added; what that costs
+//!   from one cell of the harvest sweep ([`HarvestRegime`], the Harvest
+//!   panel's "where it pays") at the loaded tenants' servers and primary
+//!   level with the batch work × the growth: YARN-H's and YARN-PT's
+//!   kills, the jobs left unfinished;
 //! - **tuning**: the Tuning panel's pass on a window of the job history
 //!   grown by the growth (more jobs in the same cluster), the current and
-//!   the recommended configuration each simulated: latency, not machines.
+//!   the recommended configuration each simulated: latency, not machines;
+//!   beside it one cell of the contention sweep ([`ContentionSweep`], the
+//!   Tuning panel's "where it pays") at the mix load × the growth and the
+//!   current queue count: how much configurations differ there and how
+//!   often the estimate picks the best.
 //!
 //! A lever whose own run says it does not pay at that load is marked so,
 //! with its figures.
@@ -38,12 +46,15 @@ use super::growth::{GrowthCurve, Quantile};
 use super::limit::{Limit, Packing};
 use super::params::RunwayParams;
 use super::planner::Planner;
-use crate::harvest::{capacity, CapacityParams, Classification};
+use crate::harvest::{
+    capacity, CapacityParams, Classification, HarvestRegime, RegimeRow, Scaling,
+    SimParams as HarvestSim,
+};
 use crate::model::WorkloadJob;
 use crate::shaping::{LoadSweep, Params as ShapingParams};
 use crate::tuning::{
-    panel_params, simulated_latency, tune, window_groups, Cluster as TuneCluster, GroupConfig,
-    TuningSettings,
+    panel_params, simulated_latency, tune, window_groups, Cluster as TuneCluster, ContentionRow,
+    ContentionSweep, GroupConfig, TuningSettings, SWEEP_SWIM_JOBS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -448,12 +459,16 @@ impl Planner {
         let harvestable = cores / per_machine;
         let machines = harvestable.min(g.needed);
         let days = g.capacity_days(self, machines);
+        let cost = match harvest_cell(c, g.grown) {
+            Ok(row) => harvest_cost(&row, g.grown),
+            Err(e) => format!("the harvest sweep's cell at the grown load did not run: {e}"),
+        };
         Ok(Lever {
             name: "harvesting".into(),
             machines: Some(machines),
             days,
             pays: machines > 0.0,
-            cost: Some("kills of batch tasks when a primary tenant's load returns: simulated by the Harvest panel's YARN-H run, not at this load".into()),
+            cost: Some(cost),
             detail: format!(
                 "{cores:.0} cores harvestable from {} primary tenant class(es) in the worst hour ({}th percentile): {harvestable:.1} machines of {per_machine:.2} cores, of which the grown demand needs at most {:.0} ({} today + {} bought){}",
                 m.classes.len(),
@@ -490,6 +505,10 @@ fn tuning(g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
     }
     let gain = if now > 0.0 { 1.0 - tuned / now } else { 0.0 };
     let pays = gain > crate::tuning::TIE_TOLERANCE;
+    let contention = match contention_cell(history, grown, current.queues.len()) {
+        Ok(row) => contention_sentence(&row, grown),
+        Err(e) => format!("; the contention sweep's cell at the grown load did not run: {e}"),
+    };
     Ok(Lever {
         name: "tuning".into(),
         machines: None,
@@ -497,7 +516,7 @@ fn tuning(g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
         pays,
         cost: None,
         detail: format!(
-            "{} jobs a window ({} × {grown:.2}): mean latency {now:.1} s current, {tuned:.1} s tuned, simulated ({:+.1} %){}",
+            "{} jobs a window ({} × {grown:.2}): mean latency {now:.1} s current, {tuned:.1} s tuned, simulated ({:+.1} %){}{}",
             grown_settings.jobs,
             settings.jobs,
             -gain * 100.0,
@@ -505,7 +524,100 @@ fn tuning(g: &Grown, inputs: &LeverInputs<'_>) -> Result<Lever, RunwayError> {
                 ""
             } else {
                 ": within the tie tolerance or slower, the current configuration is kept"
-            }
+            },
+            contention
         ),
     })
+}
+
+/// Days a harvest sweep cell simulates for the lever: two, as the Harvest
+/// panel's own run and its "where it pays" sweep.
+const HARVEST_DAYS: f64 = 2.0;
+
+/// The harvest sweep's cell at the grown load: a datacenter of the loaded
+/// tenants' servers at their core-weighted mean primary level (the point
+/// the Harvest panel's "where it pays" marks as theirs), linear scaling,
+/// §6's offered batch work × the growth. The primary tenants are held as
+/// loaded: the runway grows the batch work that would run on their spare
+/// cycles.
+fn harvest_cell(c: &Classification, grown: f64) -> Result<RegimeRow, String> {
+    let servers: usize = c.tenants.iter().map(|t| t.servers).sum();
+    let (sum, weight) = c.tenants.iter().fold((0.0, 0.0), |(s, w), t| {
+        let k = t.servers as f64 * t.cores_per_server;
+        (s + k * t.average, w + k)
+    });
+    if servers == 0 || weight <= 0.0 {
+        return Err("the tenants have no servers".into());
+    }
+    let base = HarvestSim::default();
+    let sweep = HarvestRegime {
+        base: HarvestSim {
+            days: HARVEST_DAYS,
+            batch_load: base.batch_load * grown,
+            ..base
+        },
+        servers: vec![servers],
+        // One decimal, as the Harvest panel's own run at the tenants'
+        // level.
+        levels: vec![((sum / weight) * 10.0).round() / 10.0],
+        scalings: vec![Scaling::Linear],
+        ..HarvestRegime::default()
+    };
+    sweep
+        .run_cell(0, &crate::fixtures::regime_datacenter)
+        .map_err(|e| e.to_string())
+}
+
+/// The harvest cell's kills and unfinished jobs, in a sentence.
+fn harvest_cost(row: &RegimeRow, grown: f64) -> String {
+    format!(
+        "at {grown:.2}× the batch work ({:.2} of the cores), {} servers at {:.1} % primary, {} days: YARN-H killed {} containers (YARN-PT {}), {} of {} jobs unfinished (YARN-PT {}); YARN-H's mean job time {:.1} % below YARN-PT's",
+        HarvestSim::default().batch_load * grown,
+        row.servers,
+        row.level,
+        row.days,
+        row.h_kills,
+        row.pt_kills,
+        row.h_unfinished,
+        row.jobs,
+        row.pt_unfinished,
+        row.improvement
+    )
+}
+
+/// The contention sweep's cell at the grown load: the sweep's base
+/// ([`ContentionSweep::small_base`]) at its mix load × the growth, the
+/// current queue count, on the first [`SWEEP_SWIM_JOBS`] jobs of the
+/// history (as `skyplan sweep tuning FILE` takes them).
+fn contention_cell(
+    history: &[&WorkloadJob],
+    grown: f64,
+    queues: usize,
+) -> Result<ContentionRow, String> {
+    let base = ContentionSweep::small_base();
+    let load = base.mix_load * grown;
+    let swim = history
+        .iter()
+        .take(SWEEP_SWIM_JOBS)
+        .map(|j| (*j).clone())
+        .collect();
+    let sweep = ContentionSweep::new(base, swim, vec![load], vec![queues]);
+    sweep
+        .validate()
+        .and_then(|()| sweep.run_cell(0))
+        .map_err(|e| e.to_string())
+}
+
+/// The contention cell's figures, as the tail of the tuning sentence.
+fn contention_sentence(row: &ContentionRow, grown: f64) -> String {
+    let pct = |x: Option<f64>| x.map_or_else(|| "–".to_owned(), |v| format!("{:.1} %", 100.0 * v));
+    format!(
+        "; the contention sweep at mix load {:.2} (× {grown:.2}) on {} queue(s), {} cases: non-best configurations {} slower than the best, the estimate's pick the best in {}, its regret {}",
+        row.load,
+        row.queues,
+        row.cases,
+        pct(row.nonbest_increase),
+        pct(row.hit_share),
+        pct(row.regret)
+    )
 }

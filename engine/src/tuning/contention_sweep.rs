@@ -39,6 +39,11 @@ pub struct ContentionSweep {
     pub queues: Vec<usize>,
 }
 
+/// SWIM jobs a tuning sweep takes from a history by default (`skyplan
+/// sweep tuning FILE --swim-jobs`, the runway's tuning lever): enough for
+/// the base's windows and §4.4's stream.
+pub const SWEEP_SWIM_JOBS: usize = 240;
+
 /// One cell's measures: the point, then §4.3's and §4.4's figures over
 /// both schedulers' cases at it. A figure with nothing to average (every
 /// configuration ties, no SWIM stream) is absent.
@@ -76,6 +81,23 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 impl ContentionSweep {
+    /// The base evaluation of `skyplan sweep tuning` and of the runway's
+    /// tuning lever: smaller than `tune evaluate`'s default (3 SWIM
+    /// windows, 6 Google-like mixes, one noise seed, §4.4 at 2 minutes on
+    /// 60 jobs) so that a grid of cells runs in minutes and one cell in a
+    /// fraction of a second. The studio's Tuning panel writes the same
+    /// numbers out as data (its page links no engine function).
+    pub fn small_base() -> EvalParams {
+        EvalParams {
+            facebook_windows: 3,
+            google_mixes: 6,
+            repeats: 1,
+            adapt_minutes: vec![2.0],
+            adapt_jobs: 60,
+            ..EvalParams::default()
+        }
+    }
+
     /// The sweep of `base` on `swim` over `loads` × `queues`.
     pub fn new(
         base: EvalParams,

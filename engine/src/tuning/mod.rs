@@ -67,7 +67,7 @@ pub use cluster_dp::{
     cluster_dp, cluster_dp_brute_force, cluster_dp_with_progress, ClusterSplit, DpVariant,
     GroupCurve,
 };
-pub use contention_sweep::{ContentionRow, ContentionSweep};
+pub use contention_sweep::{ContentionRow, ContentionSweep, SWEEP_SWIM_JOBS};
 pub(crate) use error::check_range;
 pub use error::TuneError;
 pub use evaluate::{

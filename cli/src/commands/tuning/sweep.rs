@@ -7,32 +7,18 @@ use crate::input::import_loaded;
 use crate::sweep_run::{is_sweep_flag, list, run_and_emit, sweep_option, table_rows, SweepArgs};
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::sweep::{CellOutcome, SweepResult, SweepSpec};
-use skyplan_engine::tuning::{ContentionSweep, EvalParams};
+use skyplan_engine::tuning::{ContentionSweep, SWEEP_SWIM_JOBS};
 use std::fmt::Write as _;
-
-/// The sweep's base evaluation: smaller than `tune evaluate`'s default
-/// (3 windows, 6 Google-like mixes, one noise seed, §4.4 at 2 minutes on
-/// 60 jobs) so that a grid of cells runs in minutes.
-fn base() -> EvalParams {
-    EvalParams {
-        facebook_windows: 3,
-        google_mixes: 6,
-        repeats: 1,
-        adapt_minutes: vec![2.0],
-        adapt_jobs: 60,
-        ..EvalParams::default()
-    }
-}
 
 /// `skyplan sweep tuning …` (after the part's name).
 pub fn run(parser: &mut lexopt::Parser) -> Result<(), Failure> {
     use lexopt::prelude::*;
-    let mut p = base();
+    let mut p = ContentionSweep::small_base();
     let mut a = SweepArgs::default();
     let mut loads = vec![p.mix_load];
     let mut queues = p.queue_counts.clone();
     let mut file = None;
-    let mut swim_jobs = 240usize;
+    let mut swim_jobs = SWEEP_SWIM_JOBS;
     while let Some(arg) = parser.next()? {
         match arg {
             Long("loads") => loads = list(&parser.value()?.string()?, "--loads")?,
