@@ -19,7 +19,9 @@ use crate::toolkit::form::{number, whole};
 use crate::toolkit::job::Job;
 use leptos::prelude::*;
 use skyplan_engine::bundle::RunwayState;
-use skyplan_engine::runway::{Growth, Lever, LeverKind, ResourceTarget, RunwayParams};
+use skyplan_engine::runway::{
+    Growth, Lever, LeverKind, ResourceTarget, RunwayParams, ScaleChoice, SeasonChoice,
+};
 use skyplan_engine::Resource;
 
 /// How the form sets the growth.
@@ -46,6 +48,11 @@ pub struct RunwayForm {
     pub horizon: String,
     /// Days the purchase schedule keeps every limit.
     pub purchase: String,
+    /// The fitted trend's scale (level, log, or chosen by a hold-out).
+    pub scale: ScaleChoice,
+    /// The fitted growth's season as typed: `auto` (found in the history),
+    /// `none`, or a period in days.
+    pub season: String,
     /// The settings the form does not show (steps, the machine added, the
     /// queue's limit, other resources' targets), kept as they came.
     pub rest: RunwayParams,
@@ -79,6 +86,19 @@ fn target_in(params: &RunwayParams, resource: &Resource) -> f64 {
         .map_or(params.target, |t| t.target)
 }
 
+/// The season as typed: `auto` (or nothing), `none`, or a period in days
+/// (the engine checks it is at least 2 and fits the history).
+fn season_of(text: &str) -> Result<SeasonChoice, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "auto" => Ok(SeasonChoice::Auto),
+        "none" | "off" => Ok(SeasonChoice::Off),
+        days => days
+            .parse::<usize>()
+            .map(SeasonChoice::Period)
+            .map_err(|_| format!("Season: `auto`, `none` or a period in days, not `{text}`")),
+    }
+}
+
 impl RunwayForm {
     /// The form showing `p`.
     pub fn of(p: &RunwayParams) -> Self {
@@ -93,6 +113,12 @@ impl RunwayForm {
             memory: percent_of(target_in(p, &Resource::Memory)),
             horizon: p.horizon_days.to_string(),
             purchase: p.purchase_days.to_string(),
+            scale: p.scale,
+            season: match p.season {
+                SeasonChoice::Auto => "auto".to_owned(),
+                SeasonChoice::Off => "none".to_owned(),
+                SeasonChoice::Period(days) => days.to_string(),
+            },
             rest: p.clone(),
         }
     }
@@ -128,6 +154,8 @@ impl RunwayForm {
             targets,
             horizon_days: whole(&self.horizon, "Horizon, days")?,
             purchase_days: whole(&self.purchase, "Purchases for, days")?,
+            scale: self.scale,
+            season: season_of(&self.season)?,
             ..self.rest.clone()
         })
     }
@@ -411,9 +439,12 @@ mod tests {
             horizon_days: 365,
             purchase_days: 90,
             machine_cores: Some(16.0),
+            scale: ScaleChoice::Log,
+            season: SeasonChoice::Period(7),
             ..RunwayParams::default()
         };
         let form = RunwayForm::of(&p);
+        assert_eq!((form.scale, form.season.as_str()), (ScaleChoice::Log, "7"));
         assert_eq!(
             (form.percent.as_str(), form.cpu.as_str(), form.memory.as_str()),
             ("4.5", "80", "85")
@@ -422,6 +453,7 @@ mod tests {
         assert_eq!(back.growth, p.growth);
         assert_eq!(back.machine_cores, Some(16.0));
         assert_eq!((back.horizon_days, back.purchase_days), (365, 90));
+        assert_eq!((back.scale, back.season), (p.scale, p.season));
         assert_eq!(target_in(&back, &Resource::Cpu), 0.8);
         assert_eq!(target_in(&back, &Resource::Memory), 0.85);
         assert_eq!(target_in(&back, &Resource::Disk), 0.7);
@@ -441,6 +473,23 @@ mod tests {
             ..RunwayForm::default()
         };
         assert!(form.params().unwrap_err().starts_with("Growth, % a month"));
+        let form = RunwayForm {
+            season: "weekly".into(),
+            ..RunwayForm::default()
+        };
+        assert!(form.params().unwrap_err().starts_with("Season"));
+        for (typed, season) in [
+            ("", SeasonChoice::Auto),
+            ("Auto", SeasonChoice::Auto),
+            ("none", SeasonChoice::Off),
+            (" 365 ", SeasonChoice::Period(365)),
+        ] {
+            let form = RunwayForm {
+                season: typed.into(),
+                ..RunwayForm::default()
+            };
+            assert_eq!(form.params().unwrap().season, season, "{typed:?}");
+        }
         // Fitted growth ignores the percent typed.
         let form = RunwayForm {
             percent: "x".into(),

@@ -31,7 +31,7 @@ use crate::widgets::format::{minute, trimmed};
 use crate::widgets::table::{col, num, DataTable};
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
-use skyplan_engine::runway::{Growth, PurchasePlan};
+use skyplan_engine::runway::{Growth, PurchasePlan, ScaleChoice};
 use skyplan_engine::Timestamp;
 
 /// The form's fields beside the growth choice.
@@ -41,6 +41,10 @@ const FIELDS: [Field<RunwayForm>; 4] = fields![RunwayForm:
     ("Horizon, days", "runway-horizon", horizon),
     ("Purchases keep limits for, days", "runway-purchase", purchase),
 ];
+
+/// The fitted growth's season.
+const SEASON: [Field<RunwayForm>; 1] =
+    fields![RunwayForm: ("Season: auto, none or days", "runway-season", season)];
 
 /// The growth by hand.
 const PERCENT: [Field<RunwayForm>; 1] =
@@ -124,6 +128,20 @@ fn SettingsCard() -> impl IntoView {
                 <Show when=by_hand>
                     {PERCENT.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
                     {range_field(desk.form, percent.0, percent.1, hold)}
+                </Show>
+                <Show when=move || !by_hand()>
+                    {choice(
+                        "Trend scale",
+                        "runway-scale",
+                        vec![
+                            (ScaleChoice::Level, "level", "level (straight line)".to_owned()),
+                            (ScaleChoice::Log, "log", "logarithm (compounding)".to_owned()),
+                            (ScaleChoice::Auto, "auto", "chosen by a hold-out".to_owned()),
+                        ],
+                        move || desk.form.with(|f| f.scale),
+                        move |s| desk.form.update(|f| f.scale = s),
+                    )}
+                    {SEASON.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
                 </Show>
                 {FIELDS.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
                 {range_field(desk.form, cpu.0, cpu.1, hold)}
