@@ -184,4 +184,17 @@ studioTest('Runway: opens at work on the demo; a slider redraws and the levers f
   await page.waitForFunction(() => document.querySelector('[data-testid=runway-cpu]')?.value === '45');
   await answered('planned');
   assert.deepEqual(await dates(), lower, 'the bundle\'s setting planned');
+
+  // The fitted growth's scale and season, set in the panel: the evidence
+  // line names the model asked for, and the dates are the CLI's with
+  // `--scale log --season none` on the same bundle.
+  await page.selectOption('[data-testid=runway-scale]', 'log');
+  await typeInto('runway-season', 'none');
+  await page.waitForFunction(() =>
+    /log scale \(asked for\)/.test(document.querySelector('[data-testid=runway-evidence]')?.textContent) &&
+    document.querySelector('[data-testid=runway-status]')?.dataset.running === 'false',
+  undefined, { timeout: 300_000 });
+  const log = JSON.parse(skyplan(['runway', saved, '--scale', 'log', '--season', 'none', '--json']));
+  assert.deepEqual(await dates(), log.limits.map((l) => `${l.name}: ${l.p10 ?? 'beyond the horizon'} ${l.p50 ?? 'beyond the horizon'} ${l.p90 ?? 'beyond the horizon'}`));
+  await screenshot('log-scale');
 });
