@@ -188,8 +188,8 @@ studioTest('Runway: opens at work on the demo; a slider redraws and the levers f
   // The fitted growth's scale and season, set in the panel: the evidence
   // line names the model asked for, and the dates are the CLI's with
   // `--scale log --season none` on the same bundle.
-  await page.selectOption('[data-testid=runway-scale]', 'log');
   await typeInto('runway-season', 'none');
+  await page.selectOption('[data-testid=runway-scale]', 'log');
   await page.waitForFunction(() =>
     /log scale \(asked for\)/.test(document.querySelector('[data-testid=runway-evidence]')?.textContent) &&
     document.querySelector('[data-testid=runway-status]')?.dataset.running === 'false',
