@@ -378,3 +378,82 @@ fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
         }
     }
 }
+
+/// The warm-up against cold planners: warmed to the growth slider's
+/// largest value, an answer at any growth of the slider's range re-plans
+/// no size and equals a planner's that never warmed; one size a call.
+/// Twice: a purchase horizon whose plans stay under the cap, and one whose
+/// growth passes it (the agenda short at the cap, the queue behind it in
+/// the plan's order still asked for at sizes below it).
+#[test]
+fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
+    let queue = QueueDemand {
+        jobs: vec![QueuedJob {
+            name: "j".into(),
+            map_work: 2_000.0,
+            reduce_work: 1_000.0,
+            deadline: 600.0,
+        }],
+        slots: Slots {
+            map: 20.0,
+            reduce: 10.0,
+        },
+        quantum: 1.0,
+    };
+    let demand = demand_with(Some(agenda_demand(16.0)), Some(queue));
+    // The panel's growth slider: −10…30 % a month by 0.5.
+    let (lo, hi, step) = (-10.0, 30.0, 0.5);
+    for (days, machines) in [(120u32, 3u32), (1_000, 1)] {
+        let base = RunwayParams {
+            growth: Growth::Fitted,
+            ..monthly(0.0, days, machines)
+        };
+        let mut warm = Planner::new(demand.clone());
+        let mut calls = 0;
+        loop {
+            let before = warm.sizes.count();
+            let s = warm.warm(&base, hi).unwrap();
+            calls += 1;
+            assert_eq!(s.kept, before + s.computed, "{days} days");
+            assert!(s.computed <= 1);
+            if s.done {
+                break;
+            }
+            assert_eq!(s.computed, 1, "a call that is not the last re-plans a size");
+            assert!(calls < 10_000, "the warm-up does not end");
+        }
+        let warmed = warm.sizes.clone();
+        let rows: Vec<usize> = warmed.table.iter().map(|(_, r)| r.len()).collect();
+        assert_eq!(rows.len(), 2, "agenda and queue");
+        assert!(
+            rows.iter().all(|&n| n > 2),
+            "{rows:?}: the largest growth buys machines"
+        );
+        // Done: another call re-plans nothing.
+        let again = warm.warm(&base, hi).unwrap();
+        assert_eq!((again.computed, again.done), (0, true));
+        let cold_max = Planner::new(demand.clone())
+            .answer(&monthly(hi, days, machines))
+            .unwrap();
+        if days == 1_000 {
+            assert!(cold_max.purchases_p90.unmet.is_some(), "the cap is reached");
+        }
+        // Growth typed between the slider's values too (a tenth of its
+        // step) against the warmed sizes; every fourth slider value (and
+        // the ends) against a planner of its own that never warmed.
+        let values = ((hi - lo) / step * 10.0).round() as usize;
+        for i in 0..=values {
+            let g = lo + i as f64 * step / 10.0;
+            let p = monthly(g, days, machines);
+            let got = warm.answer(&p).unwrap();
+            assert_eq!(
+                warm.sizes, warmed,
+                "{g} % a month re-planned a size ({days} days)"
+            );
+            if i % 40 == 0 || i == values {
+                let cold = Planner::new(demand.clone()).answer(&p).unwrap();
+                assert_eq!(got, cold, "{g} % a month ({days} days)");
+            }
+        }
+    }
+}
