@@ -2,7 +2,10 @@
 //! gathered, growth fitted, the agenda re-planned at each size the
 //! purchases reach), a drag of the CPU headroom target and of the growth
 //! by hand answered from the kept planner (what the Runway panel does
-//! while a slider is held), and each lever at the grown load.
+//! while a slider is held), and each lever at the grown load; then the
+//! growth slider's sizes planned ahead on a fresh planner (`Planner::warm`
+//! to the slider's 30 % a month, a size a call, as the panel's worker does
+//! while idle) and a drag over values not seen after it.
 //! `tests/e2e/runway-bench.mjs` times the same in headless Chrome.
 //!
 //! `target/debug/skyplan bundle -o target/demo.skyplan` (the demo), then
@@ -88,4 +91,39 @@ fn main() {
         };
         println!("| lever {} ({pays}) | 1 | {ms:.1} | | |", kind.name());
     }
+    // A fresh planner, its first plan, then warmed to the growth slider's
+    // largest value a call at a time.
+    let mut fresh = skyplan_report::runway::planner(&bundle);
+    fresh.answer(&params).expect("the bundle has a runway");
+    let mut steps: Vec<f64> = Vec::new();
+    let mut computed = 0;
+    loop {
+        let (step, ms) = timed(|| fresh.warm(&params, 30.0));
+        let step = step.expect("warmed");
+        steps.push(ms);
+        computed += step.computed;
+        if step.done {
+            break;
+        }
+    }
+    let total: f64 = steps.iter().sum();
+    let calls = steps.len();
+    let (m, p90, max) = spread(&mut steps);
+    println!(
+        "| warm-up to 30 % a month after the first plan: {computed} sizes, {total:.1} ms in all | {calls} | {m:.3} | {p90:.3} | {max:.3} |"
+    );
+    let warmed: Vec<RunwayParams> = (0..=19)
+        .map(|i| RunwayParams {
+            growth: Growth::Monthly {
+                percent: 10.5 + 0.5 * f64::from(i),
+            },
+            ..params.clone()
+        })
+        .collect();
+    let mut ms: Vec<f64> = warmed.iter().map(|p| timed(|| fresh.answer(p)).1).collect();
+    let (m, p90, max) = spread(&mut ms);
+    println!(
+        "| growth dragged 10.5 → 20 % a month (first pass, after the warm-up) | {} | {m:.3} | {p90:.3} | {max:.3} |",
+        ms.len()
+    );
 }

@@ -5,7 +5,11 @@
 // in the page: from the input event to the chart drawn again with the
 // answer and the next animation frame (the redraw a planner sees), and
 // the worker's own time (the status line's "redrawn in … ms"). Then the
-// four levers measured once the slider is let go.
+// growth slider let go: the four levers measured, then the sizes a growth up
+// to the slider's largest value needs planned ahead (`data-warm="done"` on
+// the panel), and the growth dragged 10.5 → 20 % a month, values not seen
+// before (its first pass after the warm-up). Last, the page reloaded (a
+// fresh worker) and timed to the warm-up done from scratch.
 //
 //   node tests/e2e/runway-bench.mjs
 //
@@ -70,8 +74,29 @@ try {
   await page.waitForFunction(() => document.querySelector('[data-testid=runway-status]')?.dataset.running === 'false');
   const growth = [];
   for (let v = 0.5; v <= 10; v += 0.5) growth.push(await step('runway-percent-slider', String(v)));
-  rows.push(['growth dragged 0.5 → 10 % a month', growth]);
+  rows.push(['growth dragged 0.5 → 10 % a month (first pass, right after opening)', growth]);
+  const warmDone = () => page.waitForFunction(() => document.querySelector('[data-testid=runway-panel]')?.dataset.warm === 'done', undefined, { timeout: 600_000 });
+  const warmFigures = () => page.evaluate(() => {
+    const d = document.querySelector('[data-testid=runway-panel]').dataset;
+    return { sizes: Number(d.warmSizes), ms: Number(d.warmMs) };
+  });
+  const releaseT0 = Date.now();
+  await page.locator('[data-testid=runway-percent-slider]').evaluate((s) => s.dispatchEvent(new Event('change', { bubbles: true })));
+  await warmDone();
+  const afterRelease = { wall: Date.now() - releaseT0, ...(await warmFigures()) };
+  const warmed = [];
+  for (let v = 10.5; v <= 20; v += 0.5) warmed.push(await step('runway-percent-slider', String(v)));
+  rows.push(['growth dragged 10.5 → 20 % a month (first pass, after the warm-up)', warmed]);
+  await page.locator('[data-testid=runway-percent-slider]').evaluate((s) => s.dispatchEvent(new Event('change', { bubbles: true })));
+  await page.waitForFunction(() => document.querySelector('[data-testid=runway-status]')?.dataset.running === 'false');
+  const reloadT0 = Date.now();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
+  await warmDone();
+  const fresh = { wall: Date.now() - reloadT0, ...(await warmFigures()) };
   console.log(`opened and planned: ${openMs} ms from reload (worker ${planMs.toFixed(0)} ms); the four levers then ${leversMs} ms`);
+  console.log(`warm-up after the growth slider's release (0.5 … 10 % already seen): done ${afterRelease.wall} ms after the release (levers first), ${afterRelease.sizes} sizes re-planned in ${afterRelease.ms.toFixed(0)} ms of worker time`);
+  console.log(`warm-up from a fresh worker (page reloaded at 20 % a month): done ${fresh.wall} ms after the reload (plan and levers first), ${fresh.sizes} sizes re-planned in ${fresh.ms.toFixed(0)} ms of worker time`);
   console.log('| drag | steps | page median ms | p90 | max | worker median ms | p90 | max |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, xs] of rows) {

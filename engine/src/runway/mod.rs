@@ -58,7 +58,7 @@ pub use levers::{Lever, LeverInputs, LeverKind};
 pub use limit::{Limit, Packing};
 pub use params::{Growth, ResourceTarget, RunwayParams, StepEvent};
 pub use peaks::{cluster_peaks, DailyPeaks};
-pub use planner::{Planner, Sizes};
+pub use planner::{Planner, Sizes, WarmStep};
 pub use scale::{Scale, ScaleChoice};
 pub use season::{Season, SeasonChoice, SeasonKind};
 pub use trend::{Band, Evidence};

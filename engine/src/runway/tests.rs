@@ -378,3 +378,110 @@ fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
         }
     }
 }
+
+/// The warm-up against cold planners: warmed to the growth slider's
+/// largest value, an answer at any growth of the slider's range re-plans
+/// no size and equals a planner's that never warmed; one size a call.
+/// Three times: plans under the cap; the growth passing the cap; and a
+/// step in demand that puts the agenda past the cap in one day at the
+/// largest growth — the queue, after the agenda in the plan's order, was
+/// last asked for below the jump, and a lower growth whose plan lands
+/// between asks for it there.
+#[test]
+fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
+    let queue = QueueDemand {
+        jobs: vec![QueuedJob {
+            name: "j".into(),
+            map_work: 2_000.0,
+            reduce_work: 1_000.0,
+            deadline: 600.0,
+        }],
+        slots: Slots {
+            map: 20.0,
+            reduce: 10.0,
+        },
+        quantum: 1.0,
+    };
+    let demand = demand_with(Some(agenda_demand(16.0)), Some(queue.clone()));
+    // A CPU at 5 % of its capacity (never binding), so a step in cores
+    // has today's demand to be measured against: 0.8 of the agenda's 16
+    // cores; 20 cores from day 300 add 25 × today's demand.
+    let mut stepped = demand_with(Some(agenda_demand(16.0)), Some(queue));
+    stepped.utilization = vec![DailyPeaks {
+        resource: Resource::Cpu,
+        first_day: stepped.today - 13 * DAY,
+        peaks: vec![0.05; 14],
+        servers: 1,
+    }];
+    let step_at_300 = RunwayParams {
+        steps: vec![StepEvent {
+            cores: 20.0,
+            from: stepped.today + 300 * DAY,
+        }],
+        ..monthly(0.0, 400, 1)
+    };
+    // The panel's growth slider: −10…30 % a month by 0.5.
+    let (lo, hi, step) = (-10.0, 30.0, 0.5);
+    for (case, demand, base) in [
+        ("under the cap", demand.clone(), monthly(0.0, 120, 3)),
+        ("past the cap", demand, monthly(0.0, 1_000, 1)),
+        ("a step past the cap", stepped, step_at_300),
+    ] {
+        let at = |g: f64| RunwayParams {
+            growth: Growth::Monthly { percent: g },
+            ..base.clone()
+        };
+        // The growth asked for is not read: the slider's is.
+        let fitted = RunwayParams {
+            growth: Growth::Fitted,
+            ..base.clone()
+        };
+        let mut warm = Planner::new(demand.clone());
+        let mut calls = 0;
+        loop {
+            let before = warm.sizes.count();
+            let s = warm.warm(&fitted, hi).unwrap();
+            calls += 1;
+            assert_eq!(s.kept, before + s.computed, "{case}");
+            assert!(s.computed <= 1);
+            if s.done {
+                break;
+            }
+            assert_eq!(s.computed, 1, "a call that is not the last re-plans a size");
+            assert!(calls < 10_000, "the warm-up does not end");
+        }
+        let warmed = warm.sizes.clone();
+        let rows: Vec<usize> = warmed.table.iter().map(|(_, r)| r.len()).collect();
+        assert_eq!(rows.len(), 2, "agenda and queue");
+        assert!(
+            rows.iter().all(|&n| n > 2),
+            "{rows:?}: the largest growth buys machines"
+        );
+        // Done: another call re-plans nothing.
+        let again = warm.warm(&fitted, hi).unwrap();
+        assert_eq!((again.computed, again.done), (0, true));
+        let cold_max = Planner::new(demand.clone()).answer(&at(hi)).unwrap();
+        if case != "under the cap" {
+            assert!(
+                cold_max.purchases_p90.unmet.is_some(),
+                "{case}: the cap is reached"
+            );
+        }
+        // Growth typed between the slider's values too (a tenth of its
+        // step) against the warmed sizes; every fourth slider value (and
+        // the ends) against a planner of its own that never warmed.
+        let values = ((hi - lo) / step * 10.0).round() as usize;
+        for i in 0..=values {
+            let g = lo + i as f64 * step / 10.0;
+            let got = warm.answer(&at(g)).unwrap();
+            assert_eq!(
+                warm.sizes, warmed,
+                "{case}: {g} % a month re-planned a size"
+            );
+            if i % 40 == 0 || i == values {
+                let cold = Planner::new(demand.clone()).answer(&at(g)).unwrap();
+                assert_eq!(got, cold, "{case}: {g} % a month");
+            }
+        }
+    }
+}

@@ -11,9 +11,13 @@
 //! each lever's own simulation at the grown load, seconds each on the
 //! demo: they are asked one at a time once a runway is shown and no
 //! slider is held, so other panels are answered between them, and the
-//! figures of the settings before stay shown until replaced.
+//! figures of the settings before stay shown until replaced. Once they are
+//! all in, the sizes a drag of the growth slider up to its largest value
+//! would re-plan are planned ahead the same way, a size a request
+//! ([`WarmState`]), so that drag redraws from kept sizes only.
 
-use super::protocol::{RunwayRequest, RunwayResponse, RunwayView};
+use super::panel::GROWTH_SLIDER;
+use super::protocol::{RunwayRequest, RunwayResponse, RunwayView, WarmView};
 use crate::page::Page;
 use crate::toolkit::form::{number, whole};
 use crate::toolkit::job::Job;
@@ -219,6 +223,62 @@ impl LeverTable {
     }
 }
 
+/// How far the sizes the growth slider needs are planned ahead.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Warmth {
+    /// Not started: the levers come first, or nothing is planned yet.
+    #[default]
+    Waiting,
+    /// Under way.
+    Warming,
+    /// Every size a growth on the slider needs is planned.
+    Done,
+    /// The engine's line.
+    Failed(String),
+}
+
+/// The warm-up of the runway shown: its ticket and settings, how far it
+/// got, and the sizes re-planned and worker time it took so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WarmState {
+    /// How far.
+    pub warmth: Warmth,
+    /// Sizes re-planned by its steps.
+    pub computed: usize,
+    /// Worker milliseconds of its steps.
+    pub millis: f64,
+    /// The runway's ticket.
+    ticket: Option<u32>,
+    /// Its settings.
+    params: Option<RunwayParams>,
+}
+
+impl WarmState {
+    /// The next step to ask for, unless done or failed.
+    fn next(&self) -> Option<(u32, RunwayParams)> {
+        match self.warmth {
+            Warmth::Waiting | Warmth::Warming => Some((self.ticket?, self.params.clone()?)),
+            Warmth::Done | Warmth::Failed(_) => None,
+        }
+    }
+
+    /// Takes in one step's answer.
+    fn step(&mut self, view: WarmView) {
+        self.millis += view.millis;
+        self.warmth = match view.step {
+            Ok(s) => {
+                self.computed += s.computed;
+                if s.done {
+                    Warmth::Done
+                } else {
+                    Warmth::Warming
+                }
+            }
+            Err(e) => Warmth::Failed(e),
+        };
+    }
+}
+
 /// The Runway panel's signals.
 #[derive(Clone, Copy)]
 pub struct RunwayDesk {
@@ -233,10 +293,12 @@ pub struct RunwayDesk {
     pub run: Job<RunwayView>,
     /// The lever table, a lever at a time.
     pub levers: RwSignal<LeverTable>,
+    /// The growth slider's sizes planned ahead, once the levers are in.
+    pub warm: RwSignal<WarmState>,
     /// A slider is held: its changes are redrawn from the kept planner and
     /// the levers wait for its release.
     dragging: RwSignal<bool>,
-    /// A lever has been asked and not answered.
+    /// A lever or a warm-up step has been asked and not answered.
     asking: StoredValue<bool>,
     /// The panel is shown: levers are asked only then, so a planner who
     /// went to another panel does not wait behind them.
@@ -257,6 +319,7 @@ impl RunwayDesk {
             form: RwSignal::new(RunwayForm::default()),
             run: Job::new(page),
             levers: RwSignal::new(LeverTable::default()),
+            warm: RwSignal::new(WarmState::default()),
             dragging: RwSignal::new(false),
             asking: StoredValue::new(false),
             shown: RwSignal::new(false),
@@ -336,7 +399,12 @@ impl RunwayDesk {
         if self.levers.with_untracked(|t| t.covers(&params)) {
             return;
         }
-        self.levers.update(|t| t.restart(ticket, params));
+        self.levers.update(|t| t.restart(ticket, params.clone()));
+        self.warm.set(WarmState {
+            ticket: Some(ticket),
+            params: Some(params),
+            ..WarmState::default()
+        });
         // An answer out belongs to the settings before: dropped when it comes.
         self.asking.set_value(false);
         self.ask_next_lever();
@@ -349,8 +417,9 @@ impl RunwayDesk {
         self.ask_next_lever();
     }
 
-    /// Asks the worker for the next lever waiting, unless one is out, a
-    /// slider is held or the panel is hidden.
+    /// Asks the worker for the next lever waiting — or, every lever in,
+    /// the next warm-up step — unless one is out, a slider is held or the
+    /// panel is hidden.
     fn ask_next_lever(self) {
         let held = self.dragging.try_get_untracked().unwrap_or(true);
         let hidden = !self.shown.try_get_untracked().unwrap_or(false);
@@ -366,6 +435,21 @@ impl RunwayDesk {
                 ticket,
                 params,
                 lever,
+            });
+            return;
+        }
+        // The levers wait for nothing but the runway; the warm-up only
+        // for an idle panel, so it comes after them.
+        let levers_in = self.levers.with_untracked(|t| t.ticket.is_some() && t.next().is_none());
+        if !levers_in {
+            return;
+        }
+        if let Some((ticket, params)) = self.warm.with_untracked(WarmState::next) {
+            self.asking.set_value(true);
+            self.page.send(RunwayRequest::Warm {
+                ticket,
+                params,
+                growth_max: GROWTH_SLIDER.1,
             });
         }
     }
@@ -409,6 +493,15 @@ impl RunwayDesk {
                         };
                     }
                 });
+                self.ask_next_lever();
+            }
+            RunwayResponse::Warmed(view) => {
+                let mine = self.warm.with_untracked(|w| w.ticket == Some(view.ticket));
+                if !mine {
+                    return;
+                }
+                self.asking.set_value(false);
+                self.warm.update(|w| w.step(view));
                 self.ask_next_lever();
             }
             RunwayResponse::Failed(failure) => {

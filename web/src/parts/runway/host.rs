@@ -2,11 +2,12 @@
 //! bundle — the one Save and the report build ([`gather`]) — and keeps a
 //! planner for it ([`Kept`]): a run re-plans only when the workspace
 //! changed, a redraw (a slider dragged) answers from the kept planner
-//! without reading the workspace, and each lever is asked on its own.
+//! without reading the workspace, each lever is asked on its own, and the
+//! sizes the growth slider needs are planned ahead a step at a time.
 //! Keeps the panel's settings in the `meta` record `runway`
 //! ([`super::saved`]), which the bundle carries.
 
-use super::protocol::{LeverView, RunwayRequest, RunwayResponse};
+use super::protocol::{LeverView, RunwayRequest, RunwayResponse, WarmView};
 use super::saved::SavedRunway;
 use super::views::Kept;
 use crate::parts::bundle::host::gather;
@@ -78,6 +79,21 @@ impl PartHost for RunwayHost {
                     },
                 };
                 ctx.send(RunwayResponse::Lever(Box::new(view)));
+            }
+            RunwayRequest::Warm {
+                ticket,
+                params,
+                growth_max,
+            } => {
+                let view = match self.kept.as_mut() {
+                    Some(kept) => kept.warm(ticket, &params, growth_max),
+                    None => WarmView {
+                        ticket,
+                        step: Err("no runway planned in this worker yet".into()),
+                        millis: 0.0,
+                    },
+                };
+                ctx.send(RunwayResponse::Warmed(view));
             }
             RunwayRequest::Open => {
                 let saved = ctx.read_record::<SavedRunway>().await;

@@ -17,10 +17,14 @@
 //! `data-p10`, `data-p50`, `data-p90`), `runway-evidence`, `runway-note`,
 //! `runway-plan` (`data-plan`: `P50` or `P90`), `runway-purchase-row`,
 //! `runway-chart` (with `data-drawn`), `runway-lever` (`data-lever`,
-//! `data-pays`, `data-machines`, `data-days`, `data-state`: `measuring`, `measured` or `failed`).
+//! `data-pays`, `data-machines`, `data-days`, `data-state`: `measuring`, `measured` or `failed`);
+//! on `runway-panel`, the growth slider's sizes planned ahead: `data-warm`
+//! (`waiting`, `warming`, `done` or `failed`), `data-warm-sizes` (sizes
+//! re-planned by it), `data-warm-ms` (its worker time); `runway-warm`, its
+//! line under the growth slider.
 
 use super::charts::RunwayPlot;
-use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm};
+use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm, Warmth};
 use super::protocol::RunwayView;
 use crate::fields;
 use crate::state::Studio;
@@ -50,7 +54,11 @@ const SEASON: [Field<RunwayForm>; 1] =
 const PERCENT: [Field<RunwayForm>; 1] =
     fields![RunwayForm: ("Growth, % a month", "runway-percent", percent)];
 
-/// The sliders: growth by hand (−10…30 % a month) and the headroom
+/// The growth slider's range and step, % a month: its largest value is
+/// what the worker plans sizes ahead for (the desk's warm-up).
+pub const GROWTH_SLIDER: (f64, f64, f64) = (-10.0, 30.0, 0.5);
+
+/// The sliders: growth by hand ([`GROWTH_SLIDER`]) and the headroom
 /// targets (20…100 %), redrawn while dragged.
 const SLIDERS: [(Field<RunwayForm>, (f64, f64, f64)); 3] = {
     let [percent] = fields![RunwayForm: ("Growth, % a month", "runway-percent-slider", percent)];
@@ -59,7 +67,7 @@ const SLIDERS: [(Field<RunwayForm>, (f64, f64, f64)); 3] = {
         ("Memory headroom target %", "runway-memory-slider", memory),
     ];
     [
-        (percent, (-10.0, 30.0, 0.5)),
+        (percent, GROWTH_SLIDER),
         (cpu, (20.0, 100.0, 1.0)),
         (memory, (20.0, 100.0, 1.0)),
     ]
@@ -88,8 +96,24 @@ pub fn RunwayPanel() -> impl IntoView {
     // The levers are measured while the panel is shown.
     desk.show(true);
     on_cleanup(move || desk.show(false));
+    let warm = move || {
+        desk.warm.with(|w| match w.warmth {
+            Warmth::Waiting => "waiting",
+            Warmth::Warming => "warming",
+            Warmth::Done => "done",
+            Warmth::Failed(_) => "failed",
+        })
+    };
+    let warm_sizes = move || desk.warm.with(|w| w.computed.to_string());
+    let warm_ms = move || desk.warm.with(|w| format!("{:.1}", w.millis));
     view! {
-        <div class="pricing-page runway-page" data-testid="runway-panel">
+        <div
+            class="pricing-page runway-page"
+            data-testid="runway-panel"
+            data-warm=warm
+            data-warm-sizes=warm_sizes
+            data-warm-ms=warm_ms
+        >
             <div class="agenda">
                 <div class="main-column">
                     <LimitsCard/>
@@ -112,6 +136,14 @@ fn SettingsCard() -> impl IntoView {
     let by_hand = move || desk.form.with(|f| f.growth == GrowthKind::Monthly);
     let hold = move |held| desk.drag(held);
     let [percent, cpu, memory] = SLIDERS;
+    let warm = move || {
+        desk.warm.with(|w| match &w.warmth {
+            Warmth::Waiting => String::new(),
+            Warmth::Warming => format!("planning sizes for the growth slider ({} so far)", w.computed),
+            Warmth::Done => "sizes ready for the growth slider".to_owned(),
+            Warmth::Failed(e) => format!("sizes for the growth slider not planned ahead: {e}"),
+        })
+    };
     view! {
         <Card title="Settings" text="Planned again as you change them (dragging redraws from the planner the worker keeps; the levers are measured once you let go); kept across reloads and in the workspace bundle.">
             <div class="sim-form">
@@ -128,6 +160,7 @@ fn SettingsCard() -> impl IntoView {
                 <Show when=by_hand>
                     {PERCENT.into_iter().map(|f| text_field(desk.form, f)).collect_view()}
                     {range_field(desk.form, percent.0, percent.1, hold)}
+                    <p class="hint" data-testid="runway-warm">{warm}</p>
                 </Show>
                 <Show when=move || !by_hand()>
                     {choice(

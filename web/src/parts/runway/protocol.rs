@@ -5,7 +5,7 @@
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::bundle::RunwayState;
-use skyplan_engine::runway::{Lever, LeverKind, Runway, RunwayParams};
+use skyplan_engine::runway::{Lever, LeverKind, Runway, RunwayParams, WarmStep};
 
 /// What the Runway panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,6 +44,19 @@ pub enum RunwayRequest {
         /// Which lever.
         lever: LeverKind,
     },
+    /// Re-plan at most one more size the growth slider would need, up to
+    /// `growth_max` % a month, on the planner kept (answered by
+    /// [`RunwayResponse::Warmed`]): asked one at a time while the panel is
+    /// idle, so a later first drag of the growth finds its sizes planned
+    /// and other panels are answered between the steps.
+    Warm {
+        /// The ticket of the runway whose settings are warmed.
+        ticket: u32,
+        /// The settings of that runway (its growth not read).
+        params: RunwayParams,
+        /// The growth slider's largest value, % a month.
+        growth_max: f64,
+    },
     /// Send the panel's saved settings (answered by
     /// [`RunwayResponse::Restored`]); the page asks once, at start.
     Open,
@@ -60,6 +73,7 @@ impl RunwayRequest {
             RunwayRequest::Redraw { .. } => Supersedes::any("runway redraw"),
             RunwayRequest::Lever { lever, .. } => Supersedes::same("runway lever", lever.name()),
             RunwayRequest::Keep(_) => Supersedes::any("runway keep"),
+            RunwayRequest::Warm { .. } => Supersedes::any("runway warm"),
             RunwayRequest::Open => None,
         }
     }
@@ -77,6 +91,8 @@ pub enum RunwayResponse {
     Ready(Box<RunwayView>),
     /// One lever's row, or why it could not be measured.
     Lever(Box<LeverView>),
+    /// How far the sizes for the growth slider are planned.
+    Warmed(WarmView),
     /// The workspace could not be read, or the engine refused the
     /// settings (its message).
     Failed(Failure),
@@ -108,6 +124,17 @@ pub struct LeverView {
     pub which: LeverKind,
     /// Its row, or the engine's line.
     pub lever: Result<Lever, String>,
+    /// Worker time, milliseconds.
+    pub millis: f64,
+}
+
+/// One step of the warm-up of the growth slider's sizes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WarmView {
+    /// The ticket of the runway it belongs to.
+    pub ticket: u32,
+    /// How far it got, or the engine's line.
+    pub step: Result<WarmStep, String>,
     /// Worker time, milliseconds.
     pub millis: f64,
 }
@@ -150,6 +177,32 @@ mod tests {
                 lever,
                 millis: 1.5,
             })));
+            assert_eq!(round_trip(&answer), answer);
+        }
+    }
+
+    #[test]
+    fn warm_asks_and_answers_cross_the_boundary() {
+        let ask = Request::Runway(RunwayRequest::Warm {
+            ticket: 4,
+            params: RunwayParams::default(),
+            growth_max: 30.0,
+        });
+        assert_eq!(round_trip(&ask), ask);
+        for step in [
+            Ok(WarmStep {
+                computed: 1,
+                kept: 7,
+                reach: 3,
+                done: false,
+            }),
+            Err("why".into()),
+        ] {
+            let answer = Response::Runway(RunwayResponse::Warmed(WarmView {
+                ticket: 4,
+                step,
+                millis: 2.5,
+            }));
             assert_eq!(round_trip(&answer), answer);
         }
     }

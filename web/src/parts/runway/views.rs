@@ -7,7 +7,7 @@
 //!
 //! Runs in the worker only; the page draws what it gets.
 
-use super::protocol::{LeverView, RunwayView};
+use super::protocol::{LeverView, RunwayView, WarmView};
 use crate::toolkit::host::timed;
 use skyplan_engine::bundle::Bundle;
 use skyplan_engine::runway::{LeverKind, Planner, RunwayParams};
@@ -45,6 +45,17 @@ impl Kept {
             millis,
             redrawn,
         })
+    }
+
+    /// One step of the warm-up of the sizes a growth up to `growth_max` %
+    /// a month needs under `params` (at most one size re-planned).
+    pub fn warm(&mut self, ticket: u32, params: &RunwayParams, growth_max: f64) -> WarmView {
+        let (step, millis) = timed(|| self.planner.warm(params, growth_max));
+        WarmView {
+            ticket,
+            step: step.map_err(|e| e.to_string()),
+            millis,
+        }
     }
 
     /// Lever `kind`'s row at the grown load of the runway under `params`.
