@@ -15,6 +15,8 @@ use super::growth::{curves, GrowthCurve, Quantile};
 use super::limit::Limit;
 use super::params::{Growth, RunwayParams, StepEvent};
 use super::peaks::DAY;
+use super::scale::ScaleChoice;
+use super::season::SeasonChoice;
 use serde::{Deserialize, Serialize};
 
 /// Most machines a purchase plan adds, as a multiple of the cluster's
@@ -180,6 +182,10 @@ struct CurveKey {
     steps: Vec<StepEvent>,
     horizon: u32,
     limits: Vec<Limit>,
+    /// The fitted growth's season and scale: a change of either is a new
+    /// fit (the studio's Redraw must not answer from the old curves).
+    season: SeasonChoice,
+    scale: ScaleChoice,
 }
 
 /// The first day `0..=last` whose demand passes `g_star`.
@@ -220,6 +226,8 @@ impl Planner {
             growth: params.growth.clone(),
             steps: params.steps.clone(),
             horizon: params.horizon_days,
+            season: params.season,
+            scale: params.scale,
             limits: limits
                 .iter()
                 .map(|l| match l {

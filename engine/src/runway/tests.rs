@@ -485,3 +485,53 @@ fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
         }
     }
 }
+
+#[test]
+fn a_kept_planner_fits_again_when_the_scale_or_season_changes() {
+    // Daily peaks growing about 2 % a day: the kept planner asked for the log
+    // scale (then no season) after the level answers as a planner that
+    // never saw the level — the studio's Redraw must not reuse the
+    // level's curves.
+    let p = DailyPeaks {
+        resource: Resource::Cpu,
+        first_day: 0,
+        // A wiggle, so the log's differences are not a constant.
+        peaks: (0..30)
+            .map(|d| 0.3 * 1.02f64.powi(d) * (1.0 + 0.03 * (1.7 * d as f64).sin()))
+            .collect(),
+        servers: 4,
+    };
+    let demand = Demand {
+        today: 29 * DAY,
+        utilization: vec![p],
+        agenda: None,
+        queue: None,
+    };
+    let mut kept = Planner::new(demand.clone());
+    let level = kept.answer(&RunwayParams::default()).unwrap();
+    assert!(
+        level.limits[0].model.contains("level scale"),
+        "{}",
+        level.limits[0].model
+    );
+    for asked in [
+        RunwayParams {
+            scale: crate::runway::ScaleChoice::Log,
+            ..RunwayParams::default()
+        },
+        RunwayParams {
+            scale: crate::runway::ScaleChoice::Log,
+            season: crate::runway::SeasonChoice::Off,
+            ..RunwayParams::default()
+        },
+    ] {
+        let again = kept.answer(&asked).unwrap();
+        let fresh = Planner::new(demand.clone()).answer(&asked).unwrap();
+        assert!(
+            again.limits[0].model.contains("log scale"),
+            "{}",
+            again.limits[0].model
+        );
+        assert_eq!(again, fresh);
+    }
+}
