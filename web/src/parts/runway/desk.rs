@@ -16,7 +16,6 @@
 //! would re-plan are planned ahead the same way, a size a request
 //! ([`WarmState`]), so that drag redraws from kept sizes only.
 
-use super::panel::GROWTH_SLIDER;
 use super::protocol::{RunwayRequest, RunwayResponse, RunwayView, WarmView};
 use crate::page::Page;
 use crate::toolkit::form::{number, whole};
@@ -27,6 +26,11 @@ use skyplan_engine::runway::{
     Growth, Lever, LeverKind, ResourceTarget, RunwayParams, ScaleChoice, SeasonChoice,
 };
 use skyplan_engine::Resource;
+
+/// The growth slider's range and step, % a month: its largest value is
+/// what the worker plans sizes ahead for (the warm-up); the panel draws
+/// the slider with it.
+pub const GROWTH_SLIDER: (f64, f64, f64) = (-10.0, 30.0, 0.5);
 
 /// How the form sets the growth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

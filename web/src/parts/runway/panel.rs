@@ -24,7 +24,7 @@
 //! line under the growth slider.
 
 use super::charts::RunwayPlot;
-use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm, Warmth};
+use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm, Warmth, GROWTH_SLIDER};
 use super::protocol::RunwayView;
 use crate::fields;
 use crate::state::Studio;
@@ -53,10 +53,6 @@ const SEASON: [Field<RunwayForm>; 1] =
 /// The growth by hand.
 const PERCENT: [Field<RunwayForm>; 1] =
     fields![RunwayForm: ("Growth, % a month", "runway-percent", percent)];
-
-/// The growth slider's range and step, % a month: its largest value is
-/// what the worker plans sizes ahead for (the desk's warm-up).
-pub const GROWTH_SLIDER: (f64, f64, f64) = (-10.0, 30.0, 0.5);
 
 /// The sliders: growth by hand ([`GROWTH_SLIDER`]) and the headroom
 /// targets (20…100 %), redrawn while dragged.
