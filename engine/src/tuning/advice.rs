@@ -17,7 +17,7 @@ use super::latency::compare;
 use super::model::{Cluster, GroupConfig, TuneJob};
 use super::panel::simulated_latency;
 use super::rules::RuleSet;
-use super::search::{same_config, Candidate, TIE_TOLERANCE};
+use super::search::{identical_config, Candidate, TIE_TOLERANCE};
 use super::tune::{GroupResult, TuneParams};
 use serde::{Deserialize, Serialize};
 
@@ -130,7 +130,8 @@ fn gain(best: f64, current: f64) -> f64 {
 /// `rules_of` its configuration, the recommended candidate `best` (with its
 /// estimate) and `current` both simulated from `seed` (the mean of the
 /// panel's seeded runs), and the verdict. `kept_current` is the search's
-/// own tie rule; a recommendation equal to `current` keeps it too.
+/// own tie rule; a recommendation identical to `current` (the same
+/// shares and limits, [`identical_config`]) keeps it too.
 pub fn advise(
     jobs: &[TuneJob],
     cluster: &Cluster,
@@ -148,7 +149,10 @@ pub fn advise(
         estimated_current,
         simulated_best,
         simulated_current,
-        kept_current || same_config(&best.config, current),
+        // Only the very configuration in force is "nothing to change": a
+        // grid point with the same shares but other limits (the grid's
+        // user-limit factor) is a change, and the simulation decides it.
+        kept_current || identical_config(&best.config, current),
     ))
 }
 

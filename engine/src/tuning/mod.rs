@@ -83,8 +83,9 @@ pub use panel::{
 };
 pub use rules::{AllocationRule, ConstraintRule, Delays, ExecRule, Reading, RuleSet};
 pub use search::{
-    exhaustive, imbalance, latency_curve, rrs, rrs_plan, same_config, Candidate, Point, RrsParams,
-    SearchReport, SearchSpace, ShareDim, ShareLayout, TIE_TOLERANCE,
+    exhaustive, hidden_differences, identical_config, imbalance, latency_curve, rrs, rrs_plan,
+    same_config, Candidate, Point, RrsParams, SearchReport, SearchSpace, ShareDim, ShareLayout,
+    TIE_TOLERANCE,
 };
 pub use simulate::{simulate, SimJob, SimParams, SimReport, Simulation};
 pub use tune::{tune, GroupResult, SearchMethod, TuneParams, TuneReport};

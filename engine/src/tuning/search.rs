@@ -30,7 +30,7 @@
 //! a 27-point grid costs at most 27 comparisons however many draws.
 
 use super::latency::{compare_unchecked, LatencyReport};
-use super::limits::guaranteed_fraction;
+use super::limits::{am_share, guaranteed_fraction};
 use super::model::{
     validate_jobs, Cluster, GroupConfig, Policy, QueueConf, SchedulerKind, TuneJob,
 };
@@ -351,6 +351,49 @@ pub fn same_config(a: &GroupConfig, b: &GroupConfig) -> bool {
                 && (x.min_share - y.min_share).abs() < 1e-9
                 && (x.max_share - y.max_share).abs() < 1e-9
         })
+}
+
+/// The effective user-limit factor of queue `q` (YARN's default 1 when
+/// unset; Fair has none, read as unbounded).
+fn user_limit(scheduler: SchedulerKind, q: &QueueConf) -> f64 {
+    match scheduler {
+        SchedulerKind::Capacity => q.user_limit_factor.unwrap_or(1.0),
+        SchedulerKind::Fair => f64::INFINITY,
+    }
+}
+
+/// [`same_config`] and the same per-queue limits the label does not show:
+/// the effective AM share and user-limit factor. Two configurations the
+/// search treats as one grid point can still schedule differently — the
+/// grid's queues let a job grow past its queue's capacity (user-limit
+/// factor 100), a configuration read from YARN without that property
+/// does not — so the advice asks this before saying "nothing to change".
+pub fn identical_config(a: &GroupConfig, b: &GroupConfig) -> bool {
+    same_config(a, b)
+        && a.queues.iter().zip(&b.queues).all(|(x, y)| {
+            (am_share(a.scheduler, x) - am_share(b.scheduler, y)).abs() < 1e-9
+                && user_limit(a.scheduler, x) == user_limit(b.scheduler, y)
+        })
+}
+
+/// What `a` sets differently from `b` that its label does not show (the
+/// per-queue AM share and user-limit factor), in words, or `None`.
+pub fn hidden_differences(a: &GroupConfig, b: &GroupConfig) -> Option<String> {
+    if a.queues.len() != b.queues.len() || a.scheduler != b.scheduler {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for (x, y) in a.queues.iter().zip(&b.queues) {
+        let (ux, uy) = (user_limit(a.scheduler, x), user_limit(b.scheduler, y));
+        if ux != uy {
+            parts.push(format!("{}: user-limit-factor {ux} (current {uy})", x.name));
+        }
+        let (mx, my) = (am_share(a.scheduler, x), am_share(b.scheduler, y));
+        if (mx - my).abs() >= 1e-9 {
+            parts.push(format!("{}: AM share {mx} (current {my})", x.name));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 impl SearchReport {

@@ -1073,3 +1073,42 @@ fn estimate_beats_a_random_pick_on_the_evaluations_mixes() {
     assert!(r.median_spearman >= 0.8);
     assert_eq!(r.unfinished_recommendations, 0);
 }
+
+#[test]
+fn a_grid_point_with_other_queue_limits_is_not_the_configuration_in_force() {
+    // The grid's even split (user-limit factor 100) against the same
+    // shares read from YARN without that property (factor 1): the search
+    // treats them as one point, the advice must not — the factor lets a
+    // job grow past its queue's half of the cluster.
+    let grid = equal_queues(SchedulerKind::Capacity, 2);
+    let mut elastic = grid.clone();
+    for q in &mut elastic.queues {
+        q.user_limit_factor = Some(100.0);
+    }
+    assert!(same_config(&elastic, &grid));
+    assert!(!identical_config(&elastic, &grid));
+    assert!(identical_config(&grid, &grid.clone()));
+    let said = hidden_differences(&elastic, &grid).unwrap();
+    assert_eq!(
+        said,
+        "q1: user-limit-factor 100 (current 1), q2: user-limit-factor 100 (current 1)"
+    );
+    // An explicit factor of 1 is YARN's default: the same.
+    let mut one = grid.clone();
+    one.queues[0].user_limit_factor = Some(1.0);
+    assert!(identical_config(&one, &grid));
+    assert_eq!(hidden_differences(&one, &grid), None);
+    // An AM share set to the scheduler's default is the default too; one
+    // above it differs.
+    let mut am = grid.clone();
+    am.queues[1].am_share = Some(0.5);
+    assert!(!identical_config(&am, &grid));
+    assert!(hidden_differences(&am, &grid)
+        .unwrap()
+        .starts_with("q2: AM share 0.5"));
+    // Fair has no user-limit factor: setting one changes nothing.
+    let fair = equal_queues(SchedulerKind::Fair, 2);
+    let mut fair_f = fair.clone();
+    fair_f.queues[0].user_limit_factor = Some(100.0);
+    assert!(identical_config(&fair_f, &fair));
+}

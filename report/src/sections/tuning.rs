@@ -204,9 +204,16 @@ fn group(h: &mut Html, g: &GroupOutcome, current: &GroupConfig, several: bool) {
     ]);
     let verdict = if g.no_contention {
         format!(
-            "Every configuration ties ({} evaluated): the jobs of {} do not contend, so the current configuration is kept.",
+            "Every configuration ties ({} evaluated): the jobs of {} do not contend for the split{}",
             count(g.samples),
-            g.name
+            g.name,
+            // The grid's queue limits (the user-limit factor) can still
+            // beat the configuration in force: the verdict below decides.
+            if g.verdict.change() {
+                "; the grid's queue limits differ from the current ones, and the simulation confirms them (below)."
+            } else {
+                ", so the current configuration is kept."
+            }
         )
     } else if g.kept_current {
         format!(

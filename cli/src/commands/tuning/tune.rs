@@ -8,10 +8,11 @@ use crate::common::Failure;
 use crate::input::import_loaded;
 use skyplan_engine::import::ImportOptions;
 use skyplan_engine::tuning::{
-    advise_group, equal_queues, jobs_from_swim, read_capacity_xml_with_warnings,
-    read_fair_xml_with_warnings, same_config, tune, update_capacity_xml, update_fair_xml,
-    write_capacity_xml, write_fair_xml, Advice, FairContext, GroupConfig, SchedulerKind,
-    SearchMethod, SwimTasks, TuneJob, TuneParams, TuneReport, XmlError, SIM_RUNS, TIE_TOLERANCE,
+    advise_group, equal_queues, hidden_differences, jobs_from_swim,
+    read_capacity_xml_with_warnings, read_fair_xml_with_warnings, same_config, tune,
+    update_capacity_xml, update_fair_xml, write_capacity_xml, write_fair_xml, Advice, FairContext,
+    GroupConfig, SchedulerKind, SearchMethod, SwimTasks, TuneJob, TuneParams, TuneReport, XmlError,
+    SIM_RUNS, TIE_TOLERANCE,
 };
 use std::fmt::Write as _;
 
@@ -282,6 +283,13 @@ pub(crate) fn load_groups(
 
 fn text_report(r: &TuneReport, advice: &[Advice], a: &Args) -> String {
     let mut out = String::new();
+    // The configuration the advice compares with (without --config, the
+    // grid's even one, as `run` takes it).
+    let in_force = a
+        .params
+        .current
+        .clone()
+        .unwrap_or_else(|| equal_queues(a.params.scheduler, a.params.queues));
     for (g, adv) in r.groups.iter().zip(advice) {
         let _ = writeln!(
             out,
@@ -341,13 +349,17 @@ fn text_report(r: &TuneReport, advice: &[Advice], a: &Args) -> String {
         }
         let _ = writeln!(
             out,
-            "  best: {}{}",
+            "  best: {}{}{}",
             g.search.best().config.label(),
             if g.search.kept_current {
                 " (current, kept)"
             } else {
                 ""
-            }
+            },
+            // What the label does not show, where it is what differs.
+            hidden_differences(&g.search.best().config, &in_force)
+                .map(|d| format!("; {d}"))
+                .unwrap_or_default()
         );
         let _ = writeln!(
             out,

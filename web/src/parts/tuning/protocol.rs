@@ -224,6 +224,11 @@ pub struct GroupView {
     pub rounds: usize,
     /// The current configuration's description.
     pub current_label: String,
+    /// What the best sets differently from the current configuration that
+    /// its label does not show (the queues' user-limit factor, AM share),
+    /// `None` when nothing ([`skyplan_engine::tuning::hidden_differences`]).
+    #[serde(default)]
+    pub hidden: Option<String>,
     /// The engine's advice ([`skyplan_engine::tuning::advise_group`], as
     /// `skyplan tune` and the report give it): the best and the current
     /// configuration estimated on the same jobs and containers, both

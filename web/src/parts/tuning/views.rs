@@ -8,7 +8,7 @@ use super::protocol::{
     Bar, CandidateView, GroupView, QueueMix, ScheduleView, SplitView, TuningSettings, TuningView,
 };
 use skyplan_engine::tuning::{
-    advise_group, compare, panel_params, tune, window_groups, Cluster, GroupConfig, RuleSet, TuneJob,
+    advise_group, compare, hidden_differences, panel_params, tune, window_groups, Cluster, GroupConfig, RuleSet, TuneJob,
     TuneParams, TuneReport,
 };
 use skyplan_engine::{WorkloadJob, Workspace};
@@ -93,6 +93,7 @@ pub fn run(
             samples: g.search.samples,
             rounds: g.search.rounds,
             current_label: current.label(),
+            hidden: hidden_differences(&best.config, current),
             advice,
             tied: g.search.tied.len(),
             no_contention: g.search.no_contention,

@@ -45,7 +45,11 @@ fn verdict_id(verdict: Verdict) -> &'static str {
 /// give, so the panel never advises a change the simulation contradicts.
 fn advice_sentence(g: &GroupView, gain: f64, sim_gain: f64) -> String {
     let a = &g.advice;
-    let best = &g.candidates[g.best].label;
+    // The label, and what it does not show where that is the change.
+    let best = match &g.hidden {
+        Some(d) => format!("{} ({d})", g.candidates[g.best].label),
+        None => g.candidates[g.best].label.clone(),
+    };
     let figures = format!(
         "estimated {} s against {} s ({}), simulated {} s against {} s ({})",
         trimmed(a.estimated_best_secs, 1),
