@@ -31,6 +31,7 @@ use super::json_record::{Record, RecordAt, RecordSink};
 use super::recurring::recurring_job;
 use super::series_set::SeriesSet;
 use crate::model::{ContainerSize, Dataset, JobRun, Resource};
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
 
 /// Every line (or CSV row) is one row of the table.
@@ -101,7 +102,12 @@ const USAGE_FIELDS: &[&str] = &[
 pub(crate) struct GoogleUsage {
     set: SeriesSet,
     /// Each machine's CPU and memory series, by machine id.
-    machines: HashMap<String, [usize; 2]>,
+    machines: FxHashMap<String, [usize; 2]>,
+    /// The last row's machine and its series: an export lists a machine's
+    /// instances together, so most rows skip the map.
+    last: Option<(String, [usize; 2])>,
+    /// Which spelling of each usage field (`USAGE`) the rows have.
+    spelling: [usize; 2],
     outside: u64,
 }
 
@@ -110,7 +116,9 @@ impl GoogleUsage {
     pub(crate) fn new() -> GoogleUsage {
         GoogleUsage {
             set: SeriesSet::integrating(WINDOW_SECS),
-            machines: HashMap::new(),
+            machines: FxHashMap::default(),
+            last: None,
+            spelling: [0; 2],
             outside: 0,
         }
     }
@@ -155,17 +163,27 @@ impl RecordSink for GoogleUsage {
             ));
         }
         let machine = r.need_text("machine_id", "a usage row")?;
-        let ids = match self.machines.get(machine) {
-            Some(ids) => *ids,
-            None => {
-                let name = format!("machine-{machine}");
-                let ids = USAGE.map(|(_, resource)| self.set.series(&name, &resource));
-                self.machines.insert(machine.to_string(), ids);
+        let ids = match &mut self.last {
+            Some((id, ids)) if id == machine => *ids,
+            last => {
+                let ids = match self.machines.get(machine) {
+                    Some(ids) => *ids,
+                    None => {
+                        let name = format!("machine-{machine}");
+                        let ids = USAGE.map(|(_, resource)| self.set.series(&name, &resource));
+                        self.machines.insert(machine.to_string(), ids);
+                        ids
+                    }
+                };
+                let (id, kept) = last.get_or_insert_with(|| (String::new(), ids));
+                id.clear();
+                id.push_str(machine);
+                *kept = ids;
                 ids
             }
         };
-        for ((keys, _), i) in USAGE.iter().zip(ids) {
-            let Some(v) = r.number_of(keys)? else {
+        for (((keys, _), i), first) in USAGE.iter().zip(ids).zip(&mut self.spelling) {
+            let Some(v) = r.number_of_from(keys, first)? else {
                 continue;
             };
             if v < 0.0 {

@@ -87,9 +87,15 @@ impl Record {
     }
 
     fn find(&self, key: &str) -> Option<&Field> {
-        self.fields
-            .iter()
-            .find(|f| &self.text[f.key.0..f.key.1] == key)
+        // Keys are short and read many times a row: compared in line, from
+        // the end, where the names of one table differ most (`start_time`,
+        // `end_time`; `average_usage_cpus`, `…_memory`), not by a libc call.
+        let key = key.as_bytes();
+        let text = self.text.as_bytes();
+        self.fields.iter().find(|f| {
+            let k = &text[f.key.0..f.key.1];
+            k.len() == key.len() && k.iter().rev().zip(key.iter().rev()).all(|(a, b)| a == b)
+        })
     }
 
     /// A field, `Ok(None)` when absent. A dotted key whose enclosing field
@@ -99,7 +105,8 @@ impl Record {
         if let Some(f) = self.find(key) {
             return Ok(Some(f));
         }
-        for (i, _) in key.match_indices('.') {
+        let dots = key.bytes().enumerate().filter(|&(_, b)| b == b'.');
+        for (i, _) in dots {
             let outer = &key[..i];
             match self.find(outer) {
                 Some(f) if !matches!(f.kind, Kind::Object | Kind::Null) => {
@@ -148,7 +155,13 @@ impl Record {
     /// an empty string; a `true`/`false`, an array or an object is an
     /// error.
     pub(crate) fn number(&self, key: &str) -> Result<Option<f64>, Fault> {
-        match self.get(key)? {
+        let field = self.lookup(key)?;
+        self.number_in(key, field)
+    }
+
+    /// [`Record::number`] of a field already looked up.
+    fn number_in(&self, key: &str, field: Option<&Field>) -> Result<Option<f64>, Fault> {
+        match field.map(|f| (&self.text[f.value.0..f.value.1], f.kind, f.at)) {
             None | Some((_, Kind::Null, _)) => Ok(None),
             Some(("", Kind::Str, _)) => Ok(None),
             Some((t, Kind::Num | Kind::Str, at)) => match t.trim().parse::<f64>() {
@@ -205,9 +218,22 @@ impl Record {
     /// The first of `keys` the record has as a number (a nested field
     /// exported flat may be `a.b` or `a_b`).
     pub(crate) fn number_of(&self, keys: &[&str]) -> Result<Option<f64>, Fault> {
-        for k in keys {
-            if self.lookup(k)?.is_some() {
-                return self.number(k);
+        self.number_of_from(keys, &mut 0)
+    }
+
+    /// [`Record::number_of`] trying `keys[*first]` first and keeping in
+    /// `first` the spelling found: a file spells a field one way on every
+    /// row, so a reader that keeps `first` looks each field up once a row.
+    pub(crate) fn number_of_from(
+        &self,
+        keys: &[&str],
+        first: &mut usize,
+    ) -> Result<Option<f64>, Fault> {
+        let start = (*first).min(keys.len().saturating_sub(1));
+        for (i, k) in keys.iter().enumerate().cycle().skip(start).take(keys.len()) {
+            if let Some(f) = self.lookup(k)? {
+                *first = i;
+                return self.number_in(k, Some(f));
             }
         }
         Ok(None)
