@@ -177,14 +177,56 @@ impl StoredFile {
     /// # Errors
     /// When the records cannot be written as JSON or into a `Blob`.
     pub fn kept(file: &LoadedFile, lenient: bool) -> Result<StoredFile, String> {
-        let json = serde_json::to_vec(file).map_err(|e| e.to_string())?;
-        let parts = Array::of1(&js_sys::Uint8Array::from(json.as_slice()));
-        let records = Blob::new_with_u8_array_sequence(&parts).map_err(|e| js_error_text(&e))?;
+        // Written out in parts as it is serialized: the JSON of a
+        // multi-gigabyte import's records is over a hundred megabytes, and
+        // whole in a `Vec` (grown by doubling) it would raise the worker's
+        // wasm memory, which never shrinks, by twice that.
+        let mut parts = JsParts::default();
+        serde_json::to_writer(&mut parts, file).map_err(|e| e.to_string())?;
+        parts.part();
+        let records =
+            Blob::new_with_u8_array_sequence(&parts.parts).map_err(|e| js_error_text(&e))?;
         Ok(StoredFile::Kept {
             name: file.name.clone(),
             lenient,
             records,
         })
+    }
+}
+
+/// Bytes gathered into JS byte arrays of about [`JsParts::PART`] bytes
+/// each, so no more than one part is in wasm memory at a time.
+#[derive(Default)]
+struct JsParts {
+    parts: Array,
+    buf: Vec<u8>,
+}
+
+impl JsParts {
+    /// Bytes per part.
+    const PART: usize = 4 << 20;
+
+    /// Moves what is buffered into a new part.
+    fn part(&mut self) {
+        if !self.buf.is_empty() {
+            self.parts
+                .push(&js_sys::Uint8Array::from(self.buf.as_slice()));
+            self.buf.clear();
+        }
+    }
+}
+
+impl std::io::Write for JsParts {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= Self::PART {
+            self.part();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
