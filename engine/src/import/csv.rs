@@ -109,11 +109,12 @@ pub(crate) fn split<'a>(
 pub(crate) fn split_ranges(line: &str, sep: u8, out: &mut Vec<(usize, usize)>) -> bool {
     out.clear();
     let b = line.as_bytes();
-    if memchr::memchr(b'"', b).is_some() {
-        return false;
-    }
     let mut start = 0;
-    for i in memchr::memchr_iter(sep, b) {
+    // One pass for both bytes: a quote anywhere sends the line to `split`.
+    for i in memchr::memchr2_iter(sep, b'"', b) {
+        if b[i] == b'"' {
+            return false;
+        }
         out.push((start, i));
         start = i + 1;
     }

@@ -62,6 +62,22 @@ impl Kind {
     }
 }
 
+/// A number's text as `f64`, surrounding spaces allowed. Most numbers in
+/// a cluster's exports are integers (times in µs, ids, counts): up to 15
+/// digits they are read exactly as integers, faster than the general
+/// float parser, which reads everything else.
+fn parse_number(text: &str) -> Result<f64, std::num::ParseFloatError> {
+    let t = text.trim();
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let n = digits
+            .bytes()
+            .fold(0i64, |n, b| n * 10 + i64::from(b - b'0')) as f64;
+        return Ok(if digits.len() < t.len() { -n } else { n });
+    }
+    t.parse::<f64>()
+}
+
 /// One field: its key and value as ranges of the record's text.
 #[derive(Clone, Copy, Debug)]
 struct Field {
@@ -164,7 +180,7 @@ impl Record {
         match field.map(|f| (&self.text[f.value.0..f.value.1], f.kind, f.at)) {
             None | Some((_, Kind::Null, _)) => Ok(None),
             Some(("", Kind::Str, _)) => Ok(None),
-            Some((t, Kind::Num | Kind::Str, at)) => match t.trim().parse::<f64>() {
+            Some((t, Kind::Num | Kind::Str, at)) => match parse_number(t) {
                 Ok(v) if v.is_finite() => Ok(Some(v)),
                 _ => Err(Fault::at(
                     at,
@@ -532,6 +548,37 @@ impl<R: RecordSink> Sink for RecordStream<R> {
 mod tests {
     use super::super::json::{Framing, Tokenizer};
     use super::*;
+
+    #[test]
+    fn numbers_read_as_the_float_parser_reads_them() {
+        // The integer fast path against the standard library's parser,
+        // bit for bit (so -0 stays -0.0), and what only the latter reads.
+        for t in [
+            "0",
+            "-0",
+            "7",
+            " 42 ",
+            "-13",
+            "600000000",
+            "999999999999999",
+            "1000000000000000",
+            "12345678901234567890",
+            "1.5",
+            "-2e3",
+            "1e-7",
+            "00012",
+            "+5",
+            "inf",
+            "NaN",
+        ] {
+            let fast = parse_number(t).map(f64::to_bits);
+            let std = t.trim().parse::<f64>().map(f64::to_bits);
+            assert_eq!(fast, std, "{t:?}");
+        }
+        for t in ["", "-", "1-2", "1 2", "x"] {
+            assert!(parse_number(t).is_err(), "{t:?}");
+        }
+    }
 
     /// A record's kind and its `(key, value)` fields.
     type Kept = (usize, Vec<(String, String)>);
