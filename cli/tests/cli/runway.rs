@@ -314,7 +314,7 @@ fn the_backtest_finds_a_yearly_season_in_monthly_samples_or_takes_none() {
 fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
     // Three years of monthly samples growing 3 % a sample compounded:
     // `--scale log` fits every cut on the log scale, `--scale level` none
-    // of them (the default), on the same cuts; a bad scale is refused
+    // of them, and the default is `auto`, on the same cuts; a bad scale is refused
     // with a usage line, and the log scale of a series with a zero is
     // refused with the step named.
     let mut text = String::from("timestamp,series,resource,value\n");
@@ -350,6 +350,21 @@ fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
     assert_eq!(log["log_scale_cuts"], log["cuts"], "{log}");
     assert_eq!(level["log_scale_cuts"].as_u64(), Some(0), "{level}");
     assert_eq!(log["cases"], level["cases"], "the same cuts: {log} {level}");
+    let default = json(&[
+        "runway",
+        "backtest",
+        &f,
+        "--per",
+        "sample",
+        "--min-history",
+        "12",
+        "--cut-every",
+        "4",
+        "--horizon",
+        "24",
+        "--json",
+    ]);
+    assert_eq!(default, run("auto"));
     let (code, _, err) = skyplan(&["runway", "backtest", &f, "--scale", "sqrt"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--scale"), "{err}");

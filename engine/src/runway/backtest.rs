@@ -42,8 +42,9 @@ pub struct BacktestParams {
     /// The fitted model's seasonal term (default: found in each cut's
     /// history, [`super::season`]); a period is in steps.
     pub season: SeasonChoice,
-    /// The scale of the fitted model's trend (default: the level; `Auto`
-    /// chooses in each cut's history, [`super::scale`]).
+    /// The scale of the fitted model's trend (default `Auto`: chosen in
+    /// each cut's history by how its spread moves with its level,
+    /// [`super::scale`]).
     pub scale: ScaleChoice,
     /// Days a step of the series spans (default 1: daily peaks; 7 for
     /// weekly samples), which turns the calendar's week and year into
@@ -59,7 +60,7 @@ impl Default for BacktestParams {
             rises: vec![0.02, 0.05, 0.10, 0.20],
             horizon_days: 365,
             season: SeasonChoice::Auto,
-            scale: ScaleChoice::Level,
+            scale: ScaleChoice::Auto,
             step_days: 1.0,
         }
     }

@@ -93,8 +93,9 @@ pub struct RunwayParams {
     /// The fitted growth's seasonal term (default: found in the daily
     /// peaks, [`super::season`]); a period is in days.
     pub season: SeasonChoice,
-    /// The scale the fitted growth's trend is modelled on (default: the
-    /// level; `Auto` chooses from the history, [`super::scale`]).
+    /// The scale the fitted growth's trend is modelled on (default `Auto`:
+    /// chosen from how the history's spread moves with its level,
+    /// [`super::scale`]).
     pub scale: ScaleChoice,
 }
 
@@ -111,7 +112,7 @@ impl Default for RunwayParams {
             machines: None,
             queue_limit_secs: None,
             season: SeasonChoice::Auto,
-            scale: ScaleChoice::Level,
+            scale: ScaleChoice::Auto,
         }
     }
 }

@@ -7,11 +7,11 @@
 //! about 12 % a year, its cycle widening with the level) leaves a trend
 //! linear in the level behind, its crossings coming a cycle earlier than
 //! the band's early end; a series that grows by a fixed amount a step is
-//! bent upward by a log model. With `auto`, which one a series follows
-//! is read from its own history ([`super::trend::fitted_band`], a
-//! hold-out of its last part), never set per series by hand; the default
-//! stays the level scale until that choice is reliable on short
-//! histories ([`ScaleChoice::Auto`]).
+//! bent upward by a log model. With `auto` (the default), which one a
+//! series follows is read from its own history — whether its spread grows
+//! with its level ([`guerrero_cv`], Guerrero's criterion as R's
+//! `forecast` package uses it to choose a Box–Cox transformation) —
+//! never set per series by hand.
 //!
 //! On the log scale the paths are simulated as logarithms and brought
 //! back by `exp`; `exp` is increasing, so the running maximum of the
@@ -28,18 +28,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScaleChoice {
-    /// Chosen from the history: the log scale when every peak is above
-    /// zero and it forecasts the held-out last part of the history
-    /// better. Not the default: on a straight trend with a weekly cycle
-    /// the hold-out (a fifth of eight weeks) cannot tell the scales
-    /// apart, picks the log about a third of the time, and the log
-    /// model's compounding then dates crossings early — 34 of 60 true
-    /// crossings inside P10–P90 where the level model has 68–92 %
+    /// Chosen from the history (the default): the log scale when every
+    /// peak is above zero and its spread grows with its level
+    /// ([`guerrero_cv`]). On the airline passengers' backtest it takes
+    /// the log on 107 of 115 cuts (coverage 88.6 %, median error 8 %,
+    /// where the level gives 67.2 % and 84 %); on a straight trend with a
+    /// weekly cycle it keeps the level on 50 of 60 short histories, and
+    /// the interval's coverage stays within the nominal band
     /// (docs/runway.md, "The scale of the trend").
-    Auto,
-    /// The peaks themselves (the default: the growth model before the
-    /// scale choice).
     #[default]
+    Auto,
+    /// The peaks themselves (the growth model before the scale choice).
     Level,
     /// Their logarithm (every peak must be above zero).
     Log,
@@ -103,9 +102,97 @@ pub fn check_log(peaks: &[f64]) -> Result<(), RunwayError> {
     }
 }
 
+/// Guerrero's (1993) criterion for a Box–Cox λ, as R's `forecast`
+/// package computes it (`BoxCox.lambda(x, method = "guerrero")`): the
+/// history's last whole blocks of `period` steps (2 for a series with no
+/// season), each block's standard deviation over its mean to the power
+/// 1 − λ, and the coefficient of variation of those ratios. The λ whose
+/// spread is most nearly constant across the levels is the one whose
+/// scale makes the noise the same size everywhere: 1 leaves the peaks as
+/// they are (noise of a fixed size, growth by an amount), 0 is the
+/// logarithm (noise in proportion to the level, growth by a share).
+/// `None` with fewer than two blocks of two observed values, or a block
+/// whose mean is not above zero.
+pub fn guerrero_cv(peaks: &[f64], period: usize, lambda: f64) -> Option<f64> {
+    let period = period.max(2);
+    let blocks = peaks.len() / period;
+    let start = peaks.len() - blocks * period;
+    let mut ratios = Vec::with_capacity(blocks);
+    for block in peaks[start..].chunks(period) {
+        let seen: Vec<f64> = block.iter().copied().filter(|v| v.is_finite()).collect();
+        if seen.len() < 2 {
+            continue;
+        }
+        let mean = seen.iter().sum::<f64>() / seen.len() as f64;
+        if mean <= 0.0 {
+            return None;
+        }
+        let var = seen.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (seen.len() - 1) as f64;
+        ratios.push(var.sqrt() / mean.powf(1.0 - lambda));
+    }
+    if ratios.len() < 2 {
+        return None;
+    }
+    let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+    let var = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (ratios.len() - 1) as f64;
+    let cv = var.sqrt() / mean;
+    cv.is_finite().then_some(cv)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The λ in [−1, 2] minimizing [`guerrero_cv`], by golden-section
+    /// search to 1e-6 (R's `optimize` is Brent's method to ~1.2e-4).
+    fn guerrero_lambda(x: &[f64], period: usize) -> f64 {
+        let (mut a, mut b) = (-1.0f64, 2.0f64);
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        while b - a > 1e-6 {
+            let c = b - g * (b - a);
+            let d = a + g * (b - a);
+            if guerrero_cv(x, period, c).unwrap() < guerrero_cv(x, period, d).unwrap() {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        (a + b) / 2.0
+    }
+
+    #[test]
+    fn guerreros_lambda_of_the_airline_passengers_is_r_forecasts() {
+        // R: forecast::BoxCox.lambda(AirPassengers) = -0.2947156 (the
+        // package's documented example; method "guerrero" is its default).
+        let text = include_str!("../../../fixtures/real/growth/air_passengers_monthly.csv");
+        let x: Vec<f64> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(x.len(), 144);
+        let lambda = guerrero_lambda(&x, 12);
+        assert!((lambda - -0.2947156).abs() < 1e-3, "λ = {lambda}");
+        // The two scales the runway chooses between: the log's spread is
+        // the more nearly constant.
+        assert!(guerrero_cv(&x, 12, 0.0).unwrap() < guerrero_cv(&x, 12, 1.0).unwrap());
+    }
+
+    #[test]
+    fn guerrero_by_hand_and_where_it_is_undefined() {
+        // Blocks (1, 3) and (2, 6) (the 9 is before the last whole
+        // blocks): at λ = 1 the ratios are the blocks' sds, √2 and √8,
+        // and cv is their sd over their mean.
+        let cv = guerrero_cv(&[9.0, 1.0, 3.0, 2.0, 6.0], 2, 1.0).unwrap();
+        let (r1, r2) = (2f64.sqrt(), 8f64.sqrt());
+        let m = (r1 + r2) / 2.0;
+        let sd = ((r1 - m).powi(2) + (r2 - m).powi(2)).sqrt();
+        assert!((cv - sd / m).abs() < 1e-12, "{cv}");
+        // At λ = 0 the ratios are sd/mean: √2/2 and √8/4, equal: cv 0.
+        assert!(guerrero_cv(&[9.0, 1.0, 3.0, 2.0, 6.0], 2, 0.0).unwrap() < 1e-12);
+        assert_eq!(guerrero_cv(&[1.0, 3.0], 2, 1.0), None);
+        assert_eq!(guerrero_cv(&[1.0, 3.0, -2.0, -1.0], 2, 1.0), None);
+    }
 
     #[test]
     fn log_and_exp_round_trip_and_gaps_stay_gaps() {

@@ -21,7 +21,7 @@
 
 use super::error::RunwayError;
 use super::passage::{running_max_band, PathModel, PATHS};
-use super::scale::{check_log, log_defined, Scale, ScaleChoice};
+use super::scale::{check_log, guerrero_cv, log_defined, Scale, ScaleChoice};
 use super::season::{
     calendar_periods, choose, min_autocorrelation, Season, SeasonChoice, SeasonKind,
 };
@@ -136,12 +136,6 @@ fn is_flat(peaks: &[f64]) -> Option<f64> {
     (hi - lo <= 1e-9 * hi.abs().max(1.0)).then_some(lo)
 }
 
-/// Share of the history held out to choose the scale: its last fifth is
-/// forecast from the rest (a fifth: long enough to tell a compounding
-/// trend from a straight one, short enough to leave the fit most of the
-/// history).
-pub const HOLDOUT_SHARE: f64 = 0.2;
-
 /// The auto-ARIMA search of the fitted model (p, q ≤ 2, d by KPSS up to
 /// 1, with a constant).
 fn select() -> SelectParams {
@@ -187,63 +181,20 @@ fn fit_trend(
     })
 }
 
-/// The mean absolute error, in the peaks' units, of the model on `scale`
-/// fitted on all but the last [`HOLDOUT_SHARE`] of `peaks` and forecast
-/// over it (the ARIMA's point forecast with the cycle added back, brought
-/// back from the scale: on the log scale, the median). `None` when the
-/// part left to fit on is too short or the fit fails. The season is the
-/// period `season` finds (or gives) in the whole history on this scale,
-/// refitted on the shorter part; one the shorter part cannot hold (fewer
-/// than two periods) is left out rather than failing the comparison.
-fn holdout_error(peaks: &[f64], scale: Scale, season: SeasonChoice, step_days: f64) -> Option<f64> {
-    let n = peaks.len();
-    let held = (HOLDOUT_SHARE * n as f64).round() as usize;
-    if held == 0 || n - held < MIN_DAYS {
-        return None;
-    }
-    let (train, test) = peaks.split_at(n - held);
-    // The season the whole history shows on this scale, refitted on the
-    // shorter part: the hold-out scores the model that will be used (a
-    // shorter part may be too short to find a cycle it does hold).
-    let period = choose(&scale.apply(peaks), season, step_days)
-        .ok()
-        .flatten()
-        .map_or(SeasonChoice::Off, |c| SeasonChoice::Period(c.period));
-    let series = scale.apply(train);
-    let t = fit_trend(&series, period, step_days, "")
-        .or_else(|_| fit_trend(&series, SeasonChoice::Off, step_days, ""))
-        .ok()?;
-    let ahead = t.fit.model.forecast(held, 0.8).ok()?;
-    let (mut sum, mut count) = (0.0, 0usize);
-    for (k, (f, &y)) in ahead.iter().zip(test).enumerate() {
-        if !y.is_finite() {
-            continue;
-        }
-        let v = t
-            .cycle
-            .as_ref()
-            .map_or(f.mean, |c| c.add(f.mean, n - held + k, 0.0));
-        sum += (scale.undo(v) - y).abs();
-        count += 1;
-    }
-    let err = sum / count.max(1) as f64;
-    (count > 0 && err.is_finite()).then_some(err)
-}
-
 /// The scale `choice` asks for on `peaks`, with why in a few words.
 ///
-/// `Auto` compares the two scales out of sample: each model (season and
-/// auto-ARIMA, as fitted on the whole history) is fitted on the history
-/// but its last [`HOLDOUT_SHARE`] and forecast over it, and the log scale
-/// is taken when its mean absolute error in the peaks' own units is
-/// smaller (and every peak is above zero). Why a hold-out and not the AIC
-/// corrected by the Jacobian (−2·Σ log y): the two scales' auto-ARIMAs may
-/// difference a different number of times (KPSS on each), and likelihoods
-/// of series differenced differently are not comparable; and the runway
-/// forecasts many steps ahead, which a multi-step hold-out scores
-/// directly where one-step errors and the AIC do not. Where no hold-out
-/// can be scored (a short history, a failed fit), the level scale — the
-/// model before the choice — is kept.
+/// `Auto` reads it from how the history's spread moves with its level,
+/// by Guerrero's criterion as R's `forecast` package applies it to choose
+/// a Box–Cox transformation ([`guerrero_cv`]; blocks of the season's
+/// period, or of two steps with no season), restricted to the two scales
+/// the runway models: the log when its spread is the more nearly constant
+/// (and every peak is above zero). Why this and not a hold-out of the
+/// history's last part (the rule before): a hold-out of a fifth of a
+/// short history is a coin toss between two trends that agree over it,
+/// while the spread's growth with the level is seen over the whole
+/// history; where the level hardly moves the two scales forecast alike
+/// and the choice hardly matters. Where the criterion is undefined (fewer
+/// than two blocks), the level scale is kept.
 fn choose_scale(
     peaks: &[f64],
     choice: ScaleChoice,
@@ -261,20 +212,28 @@ fn choose_scale(
             "level scale (a peak at or below 0 has no logarithm)".into(),
         )),
         ScaleChoice::Auto => {
-            let level = holdout_error(peaks, Scale::Level, season, step_days);
-            let log = holdout_error(peaks, Scale::Log, season, step_days);
+            let period = choose(peaks, season, step_days)
+                .ok()
+                .flatten()
+                .map_or(2, |c| c.period);
+            let level = guerrero_cv(peaks, period, 1.0);
+            let log = guerrero_cv(peaks, period, 0.0);
             Ok(match (level, log) {
                 (Some(a), Some(b)) if b < a => (
                     Scale::Log,
-                    format!("log scale (hold-out error {b:.4} against the level's {a:.4})"),
+                    format!(
+                        "log scale (spread against level, Guerrero's variation over blocks of {period}: {b:.3} on the log against {a:.3} on the level)"
+                    ),
                 ),
                 (Some(a), Some(b)) => (
                     Scale::Level,
-                    format!("level scale (hold-out error {a:.4} against the log's {b:.4})"),
+                    format!(
+                        "level scale (spread against level, Guerrero's variation over blocks of {period}: {a:.3} on the level against {b:.3} on the log)"
+                    ),
                 ),
                 _ => (
                     Scale::Level,
-                    "level scale (too short a history to compare scales on a hold-out)".into(),
+                    "level scale (too short a history to read its spread against its level)".into(),
                 ),
             })
         }
@@ -302,8 +261,8 @@ fn is_exact_line(peaks: &[f64]) -> bool {
 /// before its running maximum is taken; the model string names the
 /// period and amplitude, or says that none was found.
 ///
-/// On the scale `scale` asks for ([`super::scale`]; `Auto`: chosen by a
-/// hold-out of the history's last part, [`choose_scale`]): on the log
+/// On the scale `scale` asks for ([`super::scale`]; `Auto`: chosen from
+/// how the history's spread moves with its level, [`choose_scale`]): on the log
 /// scale the season and the ARIMA are fitted on the logarithm of the
 /// peaks and the band of the paths' running maximum is exponentiated
 /// (exactly the band of the exponentiated paths', `exp` being
@@ -635,10 +594,20 @@ mod tests {
         // 60 histories of 8 weeks of the same process (σ = 0.01), each
         // continued by the process itself: the share whose true first
         // passage of 0.5 falls inside P10–P90 is near the nominal 80 %
-        // (60 draws: a binomial standard error of 5 points).
+        // (60 draws: a binomial standard error of 5 points). The same
+        // with the scale chosen (`Auto`): the weekly cycle's spread does
+        // not grow with the level, so the log is rarely taken, and where
+        // it is the calibration holds.
+        for scale in [ScaleChoice::Level, ScaleChoice::Auto] {
+            seasonal_coverage(scale);
+        }
+    }
+
+    fn seasonal_coverage(scale: ScaleChoice) {
         let (n, level) = (56, 0.5);
         let mut covered = 0;
         let mut scored = 0;
+        let mut logs = 0;
         for seed in 0..60 {
             let all = weekly(0, n + 90, 0.01, 1_000 + seed);
             let (history, future) = all.split_at(n);
@@ -648,7 +617,8 @@ mod tests {
             let Some(truth) = crossing(future, level) else {
                 continue;
             };
-            let b = fit(history, 90, SeasonChoice::Auto, ScaleChoice::Level).unwrap();
+            let b = fit(history, 90, SeasonChoice::Auto, scale).unwrap();
+            logs += usize::from(b.scale == Scale::Log);
             let early = reach_day(&b.p90, level).unwrap_or(usize::MAX);
             let late = reach_day(&b.p10, level).unwrap_or(usize::MAX);
             scored += 1;
@@ -658,7 +628,11 @@ mod tests {
         }
         let share = covered as f64 / scored as f64;
         assert!(scored >= 50, "{scored}");
-        assert!((0.68..=0.92).contains(&share), "{covered} of {scored}");
+        assert!(
+            (0.68..=0.92).contains(&share),
+            "{scale:?}: {covered} of {scored} ({logs} on the log scale)"
+        );
+        eprintln!("{scale:?}: {covered} of {scored} covered, {logs} on the log scale");
     }
 
     #[test]
@@ -677,7 +651,8 @@ mod tests {
     #[test]
     fn compound_growth_is_fitted_on_the_log_scale_and_crosses_when_the_curve_does() {
         // 1 % a step compounded from 0.2, noise of σ = 0.01 on the log
-        // scale, 120 steps: the hold-out prefers the log model, and the
+        // scale, 120 steps: the spread grows with the level, so the log
+        // model is chosen, and the
         // P50 first-passage day of 1.2 is the curve's own, ln(1.2/0.2) /
         // ln(1.01) = 180.07 → step 181, day 62 after the last (step
         // 119), within 3 days (the noise's highs cross a little early).
@@ -687,7 +662,11 @@ mod tests {
             .collect();
         let b = fit(&peaks, 120, SeasonChoice::Off, ScaleChoice::Auto).unwrap();
         assert_eq!(b.scale, Scale::Log, "{}", b.model);
-        assert!(b.model.contains("log scale (hold-out"), "{}", b.model);
+        assert!(
+            b.model.contains("log scale (spread against level"),
+            "{}",
+            b.model
+        );
         let analytic = ((1.2f64 / 0.2).ln() / 1.01f64.ln()).ceil() as usize - 119;
         let p50 = reach_day(&b.p50, 1.2).unwrap();
         assert!(
@@ -705,7 +684,8 @@ mod tests {
     fn a_straight_line_is_fitted_on_the_level_scale() {
         // 0.1 + 0.01·t over 100 steps, σ = 0.005: in logs the line bends
         // (the log model would carry the early steps' 10 % a step on),
-        // so the hold-out keeps the level model, whose P50 crosses 1.5
+        // and the noise's spread does not grow with the level, so the
+        // level model is kept, whose P50 crosses 1.5
         // when the line does: (1.5 − 0.1) / 0.01 = step 140, day 41.
         let mut rng = crate::numerics::rng::Rng::new(4);
         let peaks: Vec<f64> = (0..100)
@@ -713,7 +693,11 @@ mod tests {
             .collect();
         let b = fit(&peaks, 90, SeasonChoice::Off, ScaleChoice::Auto).unwrap();
         assert_eq!(b.scale, Scale::Level, "{}", b.model);
-        assert!(b.model.contains("level scale (hold-out"), "{}", b.model);
+        assert!(
+            b.model.contains("level scale (spread against level"),
+            "{}",
+            b.model
+        );
         let p50 = reach_day(&b.p50, 1.5).unwrap();
         assert!(p50.abs_diff(41) <= 3, "P50 day {p50}");
     }

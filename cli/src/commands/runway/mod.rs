@@ -64,11 +64,11 @@ OPTIONS:
                          or a year, where three of them in the daily peaks
                          show it), none, or a period N in days (at least
                          2, at most half the history)
-    --scale S            the scale of the fitted trend: level (default),
-                         log (compound growth; every peak above 0), or
-                         auto (the log when every peak is above 0 and it
-                         forecasts the history's held-out last fifth
-                         better; unreliable on short histories)
+    --scale S            the scale of the fitted trend: auto (default: the
+                         log when every peak is above 0 and the history's
+                         spread grows with its level, by Guerrero's
+                         criterion), level (growth by an amount) or log
+                         (compound growth; every peak above 0)
     --json               print JSON: binding, limits (name, p10, p50, p90:
                          dates or null), purchases (date, machines),
                          purchases_p90, levers
@@ -95,10 +95,10 @@ daily peaks, with its prediction interval) on the same cases: coverage
                          with --per sample, the year is 52 weekly or 12
                          monthly samples — where the history shows it),
                          none (the trend alone), or a period N in steps
-    --scale S            the fitted trend's scale: level (default, the
-                         model before the choice), log (compound growth;
-                         every sample above 0) or auto (chosen in each
-                         cut's history by a hold-out of its last fifth)
+    --scale S            the fitted trend's scale: auto (default: chosen in
+                         each cut's history by how its spread grows with
+                         its level), level (the model before the choice)
+                         or log (compound growth; every sample above 0)
     --json               print JSON: coverage, median_error, baseline
                          {coverage, median_error}, per series
 

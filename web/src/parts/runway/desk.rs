@@ -56,7 +56,8 @@ pub struct RunwayForm {
     pub horizon: String,
     /// Days the purchase schedule keeps every limit.
     pub purchase: String,
-    /// The fitted trend's scale (level, log, or chosen by a hold-out).
+    /// The fitted trend's scale (level, log, or chosen from the history's
+    /// spread against its level).
     pub scale: ScaleChoice,
     /// The fitted growth's season as typed: `auto` (found in the history),
     /// `none`, or a period in days.

@@ -165,7 +165,7 @@ fn SettingsCard() -> impl IntoView {
                         vec![
                             (ScaleChoice::Level, "level", "level (straight line)".to_owned()),
                             (ScaleChoice::Log, "log", "logarithm (compounding)".to_owned()),
-                            (ScaleChoice::Auto, "auto", "chosen by a hold-out".to_owned()),
+                            (ScaleChoice::Auto, "auto", "chosen from the spread".to_owned()),
                         ],
                         move || desk.form.with(|f| f.scale),
                         move |s| desk.form.update(|f| f.scale = s),
