@@ -327,11 +327,12 @@ fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
         ));
     }
     let f = temp_file("compound.csv", &text);
-    let run = |scale: &str| {
-        json(&[
+    // The command with `--scale S`, or with no `--scale` for `None`.
+    let run = |scale: Option<&str>| {
+        let mut args = vec![
             "runway",
             "backtest",
-            &f,
+            f.as_str(),
             "--per",
             "sample",
             "--min-history",
@@ -340,31 +341,19 @@ fn the_backtest_takes_a_scale_and_refuses_a_bad_one() {
             "4",
             "--horizon",
             "24",
-            "--scale",
-            scale,
             "--json",
-        ])
+        ];
+        if let Some(scale) = scale {
+            args.extend(["--scale", scale]);
+        }
+        json(&args)
     };
-    let log = run("log");
-    let level = run("level");
+    let log = run(Some("log"));
+    let level = run(Some("level"));
     assert_eq!(log["log_scale_cuts"], log["cuts"], "{log}");
     assert_eq!(level["log_scale_cuts"].as_u64(), Some(0), "{level}");
     assert_eq!(log["cases"], level["cases"], "the same cuts: {log} {level}");
-    let default = json(&[
-        "runway",
-        "backtest",
-        &f,
-        "--per",
-        "sample",
-        "--min-history",
-        "12",
-        "--cut-every",
-        "4",
-        "--horizon",
-        "24",
-        "--json",
-    ]);
-    assert_eq!(default, run("auto"));
+    assert_eq!(run(None), run(Some("auto")));
     let (code, _, err) = skyplan(&["runway", "backtest", &f, "--scale", "sqrt"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--scale"), "{err}");
