@@ -109,7 +109,7 @@ fn EngineStatus() -> impl IntoView {
         }
     };
     view! {
-        <div class="status" class:busy=move || !studio.page.ready.get() || studio.page.restarting.get() || studio.traces.imports.with(|v| !v.is_empty())>
+        <div class="status" title=text class:busy=move || !studio.page.ready.get() || studio.page.restarting.get() || studio.traces.imports.with(|v| !v.is_empty())>
             <span class="status-dot" aria-hidden="true"></span>
             <span>{text}</span>
         </div>
