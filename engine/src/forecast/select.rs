@@ -146,16 +146,23 @@ pub fn kpss_statistic(x: &[f64]) -> f64 {
 /// Kwiatkowski et al. table, clamped to [0.01, 0.1] (R's `tseries`, which
 /// pmdarima follows).
 fn kpss_p_value(stat: f64) -> f64 {
-    const TABLE: [f64; 4] = [0.347, 0.463, 0.574, 0.739];
+    interpolated_p_value(stat, &[0.347, 0.463, 0.574, 0.739])
+}
+
+/// The p-value of a KPSS statistic from its critical values at 10 %,
+/// 5 %, 2.5 % and 1 % (`table`, increasing), by linear interpolation
+/// between them and clamped to [0.01, 0.1] outside, as R's
+/// `tseries::kpss.test` reads its tables.
+pub fn interpolated_p_value(stat: f64, table: &[f64; 4]) -> f64 {
     const P: [f64; 4] = [0.10, 0.05, 0.025, 0.01];
-    if stat <= TABLE[0] {
+    if stat <= table[0] {
         return P[0];
     }
-    if stat >= TABLE[3] {
+    if stat >= table[3] {
         return P[3];
     }
-    let i = TABLE.iter().rposition(|t| *t <= stat).unwrap_or(0);
-    let f = (stat - TABLE[i]) / (TABLE[i + 1] - TABLE[i]);
+    let i = table.iter().rposition(|t| *t <= stat).unwrap_or(0);
+    let f = (stat - table[i]) / (table[i + 1] - table[i]);
     P[i] + f * (P[i + 1] - P[i])
 }
 

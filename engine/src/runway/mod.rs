@@ -11,7 +11,10 @@
 //!   weekly or monthly samples), found or given, by classical
 //!   decomposition;
 //! - [`scale`]: the scale the trend is modelled on (the peaks, or their
-//!   logarithm for compound growth), asked for or chosen by a hold-out;
+//!   logarithm for compound growth), asked for or chosen from how the
+//!   history's spread moves with its level (Guerrero's criterion);
+//! - [`detrend`]: the trend-stationary alternative (a line or a
+//!   quadratic with stationary errors, by KPSS around the trend);
 //! - [`passage`]: the fitted model's simulated paths and the band of
 //!   their running maximum (the days a level is first reached);
 //! - [`trend`]: bands of levels ahead — auto-ARIMA on the (deseasonalized)
@@ -34,6 +37,7 @@ pub mod answer;
 pub mod backtest;
 pub mod cluster;
 pub mod demand;
+pub mod detrend;
 pub mod error;
 pub mod growth;
 pub mod levers;

@@ -27,6 +27,7 @@
 //! and passes the innovations' `√h` once the forecast reaches as far ahead
 //! as the history reaches back.
 
+use super::detrend::PolyTrend;
 use super::season::Season;
 use crate::forecast::arima::difference;
 use crate::forecast::ArimaFit;
@@ -45,6 +46,10 @@ pub const SEED: u64 = 0x5EED_0036;
 /// Mixed into [`SEED`] for the draws of each path's seasonal profile, so
 /// that the trend's paths are the same with a season as without.
 pub const SEASON_SEED: u64 = 0x5EA5_0000;
+
+/// Mixed into [`SEED`] for the draws of each path's trend coefficients
+/// (the trend-stationary model, [`super::detrend`]).
+pub const TREND_SEED: u64 = 0x7E4D_0000;
 
 /// The P10, P50 and P90 of each day ahead, index 0 … days (the trend
 /// that reads them makes them its band).
@@ -84,19 +89,27 @@ impl PathModel {
             .filter(|v| v.is_finite())
             .count()
             .max(1) as f64;
-        let ar_sum: f64 = fit.ar.iter().sum();
-        let ma_sum: f64 = fit.ma.iter().sum();
-        let long_run = (1.0 + ma_sum).abs() / (1.0 - ar_sum).abs().max(1e-6);
-        PathModel {
+        let mut model = PathModel {
             d: fit.order.d,
             ar: fit.ar.clone(),
             ma: fit.ma.clone(),
             mean: fit.mean,
-            mean_se: fit
-                .mean
-                .map_or(0.0, |_| fit.sigma2.sqrt() * long_run / n.sqrt()),
+            mean_se: 0.0,
             sigma2: fit.sigma2,
+        };
+        if model.mean.is_some() {
+            model.mean_se = model.long_run_sd() / n.sqrt();
         }
+        model
+    }
+
+    /// The long-run standard deviation of the ARMA part,
+    /// `σ |1 + Σθ| / |1 − Σφ|`: the spread of a mean over n steps is this
+    /// over √n, as if the steps were independent with this deviation.
+    pub fn long_run_sd(&self) -> f64 {
+        let ar_sum: f64 = self.ar.iter().sum();
+        let ma_sum: f64 = self.ma.iter().sum();
+        self.sigma2.max(0.0).sqrt() * (1.0 + ma_sum).abs() / (1.0 - ar_sum).abs().max(1e-6)
     }
 }
 
@@ -204,6 +217,10 @@ pub fn simulate(
 /// path draws its own profile around the estimate (every phase moved by
 /// its standard error times a normal draw): the cycle's uncertainty, as
 /// the drawn mean is the trend's.
+///
+/// With a `trend` ([`super::detrend`]), `model` is that of the errors
+/// around it and `history` the errors: each path draws its own trend
+/// coefficients and adds its trend before the cycle.
 pub fn running_max_band(
     model: &PathModel,
     history: &[f64],
@@ -211,12 +228,22 @@ pub fn running_max_band(
     days: usize,
     paths: usize,
     season: Option<&Season>,
+    trend: Option<&PolyTrend>,
 ) -> Option<Quantiles> {
     let mut sims = simulate(model, history, days, paths, SEED)?;
     let mut rng = Rng::new(SEED ^ SEASON_SEED);
+    let mut trend_rng = Rng::new(SEED ^ TREND_SEED);
     let origin = history.len().saturating_sub(1);
     let mut shifts = Vec::new();
+    let mut z = Vec::new();
     for path in sims.chunks_mut(days.max(1)) {
+        if let Some(tr) = trend {
+            z.clear();
+            z.extend((0..=tr.degree).map(|_| trend_rng.normal()));
+            for (t, v) in path.iter_mut().enumerate() {
+                *v += tr.at((origin + 1 + t) as f64, &z);
+            }
+        }
         if let Some(s) = season {
             shifts.clear();
             let se = s.profile_se.as_deref().unwrap_or(&[]);
@@ -299,7 +326,7 @@ mod tests {
             sigma2: 0.03 * 0.03,
         };
         let history = [0.28, 0.29, 0.3];
-        let band = running_max_band(&model, &history, 0.3, 200, 4_000, None).unwrap();
+        let band = running_max_band(&model, &history, 0.3, 200, 4_000, None, None).unwrap();
         let first = |v: &[f64]| v.iter().position(|&x| x >= 0.8).unwrap() as f64;
         for (days, q) in [
             (first(&band.p90), 0.1),
@@ -388,7 +415,7 @@ mod tests {
         let history = [0.5, 0.51, 0.49, 0.5];
         let sims = simulate(&model, &history, 60, 2_000, 1).unwrap();
         let level = band_of(&sims, 0.5, 60, 2_000);
-        let top = running_max_band(&model, &history, 0.5, 60, 2_000, None).unwrap();
+        let top = running_max_band(&model, &history, 0.5, 60, 2_000, None, None).unwrap();
         let high = 0.5 + 2.0 * 0.01 / (1.0f64 - 0.25).sqrt();
         assert!(level.p90.iter().all(|&v| v < high));
         assert!(top.p90.iter().any(|&v| v >= high));
