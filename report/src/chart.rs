@@ -3,7 +3,7 @@
 //! the page's generic sans-serif), so the drawing prints and opens offline.
 //! Every label goes through [`escape`].
 
-use crate::html::{escape, Svg};
+use crate::html::{escape, Html, Svg};
 use std::fmt::Write as _;
 
 /// Width and height of a chart's drawing, in SVG units.
@@ -121,6 +121,15 @@ fn range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
         Some((lo, hi))
     } else {
         Some((lo - 0.5, hi + 0.5))
+    }
+}
+
+/// `c` drawn into `h` as a figure captioned `caption`; nothing when no
+/// series has a finite point. What every section's line chart does, so a
+/// chart with nothing to draw is left out the same way everywhere.
+pub fn xy_figure(h: &mut Html, c: &XyChart, caption: &str) {
+    if let Some(svg) = xy(c) {
+        h.chart(&svg, caption);
     }
 }
 

@@ -456,3 +456,38 @@ export function skyplan(args) {
   if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '-p', 'skyplan-cli'], { cwd: REPO, stdio: 'inherit' });
   return execFileSync(bin, args, { cwd: REPO, encoding: 'utf8' });
 }
+
+// ------------------------------------------------------------------ sweeps
+
+/**
+ * Runs a "where it pays" card's sweep (its `{card}-pays-…` test ids) on the
+ * pool of sweep workers and waits up to `timeout` for it to end, running
+ * `meanwhile` while it sweeps. The workers its progress line names, and
+ * the milliseconds the sweep took.
+ */
+export async function paysSweep(card, { timeout = 300_000, meanwhile = async () => {} } = {}) {
+  const { page } = current();
+  const t0 = Date.now();
+  await page.click(`[data-testid=${card}-pays-run]`);
+  const progress = page.locator(`[data-testid=${card}-pays-progress]`);
+  await progress.waitFor();
+  const workers = Number(await progress.getAttribute('data-workers'));
+  await meanwhile();
+  await page.waitForFunction(
+    (card) => document.querySelector(`[data-testid=${card}-pays-status]`)?.dataset.running === 'false',
+    card,
+    { timeout },
+  );
+  return { workers, ms: Date.now() - t0 };
+}
+
+/**
+ * The same sweep natively, `skyplan sweep …args --json`: as many rows as
+ * the studio's `shown`, and `same(native row, shown row)` asserted for
+ * each row shown, by its cell.
+ */
+export function sweepLikeCli(args, shown, same) {
+  const native = JSON.parse(skyplan(['sweep', ...args, '--json']));
+  assert.equal(native.rows.length, shown.length, 'as many cells as the CLI');
+  for (const r of shown) same(native.rows[r.cell], r);
+}

@@ -10,7 +10,8 @@
 
 import assert from 'node:assert/strict';
 import {
-  skyplan,
+  paysSweep,
+  sweepLikeCli,
   studioSession,
   studioTest,
   screenshot,
@@ -52,39 +53,30 @@ studioTest('Sweep: where shaping pays, on a pool of workers, equal to the CLI ce
   await openShaping();
   await typeInto('shaping-pays-loads', '0.6,1.3,2');
   await typeInto('shaping-pays-apps', '60');
-  const t0 = Date.now();
-  await page.click('[data-testid=shaping-pays-run]');
-  const progress = page.locator('[data-testid=shaping-pays-progress]');
-  await progress.waitFor();
-  const workers = Number(await progress.getAttribute('data-workers'));
+  const { workers, ms } = await paysSweep('shaping', {
+    // The engine worker still answers while the pool sweeps.
+    meanwhile: async () => {
+      await page.click('[data-testid=nav-traces]');
+      await page.locator('[data-testid=file-row]').first().waitFor();
+      await page.click('[data-testid=nav-shaping]');
+    },
+  });
   assert.ok(workers > 1, `the sweep runs on more than one worker (${workers})`);
-  // The engine worker still answers while the pool sweeps.
-  await page.click('[data-testid=nav-traces]');
-  await page.locator('[data-testid=file-row]').first().waitFor();
-  await page.click('[data-testid=nav-shaping]');
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=shaping-pays-status]')?.dataset.running === 'false',
-    null,
-    { timeout: 300_000 },
-  );
-  console.log(`# BENCH-SWEEP studio: 6 cells of 60 applications on ${workers} workers in ${Date.now() - t0} ms`);
+  console.log(`# BENCH-SWEEP studio: 6 cells of 60 applications on ${workers} workers in ${ms} ms`);
   const shown = await rows();
   assert.equal(shown.length, 6, 'two oracle configurations × three loads');
   assert.deepEqual(shown.map((r) => r.cell), [0, 1, 2, 3, 4, 5]);
   await drawnKey('shaping-pays-chart');
   await screenshot('where-it-pays', page.locator('[data-testid=shaping-pays-chart]'));
   // The same sweep natively: every cell's speed-up equal.
-  const native = JSON.parse(skyplan([
-    'sweep', 'shaping', '--apps', '60', '--hosts', '4', '--loads', '0.6,1.3,2',
-    '--configs', 'oracle/pessimistic,oracle/optimistic', '--json',
-  ]));
-  assert.equal(native.rows.length, 6);
-  for (const r of shown) {
-    const n = native.rows[r.cell];
+  sweepLikeCli([
+    'shaping', '--apps', '60', '--hosts', '4', '--loads', '0.6,1.3,2',
+    '--configs', 'oracle/pessimistic,oracle/optimistic',
+  ], shown, (n, r) => {
     assert.equal(n.load, r.load, `cell ${r.cell}: load`);
     assert.equal(`${n.predictor}/${n.policy}/${n.k1}/${n.k2}`, r.config, `cell ${r.cell}: configuration`);
     assert.equal(n.turnaround_speedup, r.speedup, `cell ${r.cell}: the worker pool's speed-up is the CLI's`);
-  }
+  });
 });
 
 studioTest('Sweep: a cancelled sweep keeps the cells it finished', { timeout: 600_000 }, 'no uncaught page errors', async () => {
@@ -148,18 +140,9 @@ studioTest('Sweep: where harvesting pays, on a pool of workers, equal to the CLI
   await typeInto('harvest-pays-servers', '200,400');
   await typeInto('harvest-pays-levels', '10,30');
   await typeInto('harvest-pays-days', '0.5');
-  const t0 = Date.now();
-  await page.click('[data-testid=harvest-pays-run]');
-  const progress = page.locator('[data-testid=harvest-pays-progress]');
-  await progress.waitFor();
-  const workers = Number(await progress.getAttribute('data-workers'));
+  const { workers, ms } = await paysSweep('harvest');
   assert.ok(workers > 1, `the sweep runs on more than one worker (${workers})`);
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=harvest-pays-status]')?.dataset.running === 'false',
-    null,
-    { timeout: 300_000 },
-  );
-  console.log(`# BENCH-SWEEP studio: harvest, 4 cells (200/400 servers, levels 10/30 %, half a day) on ${workers} workers in ${Date.now() - t0} ms`);
+  console.log(`# BENCH-SWEEP studio: harvest, 4 cells (200/400 servers, levels 10/30 %, half a day) on ${workers} workers in ${ms} ms`);
   assert.equal(await page.locator('[data-testid=harvest-pays-error]').count(), 0, 'no error line');
   const shown = await harvestRows();
   assert.deepEqual(shown.map((r) => [r.cell, r.servers, r.level, r.scaling]), [
@@ -168,17 +151,13 @@ studioTest('Sweep: where harvesting pays, on a pool of workers, equal to the CLI
   await drawnKey('harvest-pays-chart');
   await screenshot('where-harvesting-pays', page.locator('[data-testid=harvest-pays-chart]'));
   // The same sweep natively: every cell's improvement and kills equal.
-  const native = JSON.parse(skyplan([
-    'sweep', 'harvest', '--servers', '200,400', '--levels', '10,30', '--scaling', 'linear',
-    '--days', '0.5', '--json',
-  ]));
-  assert.equal(native.rows.length, 4);
-  for (const r of shown) {
-    const n = native.rows[r.cell];
+  sweepLikeCli([
+    'harvest', '--servers', '200,400', '--levels', '10,30', '--scaling', 'linear', '--days', '0.5',
+  ], shown, (n, r) => {
     assert.equal(n.servers, r.servers, `cell ${r.cell}: servers`);
     assert.equal(n.level, r.level, `cell ${r.cell}: level`);
     assert.equal(n.pt_kills, r.ptKills, `cell ${r.cell}: YARN-PT's kills`);
     assert.equal(n.h_kills, r.hKills, `cell ${r.cell}: YARN-H's kills`);
     assert.equal(n.improvement, r.improvement, `cell ${r.cell}: the worker pool's improvement is the CLI's`);
-  }
+  });
 });

@@ -20,7 +20,8 @@ import {
   drawnKey,
   typeInto,
   download,
-  skyplan,
+  paysSweep,
+  sweepLikeCli,
 } from './helpers.mjs';
 
 let page, tmpDir, pageErrors;
@@ -241,17 +242,9 @@ studioTest('Tuning: where it pays — the contention sweep on two workers, equal
   await typeInto('tuning-pays-loads', '0.5,1.5,3');
   await typeInto('tuning-pays-queues', '2,4');
   await typeInto('tuning-pays-mixes', '3');
-  const t0 = Date.now();
-  await page.click('[data-testid=tuning-pays-run]');
-  const progress = page.locator('[data-testid=tuning-pays-progress]');
-  await progress.waitFor();
-  assert.equal(Number(await progress.getAttribute('data-workers')), 2, 'the sweep runs on two workers');
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=tuning-pays-status]')?.dataset.running === 'false',
-    null,
-    { timeout: 120_000 },
-  );
-  console.log(`# BENCH-TUNING-PAYS studio: 6 cells (3 mixes, both schedulers) on 2 workers in ${Date.now() - t0} ms`);
+  const { workers, ms } = await paysSweep('tuning', { timeout: 120_000 });
+  assert.equal(workers, 2, 'the sweep runs on two workers');
+  console.log(`# BENCH-TUNING-PAYS studio: 6 cells (3 mixes, both schedulers) on 2 workers in ${ms} ms`);
   const shown = await page.$$eval('[data-testid=tuning-pays-row]', (rs) =>
     rs.map((r) => ({
       cell: Number(r.dataset.cell),
@@ -267,15 +260,10 @@ studioTest('Tuning: where it pays — the contention sweep on two workers, equal
   assert.ok((await ink(page.locator('canvas[data-testid=tuning-pays-chart]'))) > 2_000, 'where it pays drawn');
   await screenshot('tuning-where-it-pays', page.locator('[data-testid=tuning-pays-chart]'));
   // The same sweep natively: every cell's point and non-best increase equal.
-  const native = JSON.parse(skyplan([
-    'sweep', 'tuning', '--loads', '0.5,1.5,3', '--queues', '2,4', '--google-mixes', '3', '--json',
-  ]));
-  assert.equal(native.rows.length, 6);
-  for (const r of shown) {
-    const n = native.rows[r.cell];
+  sweepLikeCli(['tuning', '--loads', '0.5,1.5,3', '--queues', '2,4', '--google-mixes', '3'], shown, (n, r) => {
     assert.equal(n.load, r.load, `cell ${r.cell}: load`);
     assert.equal(n.queues, r.queues, `cell ${r.cell}: queues`);
     assert.ok(Number.isFinite(r.nonbest), `cell ${r.cell}: a non-best increase`);
     assert.equal(n.nonbest_increase, r.nonbest, `cell ${r.cell}: the worker pool's non-best increase is the CLI's`);
-  }
+  });
 });

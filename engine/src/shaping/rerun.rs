@@ -10,7 +10,7 @@ use super::error::ShapingError;
 use super::model::Workload;
 use super::params::{Params, Policy};
 use super::predictor::AppForecast;
-use super::run::{run, RunSetup};
+use super::run::{run, RunReport, RunSetup};
 use super::scenario::Scenario;
 use super::timeline::{AppTimeline, HostTimeline};
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,29 @@ pub struct Timelines {
     pub baseline_host: HostTimeline,
     /// The host under `params.policy`.
     pub shaped_host: HostTimeline,
+}
+
+impl Timelines {
+    /// The timelines of application `app` and host `host` that the
+    /// baseline and the shaped run recorded, moved out of their reports
+    /// (an application the run did not record has an empty timeline).
+    /// What a rerun here and the studio's first run (whose report carries
+    /// them) both build.
+    pub fn taken_from(
+        app: usize,
+        host: usize,
+        baseline: &mut RunReport,
+        shaped: &mut RunReport,
+    ) -> Timelines {
+        Timelines {
+            app,
+            host,
+            baseline_app: baseline.app_timeline.take().unwrap_or_default(),
+            shaped_app: shaped.app_timeline.take().unwrap_or_default(),
+            baseline_host: std::mem::take(&mut baseline.host_timeline),
+            shaped_host: std::mem::take(&mut shaped.host_timeline),
+        }
+    }
 }
 
 /// The timelines of application `app` and host `host` in the runs
@@ -59,20 +82,12 @@ pub fn timelines(
     }
     let scenario = scenario.with_forecasts(forecasts)?;
     let one = |policy: Policy| {
-        let r = run(
+        run(
             &RunSetup::from_params(&scenario, policy, Some(app), false),
             &mut |_| {},
-        );
-        (r.app_timeline.unwrap_or_default(), r.host_timeline)
+        )
     };
-    let (baseline_app, baseline_host) = one(Policy::Reservation);
-    let (shaped_app, shaped_host) = one(params.policy);
-    Ok(Timelines {
-        app,
-        host,
-        baseline_app,
-        shaped_app,
-        baseline_host,
-        shaped_host,
-    })
+    let mut baseline = one(Policy::Reservation);
+    let mut shaped = one(params.policy);
+    Ok(Timelines::taken_from(app, host, &mut baseline, &mut shaped))
 }

@@ -130,18 +130,22 @@ pub fn apportion(total: u32, weights: &[f64]) -> Vec<u32> {
     out
 }
 
-/// Gives one container at a time to the queue `pick` chooses among those
-/// that still want and are below their max.
+/// The grant of both queue rules: `free` containers one at a time, each to
+/// the queue with the lowest `key(queue, granted so far)` among those that
+/// still want and are below their max (ties to the first queue). The two
+/// rules differ only in the key, so the walk is written once.
 fn one_at_a_time(
-    free: &mut u32,
-    grant: &mut [u32],
+    free: u32,
+    queues: usize,
     demand: &[QueueDemand],
-    cap: impl Fn(usize) -> u32,
+    bounds: &[QueueBounds],
     key: impl Fn(usize, u32) -> f64,
-) {
-    while *free > 0 {
+) -> Vec<u32> {
+    let mut free = free;
+    let mut grant = vec![0u32; queues];
+    while free > 0 {
         let best = (0..grant.len())
-            .filter(|&q| grant[q] < demand[q].wanted && demand[q].used + grant[q] < cap(q))
+            .filter(|&q| grant[q] < demand[q].wanted && demand[q].used + grant[q] < bounds[q].max)
             .min_by(|&a, &b| {
                 key(a, grant[a])
                     .total_cmp(&key(b, grant[b]))
@@ -149,8 +153,9 @@ fn one_at_a_time(
             });
         let Some(q) = best else { break };
         grant[q] += 1;
-        *free -= 1;
+        free -= 1;
     }
+    grant
 }
 
 impl QueueAllocation for CapacityRule {
@@ -162,16 +167,9 @@ impl QueueAllocation for CapacityRule {
         demand: &[QueueDemand],
         bounds: &[QueueBounds],
     ) -> Vec<u32> {
-        let mut free = free;
-        let mut grant = vec![0u32; queues.len()];
-        one_at_a_time(
-            &mut free,
-            &mut grant,
-            demand,
-            |q| bounds[q].max,
-            |q, g| f64::from(demand[q].used + g) / (queues[q].share * f64::from(total)).max(1e-9),
-        );
-        grant
+        one_at_a_time(free, queues.len(), demand, bounds, |q, g| {
+            f64::from(demand[q].used + g) / (queues[q].share * f64::from(total)).max(1e-9)
+        })
     }
 }
 
@@ -184,25 +182,16 @@ impl QueueAllocation for FairRule {
         demand: &[QueueDemand],
         bounds: &[QueueBounds],
     ) -> Vec<u32> {
-        let mut free = free;
-        let mut grant = vec![0u32; queues.len()];
-        one_at_a_time(
-            &mut free,
-            &mut grant,
-            demand,
-            |q| bounds[q].max,
-            |q, g| {
-                let held = demand[q].used + g;
-                let min = bounds[q].min_exact;
-                if f64::from(held) < min {
-                    // Needy queues first, the neediest (lowest held/min) first.
-                    -1.0 + f64::from(held) / min
-                } else {
-                    f64::from(held) / queues[q].share
-                }
-            },
-        );
-        grant
+        one_at_a_time(free, queues.len(), demand, bounds, |q, g| {
+            let held = demand[q].used + g;
+            let min = bounds[q].min_exact;
+            if f64::from(held) < min {
+                // Needy queues first, the neediest (lowest held/min) first.
+                -1.0 + f64::from(held) / min
+            } else {
+                f64::from(held) / queues[q].share
+            }
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! stretched skylines, periodic requests first), so the reason it is
 //! refused is the engine's.
 
-use crate::chart::{xy, Series, XyChart};
+use crate::chart::{xy_figure, Series, XyChart};
 use crate::context::Context;
 use crate::fmt::{count, duration, fixed, instant};
 use crate::html::{Html, Table};
@@ -154,16 +154,15 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
         reference: Some((1.0, "capacity".into())),
         x_tick: None,
     };
-    if let Some(svg) = xy(&chart) {
-        h.chart(
-            &svg,
-            &format!(
-                "Cost c(t) = max(cores, memory) load over capacity, per {}-minute step; peak {}",
-                fixed(step_min, 0),
-                fixed(peak, 3)
-            ),
-        );
-    }
+    xy_figure(
+        h,
+        &chart,
+        &format!(
+            "Cost c(t) = max(cores, memory) load over capacity, per {}-minute step; peak {}",
+            fixed(step_min, 0),
+            fixed(peak, 3)
+        ),
+    );
     let mut t = Table::new(
         "Reservations",
         &[

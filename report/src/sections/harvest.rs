@@ -4,7 +4,7 @@
 //! HDFS-H replica placement on the tenants' grid and its durability
 //! against the reimages, next to stock HDFS.
 
-use crate::chart::{bars, xy, Series, XyChart};
+use crate::chart::{bars, xy_figure, Series, XyChart};
 use crate::context::Context;
 use crate::fmt::{count, fixed, pct, whole};
 use crate::html::{Html, Table};
@@ -92,9 +92,11 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, progress: &mut dyn FnMut(Progress)
         reference: None,
         x_tick: Some(hour_tick),
     };
-    if let Some(svg) = xy(&chart) {
-        h.chart(&svg, "Mean harvestable containers per class by hour of day");
-    }
+    xy_figure(
+        h,
+        &chart,
+        "Mean harvestable containers per class by hour of day",
+    );
     h.settings(&[
         ("tenants", source.describe(infos.as_deref())),
         (

@@ -2,7 +2,7 @@
 //! prices, and the queue's lazy schedule on the cluster (every job as late
 //! as its deadline allows, MRM §4) as the Pricing panel lays it out.
 
-use crate::chart::{xy, Series, XyChart};
+use crate::chart::{xy_figure, Series, XyChart};
 use crate::context::Context;
 use crate::fmt::{count, fixed, secs};
 use crate::html::{Html, Table};
@@ -124,12 +124,11 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
                 reference: None,
                 x_tick: None,
             };
-            if let Some(svg) = xy(&chart) {
-                h.chart(
-                    &svg,
-                    "The queue's lazy schedule: share of the map and reduce slots its jobs hold",
-                );
-            }
+            xy_figure(
+                h,
+                &chart,
+                "The queue's lazy schedule: share of the map and reduce slots its jobs hold",
+            );
         }
         Ok(_) => {}
         Err(e) => h.para_in("problem", &format!("The queue has no schedule: {e}")),

@@ -3,7 +3,7 @@
 //! at the grown load — the numbers `skyplan runway` prints and the Runway
 //! panel shows ([`crate::runway`]).
 
-use crate::chart::{xy, Series, XyChart};
+use crate::chart::{xy_figure, Series, XyChart};
 use crate::context::Context;
 use crate::fmt::{count, fixed};
 use crate::html::{Html, Table};
@@ -121,9 +121,7 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
             "Demand of the binding limit ({}) against what the cluster meets, today and after each suggested purchase",
             r.binding.as_deref().unwrap_or("first limit")
         );
-        if let Some(svg) = xy(&chart) {
-            h.chart(&svg, &caption);
-        }
+        xy_figure(h, &chart, &caption);
     }
     let mut t = Table::new(
         "Purchase schedule: machines to add by the date",

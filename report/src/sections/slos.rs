@@ -2,7 +2,7 @@
 //! (signed off, overridden, rejected), each contract's window and skyline
 //! in numbers, and the skylines drawn.
 
-use crate::chart::{xy, Series, XyChart};
+use crate::chart::{xy_figure, Series, XyChart};
 use crate::context::Context;
 use crate::fmt::{count, duration, fixed, instant, whole};
 use crate::html::{Html, Table};
@@ -106,19 +106,18 @@ pub fn write(ctx: &Context<'_>, h: &mut Html, _progress: &mut dyn FnMut(Progress
                     reference: None,
                     x_tick: None,
                 };
-                if let Some(svg) = xy(&chart) {
-                    h.chart(
-                        &svg,
-                        &format!(
-                            "{} — skyline R* ({}), peak {} containers, window +{} to +{}",
-                            d.job,
-                            kind(d.kind),
-                            fixed(sky.peak(), 1),
-                            duration(a as f64),
-                            duration(d.window.map_or(0, |w| w.1) as f64)
-                        ),
-                    );
-                }
+                xy_figure(
+                    h,
+                    &chart,
+                    &format!(
+                        "{} — skyline R* ({}), peak {} containers, window +{} to +{}",
+                        d.job,
+                        kind(d.kind),
+                        fixed(sky.peak(), 1),
+                        duration(a as f64),
+                        duration(d.window.map_or(0, |w| w.1) as f64)
+                    ),
+                );
             }
         });
         if contracts.len() > CHARTS {

@@ -2,7 +2,7 @@
 //! report: each section missing its input says so in one line, never an
 //! empty placeholder; a bundle that does not hold together is refused.
 
-use crate::common::{assert_inert, demo, section};
+use crate::common::{demo, render_inert, section};
 use skyplan_engine::bundle::{
     AgendaState, Bundle, PricingState, ShapingState, TuningSettings, TuningState,
 };
@@ -23,8 +23,7 @@ const ABSENT: [(&str, &str); 7] = [
 
 #[test]
 fn an_empty_bundle_says_what_is_absent_section_by_section() {
-    let report = render(&Bundle::default(), &ReportOptions::default()).expect("report");
-    assert_inert(&report.html);
+    let report = render_inert(&Bundle::default());
     assert!(report.sections.iter().all(|s| !s.present));
     for (id, line) in ABSENT {
         let body = section(&report.html, id);
@@ -74,9 +73,7 @@ fn empty_panel_states_say_what_they_lack() {
         }),
         ..Bundle::default()
     };
-    let report = render(&bundle, &ReportOptions::default()).expect("report");
-    let html = &report.html;
-    assert_inert(html);
+    let html = &render_inert(&bundle).html;
     assert!(section(html, "agenda").contains("The agenda has no plan: nothing was admitted."));
     assert!(section(html, "pricing").contains("The pricing queue is empty: no job was admitted."));
     // No tenants file and no series: nothing to classify, said once.
@@ -154,9 +151,7 @@ fn extreme_settings_are_refused_in_place_never_panicking() {
             }),
             ..Bundle::default()
         };
-        let report = render(&bundle, &ReportOptions::default()).expect("report");
-        let html = &report.html;
-        assert_inert(html);
+        let html = &render_inert(&bundle).html;
         assert!(
             section(html, "tuning").contains("class=\"problem\""),
             "{first_job} {groups}"

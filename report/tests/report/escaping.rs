@@ -4,10 +4,8 @@
 //! are shown as text: the page has no script, no image, no `src`/`href`
 //! with a URL, and each name appears escaped.
 
-use crate::common::{assert_inert, demo, seeded_agenda};
-use skyplan_engine::bundle::{
-    AdmittedJob, Bundle, BundleFile, HarvestState, PricingState, TuningState,
-};
+use crate::common::{assert_inert, demo, planned_bundle};
+use skyplan_engine::bundle::{AdmittedJob, Bundle, BundleFile, HarvestState, TuningState};
 use skyplan_engine::import::read_decisions_csv;
 use skyplan_engine::pricing::QueuedJob;
 use skyplan_engine::tuning::{equal_queues, SchedulerKind};
@@ -80,25 +78,16 @@ fn hostile_bundle() -> Bundle {
         q.name = h.to_string();
     }
     Bundle {
-        files,
-        agenda: Some(seeded_agenda(&decisions)),
-        decisions,
-        pricing: Some(PricingState {
-            settings: None,
-            queue,
-        }),
         harvest: Some(HarvestState {
             tenants: Some((HOSTILE[0].to_string(), "not,a,tenants,file\n".into())),
             reimages: None,
             machines: None,
         }),
-        shaping: None,
         tuning: Some(TuningState {
             current: Some(current),
             ..TuningState::default()
         }),
-        forecast: None,
-        runway: None,
+        ..planned_bundle(files, decisions, queue)
     }
 }
 

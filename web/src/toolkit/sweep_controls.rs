@@ -10,6 +10,7 @@ use crate::widgets::progress::ProgressBar;
 use crate::widgets::regime::RegimePlot;
 use crate::widgets::PlotCanvas;
 use leptos::prelude::*;
+use skyplan_engine::sweep::CellRow;
 
 /// Test ids: `{testid}-run`, `{testid}-cancel`, `{testid}-progress` (with
 /// `data-workers`), `{testid}-error`.
@@ -67,13 +68,15 @@ pub fn SweepControls(
 
 /// A "where it pays" card: its sweep's status in the header, the form's
 /// fields, the controls, the regime chart and the rows' table — what the
-/// Shaping and Harvest panels' cards share; each gives its fields, chart
-/// and rows.
+/// Shaping, Harvest and Tuning panels' cards share; each gives its fields,
+/// its chart of the rows with the loaded data's point, and its table row
+/// of a cell. The rows shown are the sweep's as they come while it runs,
+/// the last result's otherwise ([`SweepJob::shown`]).
 ///
 /// Test ids: `{status_testid}`, `{chart_testid}` and the controls' under
 /// `testid`.
 #[component]
-pub fn RegimeCard(
+pub fn RegimeCard<M>(
     /// The card's title.
     title: &'static str,
     /// What the card is for.
@@ -91,18 +94,23 @@ pub fn RegimeCard(
     /// What the run button does.
     #[prop(into)]
     on_run: Callback<()>,
-    /// The chart of the rows shown.
-    plot: Signal<Option<RegimePlot>>,
+    /// The loaded data's point on the sweep's axis, marked on the chart.
+    mine: Signal<M>,
+    /// The chart of the rows shown, with that point.
+    plot: fn(&[CellRow], M) -> Option<RegimePlot>,
     /// What the chart says before any row.
     idle: &'static str,
     /// The table's headers.
     cols: Vec<&'static str>,
-    /// The table's rows.
-    #[prop(into)]
-    rows: ViewFn,
+    /// A row of the table, `None` for a cell that is not this part's (a
+    /// failed one).
+    row: fn(CellRow) -> Option<AnyView>,
     /// The form's fields.
     children: Children,
-) -> impl IntoView {
+) -> impl IntoView
+where
+    M: Clone + Send + Sync + 'static,
+{
     let status = sweep.job.status("sweeping", " cells", "not run", |r| {
         format!("{} of {} cells", r.rows.len(), r.cells)
     });
@@ -113,16 +121,18 @@ pub fn RegimeCard(
             idle.to_owned()
         }
     });
+    let rows = sweep.shown();
+    let chart = Signal::derive(move || plot(&rows.get(), mine.get()));
     view! {
         <JobCard title=title text=text job=sweep.job status_testid=status_testid status=status>
             <div class="form-grid two">{children()}</div>
             <SweepControls sweep=sweep testid=testid label=label on_run=on_run/>
-            <PlotCanvas data=plot placeholder=placeholder testid=chart_testid/>
+            <PlotCanvas data=chart placeholder=placeholder testid=chart_testid/>
             <table class="data-table">
                 <thead>
                     <tr>{cols.into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}</tr>
                 </thead>
-                <tbody>{move || rows.run()}</tbody>
+                <tbody>{move || rows.get().into_iter().filter_map(row).collect_view()}</tbody>
             </table>
         </JobCard>
     }

@@ -2,7 +2,7 @@
 //! `yarn.scheduler.capacity.<queue path>.…` (CapacityScheduler.md), read
 //! into a group's configuration, written fresh, or updated in place.
 
-use super::xml::{apply, at, escape, parse, same_queues, XmlError};
+use super::xml::{apply, at, escape, ignored, parse, same_queues, XmlError};
 use crate::tuning::model::{GroupConfig, Policy, QueueConf, SchedulerKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -104,14 +104,7 @@ fn capacity_properties(
     let mut out: BTreeMap<String, Property> = BTreeMap::new();
     for p in root.children().filter(|n| n.is_element()) {
         if p.tag_name().name() != "property" {
-            warnings.push(at(
-                doc,
-                p.range().start,
-                format!(
-                    "unexpected <{}> in <configuration>: ignored",
-                    p.tag_name().name()
-                ),
-            ));
+            warnings.push(ignored(doc, p, "unexpected", "configuration"));
             continue;
         }
         let mut name = None;
@@ -123,11 +116,7 @@ fn capacity_properties(
                 "value" => value = Some(c),
                 "final" => is_final = c.text().unwrap_or("").trim() == "true",
                 "description" | "source" | "tag" => {}
-                other => warnings.push(at(
-                    doc,
-                    c.range().start,
-                    format!("unexpected <{other}> in <property>: ignored"),
-                )),
+                _ => warnings.push(ignored(doc, c, "unexpected", "property")),
             }
         }
         let Some(name) = name else {

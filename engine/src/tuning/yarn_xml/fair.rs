@@ -2,7 +2,7 @@
 //! `<queue name="…">` elements (FairScheduler.md), read into a group's
 //! configuration, written fresh, or updated in place.
 
-use super::xml::{apply, at, escape, parse, same_queues, XmlError};
+use super::xml::{apply, at, escape, ignored, parse, same_queues, XmlError};
 use crate::tuning::model::{GroupConfig, Policy, QueueConf, SchedulerKind};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -125,14 +125,7 @@ fn fair_queue_children<'a, 'i>(
     for c in node.children().filter(|n| n.is_element()) {
         let name = c.tag_name().name();
         if !allowed.contains(&name) {
-            warnings.push(at(
-                doc,
-                c.range().start,
-                format!(
-                    "unknown element <{name}> in <{}>: ignored",
-                    node.tag_name().name()
-                ),
-            ));
+            warnings.push(ignored(doc, c, "unknown element", node.tag_name().name()));
             continue;
         }
         if name == "queue" || name == "pool" {

@@ -30,6 +30,22 @@ pub(super) fn at(
     }
 }
 
+/// The warning for an element that is read past, as YARN's loaders do:
+/// `node`, `what` it is ("unexpected", "unknown element") in `<parent>`,
+/// located where it starts. One wording for both scheduler files.
+pub(super) fn ignored(
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    what: &str,
+    parent: &str,
+) -> XmlError {
+    at(
+        doc,
+        node.range().start,
+        format!("{what} <{}> in <{parent}>: ignored", node.tag_name().name()),
+    )
+}
+
 pub(super) fn parse(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
     roxmltree::Document::parse(text).map_err(|e| {
         let p = e.pos();

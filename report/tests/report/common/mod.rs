@@ -15,6 +15,7 @@ use skyplan_engine::bundle::{
 use skyplan_engine::fixtures::{demo_queue, QueueParams};
 use skyplan_engine::import::read_decisions_csv;
 use skyplan_engine::Workspace;
+use skyplan_report::{render, Report, ReportOptions};
 
 /// A demo file's text.
 pub fn demo(name: &str) -> String {
@@ -104,13 +105,6 @@ pub fn demo_bundle() -> Bundle {
         })
         .collect();
     Bundle {
-        files,
-        agenda: Some(seeded_agenda(&decisions)),
-        decisions,
-        pricing: Some(PricingState {
-            settings: None,
-            queue,
-        }),
         harvest: Some(HarvestState {
             tenants: Some(("tenants.csv".into(), demo("tenants.csv"))),
             reimages: Some(("reimages.csv".into(), demo("reimages.csv"))),
@@ -120,7 +114,38 @@ pub fn demo_bundle() -> Bundle {
         tuning: Some(TuningState::default()),
         forecast: Some(ForecastState::default()),
         runway: Some(skyplan_engine::bundle::RunwayState::default()),
+        ..planned_bundle(files, decisions, queue)
     }
+}
+
+/// A bundle of `files` and `decisions` as the planners leave it: the
+/// decisions admitted on the agenda as the panel seeds it
+/// ([`seeded_agenda`]) and `queue` the pricing queue (settings at their
+/// defaults); no other panel's state, for the caller to add its own.
+pub fn planned_bundle(
+    files: Vec<BundleFile>,
+    decisions: Vec<skyplan_engine::slo::SloDecision>,
+    queue: Vec<AdmittedJob>,
+) -> Bundle {
+    Bundle {
+        files,
+        agenda: Some(seeded_agenda(&decisions)),
+        decisions,
+        pricing: Some(PricingState {
+            settings: None,
+            queue,
+        }),
+        ..Bundle::default()
+    }
+}
+
+/// The report of `bundle` with the default options, checked to load and
+/// run nothing ([`assert_inert`]), as every test of what a report says
+/// wants it.
+pub fn render_inert(bundle: &Bundle) -> Report {
+    let report = render(bundle, &ReportOptions::default()).expect("report");
+    assert_inert(&report.html);
+    report
 }
 
 /// The workspace of a bundle's files, read independently of the report.

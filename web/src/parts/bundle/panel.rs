@@ -6,6 +6,7 @@
 //! file input), `workspace-status` (with `data-state`: saving, opening,
 //! reporting, saved, opened, reported, failed).
 
+use crate::parts::bundle::desk::BundleDesk;
 use crate::state::Studio;
 use crate::widgets::file_button::FileButton;
 use leptos::prelude::*;
@@ -18,26 +19,38 @@ pub fn WorkspaceBar() -> impl IntoView {
     let busy = move || {
         !studio.page.ready.get() || desk.status.with(|s| s.as_ref().is_some_and(|s| s.busy()))
     };
+    // The two downloads: the same button, disabled while the studio is
+    // busy, its title saying in full what it writes.
+    let download = move |testid: &'static str,
+                         label: &'static str,
+                         title: &'static str,
+                         run: fn(BundleDesk)| {
+        view! {
+            <button
+                class="button small"
+                data-testid=testid
+                title=title
+                disabled=busy
+                on:click=move |_| run(desk)
+            >
+                {label}
+            </button>
+        }
+    };
     view! {
         <div class="workspace-bar">
-            <button
-                class="button small"
-                data-testid="workspace-save"
-                title="Download everything the studio keeps — files, decisions, every panel — as one .skyplan file"
-                disabled=busy
-                on:click=move |_| desk.save()
-            >
-                "Save workspace"
-            </button>
-            <button
-                class="button small"
-                data-testid="workspace-report"
-                title="Download the plan report: one self-contained HTML page of the saved workspace — SLOs, agenda, pricing, harvesting, shaping and tuning advice, each with its settings"
-                disabled=busy
-                on:click=move |_| desk.report()
-            >
-                "Download report"
-            </button>
+            {download(
+                "workspace-save",
+                "Save workspace",
+                "Download everything the studio keeps — files, decisions, every panel — as one .skyplan file",
+                BundleDesk::save,
+            )}
+            {download(
+                "workspace-report",
+                "Download report",
+                "Download the plan report: one self-contained HTML page of the saved workspace — SLOs, agenda, pricing, harvesting, shaping and tuning advice, each with its settings",
+                BundleDesk::report,
+            )}
             <FileButton
                 label="Open workspace"
                 testid="workspace-open"

@@ -9,7 +9,7 @@ use super::protocol::{
 };
 use skyplan_engine::shaping::{
     generate_for, grid, pick_timeline_app, prepare_forecasts, recommend, simulate_with,
-    AppForecast, AppOutcome, GridParams, GridReport, Params, Predictor, RunReport, ShapingReport,
+    AppForecast, AppOutcome, GridParams, GridReport, Params, Predictor, ShapingReport,
     Timelines, Workload,
 };
 use std::fmt::Write as _;
@@ -149,22 +149,12 @@ pub fn run(
 fn take_timelines(w: &Workload, report: &mut ShapingReport, host: usize) -> Option<Timelines> {
     let name = report.timeline_app.clone()?;
     let app = w.applications.iter().position(|a| a.name == name)?;
-    let take = |r: &mut RunReport| {
-        (
-            r.app_timeline.take().unwrap_or_default(),
-            std::mem::take(&mut r.host_timeline),
-        )
-    };
-    let (baseline_app, baseline_host) = take(&mut report.baseline);
-    let (shaped_app, shaped_host) = take(&mut report.shaped);
-    Some(Timelines {
+    Some(Timelines::taken_from(
         app,
         host,
-        baseline_app,
-        shaped_app,
-        baseline_host,
-        shaped_host,
-    })
+        &mut report.baseline,
+        &mut report.shaped,
+    ))
 }
 
 /// The K1 × K2 grid of Figure 3 for the settings' forecaster, on one

@@ -12,7 +12,7 @@ use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
 use skyplan_engine::shaping::Config;
-use skyplan_engine::sweep::CellOutcome;
+use skyplan_engine::sweep::{CellOutcome, CellRow};
 
 /// The sweep's fields.
 const PAYS_FIELDS: [Field<PaysForm>; 2] = fields![PaysForm:
@@ -44,45 +44,6 @@ pub fn PaysCard() -> impl IntoView {
             })
         })
     });
-    // Rows as they come while a sweep runs; the last result's otherwise.
-    let rows = sweep.shown();
-    let plot = Signal::derive(move || pays_plot(&rows.get(), mine.get()));
-    let table = move || {
-        rows.get()
-            .into_iter()
-            .filter_map(|r| match r.outcome {
-                CellOutcome::Shaping(x) => Some((r.cell, x)),
-                _ => None,
-            })
-            .map(|(cell, x)| {
-                let config = Config {
-                    predictor: x.predictor,
-                    policy: x.policy,
-                    k1: x.k1,
-                    k2: x.k2,
-                }
-                .label();
-                let shown = config.clone();
-                view! {
-                    <tr
-                        data-testid="shaping-pays-row"
-                        data-cell=cell.to_string()
-                        data-load=x.load.to_string()
-                        data-config=config.clone()
-                        data-speedup=x.turnaround_speedup.to_string()
-                    >
-                        <td class="num">{trimmed(x.load, 2)}</td>
-                        <td>{shown}</td>
-                        <td class="num">{format!("{}×", trimmed(x.turnaround_speedup, 2))}</td>
-                        <td class="num">{trimmed(x.baseline_mean_turnaround_s / x.mean_runtime_s.max(1e-9), 2)}</td>
-                        <td class="num">{trimmed(x.failed_apps_pct, 1)}</td>
-                        <td class="num">{trimmed(x.wasted_pct, 1)}</td>
-                        <td class="num">{trimmed(x.worst_off_p99, 2)}</td>
-                    </tr>
-                }
-            })
-            .collect::<Vec<_>>()
-    };
     view! {
         <RegimeCard
             title="Where it pays: speed-up against offered load"
@@ -93,12 +54,48 @@ pub fn PaysCard() -> impl IntoView {
             chart_testid="shaping-pays-chart"
             label="Sweep loads"
             on_run=move |()| desk.run_pays()
-            plot=plot
+            mine=mine
+            plot=pays_plot
             idle="Sweep: the speed-up at each offered load, for the oracle and this run's forecaster."
             cols=PAYS_COLUMNS.to_vec()
-            rows=table
+            row=pays_row
         >
             {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
         </RegimeCard>
     }
+}
+
+/// A cell's row of the table.
+fn pays_row(CellRow { cell, outcome }: CellRow) -> Option<AnyView> {
+    let CellOutcome::Shaping(x) = outcome else {
+        return None;
+    };
+    let config = Config {
+        predictor: x.predictor,
+        policy: x.policy,
+        k1: x.k1,
+        k2: x.k2,
+    }
+    .label();
+    let shown = config.clone();
+    Some(
+        view! {
+            <tr
+                data-testid="shaping-pays-row"
+                data-cell=cell.to_string()
+                data-load=x.load.to_string()
+                data-config=config
+                data-speedup=x.turnaround_speedup.to_string()
+            >
+                <td class="num">{trimmed(x.load, 2)}</td>
+                <td>{shown}</td>
+                <td class="num">{format!("{}×", trimmed(x.turnaround_speedup, 2))}</td>
+                <td class="num">{trimmed(x.baseline_mean_turnaround_s / x.mean_runtime_s.max(1e-9), 2)}</td>
+                <td class="num">{trimmed(x.failed_apps_pct, 1)}</td>
+                <td class="num">{trimmed(x.wasted_pct, 1)}</td>
+                <td class="num">{trimmed(x.worst_off_p99, 2)}</td>
+            </tr>
+        }
+        .into_any(),
+    )
 }

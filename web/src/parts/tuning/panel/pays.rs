@@ -12,7 +12,7 @@ use crate::toolkit::sweep_controls::RegimeCard;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::trimmed;
 use leptos::prelude::*;
-use skyplan_engine::sweep::CellOutcome;
+use skyplan_engine::sweep::{CellOutcome, CellRow};
 
 /// The sweep's fields.
 const PAYS_FIELDS: [Field<PaysForm>; 3] = fields![PaysForm:
@@ -42,36 +42,6 @@ pub fn PaysCard() -> impl IntoView {
             .view
             .with(|v| v.as_ref()?.groups.get(k)?.mix_load)
     });
-    let rows = sweep.shown();
-    let plot = Signal::derive(move || pays_plot(&rows.get(), mine.get()));
-    let table = move || {
-        rows.get()
-            .into_iter()
-            .filter_map(|r| match r.outcome {
-                CellOutcome::Tuning(x) => Some((r.cell, x)),
-                _ => None,
-            })
-            .map(|(cell, x)| {
-                view! {
-                    <tr
-                        data-testid="tuning-pays-row"
-                        data-cell=cell.to_string()
-                        data-load=x.load.to_string()
-                        data-queues=x.queues.to_string()
-                        data-nonbest=x.nonbest_increase.map_or_else(String::new, |v| v.to_string())
-                    >
-                        <td class="num">{trimmed(x.load, 2)}</td>
-                        <td class="num">{x.queues.to_string()}</td>
-                        <td class="num">{x.cases.to_string()}</td>
-                        <td class="num">{pct(x.nonbest_increase)}</td>
-                        <td class="num">{pct(x.hit_share)}</td>
-                        <td class="num">{pct(x.regret)}</td>
-                        <td class="num">{pct(x.random_hit_share)}</td>
-                    </tr>
-                }
-            })
-            .collect::<Vec<_>>()
-    };
     let idle = "Sweep: how much the configuration matters at each mix load and queue count.";
     view! {
         <RegimeCard
@@ -83,12 +53,40 @@ pub fn PaysCard() -> impl IntoView {
             chart_testid="tuning-pays-chart"
             label="Sweep loads"
             on_run=move |()| desk.run_pays()
-            plot=plot
+            mine=mine
+            plot=pays_plot
             idle=idle
             cols=PAYS_COLUMNS.to_vec()
-            rows=table
+            row=pays_row
         >
             {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
         </RegimeCard>
     }
+}
+
+/// A cell's row of the table.
+fn pays_row(CellRow { cell, outcome }: CellRow) -> Option<AnyView> {
+    let CellOutcome::Tuning(x) = outcome else {
+        return None;
+    };
+    Some(
+        view! {
+            <tr
+                data-testid="tuning-pays-row"
+                data-cell=cell.to_string()
+                data-load=x.load.to_string()
+                data-queues=x.queues.to_string()
+                data-nonbest=x.nonbest_increase.map_or_else(String::new, |v| v.to_string())
+            >
+                <td class="num">{trimmed(x.load, 2)}</td>
+                <td class="num">{x.queues.to_string()}</td>
+                <td class="num">{x.cases.to_string()}</td>
+                <td class="num">{pct(x.nonbest_increase)}</td>
+                <td class="num">{pct(x.hit_share)}</td>
+                <td class="num">{pct(x.regret)}</td>
+                <td class="num">{pct(x.random_hit_share)}</td>
+            </tr>
+        }
+        .into_any(),
+    )
 }

@@ -11,7 +11,7 @@ use crate::toolkit::sweep_controls::RegimeCard;
 use crate::widgets::field::{text_field, Field};
 use crate::widgets::format::{count, trimmed};
 use leptos::prelude::*;
-use skyplan_engine::sweep::CellOutcome;
+use skyplan_engine::sweep::{CellOutcome, CellRow};
 
 /// The sweep's fields.
 const PAYS_FIELDS: [Field<PaysForm>; 4] = fields![PaysForm:
@@ -39,43 +39,6 @@ pub fn PaysCard() -> impl IntoView {
             })
         })
     });
-    // Rows as they come while a sweep runs; the last result's otherwise.
-    let rows = sweep.shown();
-    let plot = Signal::derive(move || pays_plot(&rows.get(), mine.get()));
-    let table = move || {
-        rows.get()
-            .into_iter()
-            .filter_map(|r| match r.outcome {
-                CellOutcome::Harvest(x) => Some((r.cell, x)),
-                _ => None,
-            })
-            .map(|(cell, x)| {
-                view! {
-                    <tr
-                        data-testid="harvest-pays-row"
-                        data-cell=cell.to_string()
-                        data-servers=x.servers.to_string()
-                        data-level=x.level.to_string()
-                        data-scaling=x.scaling.name()
-                        data-improvement=x.improvement.to_string()
-                        data-pt-kills=x.pt_kills.to_string()
-                        data-h-kills=x.h_kills.to_string()
-                    >
-                        <td class="num">{count(x.servers)}</td>
-                        <td class="num">{trimmed(x.level, 1)}</td>
-                        <td>{x.scaling.name()}</td>
-                        <td class="num">{trimmed(x.pt_job_secs, 0)}</td>
-                        <td class="num">{trimmed(x.h_job_secs, 0)}</td>
-                        <td class="num">{format!("{} %", trimmed(x.improvement, 1))}</td>
-                        <td class="num">{format!("{} / {}", count(x.pt_kills as usize), count(x.h_kills as usize))}</td>
-                        <td class="num">
-                            {format!("{} / {} / {}", trimmed(x.h_branches[0], 0), trimmed(x.h_branches[1], 0), trimmed(x.h_branches[2], 0))}
-                        </td>
-                    </tr>
-                }
-            })
-            .collect::<Vec<_>>()
-    };
     view! {
         <RegimeCard
             title="Where it pays: YARN-H against size and primary level"
@@ -86,12 +49,46 @@ pub fn PaysCard() -> impl IntoView {
             chart_testid="harvest-pays-chart"
             label="Sweep sizes and levels"
             on_run=move |()| desk.run_pays()
-            plot=plot
+            mine=mine
+            plot=pays_plot
             idle="Sweep: YARN-H's improvement at each size and primary level."
             cols=vec!["servers", "level %", "scaling", "PT job s", "H job s", "improvement", "kills PT / H", "H branches %"]
-            rows=table
+            row=pays_row
         >
             {PAYS_FIELDS.into_iter().map(|f| text_field(desk.pays_form, f)).collect_view()}
         </RegimeCard>
     }
+}
+
+/// A cell's row of the table.
+fn pays_row(CellRow { cell, outcome }: CellRow) -> Option<AnyView> {
+    let CellOutcome::Harvest(x) = outcome else {
+        return None;
+    };
+    Some(
+        view! {
+            <tr
+                data-testid="harvest-pays-row"
+                data-cell=cell.to_string()
+                data-servers=x.servers.to_string()
+                data-level=x.level.to_string()
+                data-scaling=x.scaling.name()
+                data-improvement=x.improvement.to_string()
+                data-pt-kills=x.pt_kills.to_string()
+                data-h-kills=x.h_kills.to_string()
+            >
+                <td class="num">{count(x.servers)}</td>
+                <td class="num">{trimmed(x.level, 1)}</td>
+                <td>{x.scaling.name()}</td>
+                <td class="num">{trimmed(x.pt_job_secs, 0)}</td>
+                <td class="num">{trimmed(x.h_job_secs, 0)}</td>
+                <td class="num">{format!("{} %", trimmed(x.improvement, 1))}</td>
+                <td class="num">{format!("{} / {}", count(x.pt_kills as usize), count(x.h_kills as usize))}</td>
+                <td class="num">
+                    {format!("{} / {} / {}", trimmed(x.h_branches[0], 0), trimmed(x.h_branches[1], 0), trimmed(x.h_branches[2], 0))}
+                </td>
+            </tr>
+        }
+        .into_any(),
+    )
 }
