@@ -21,6 +21,7 @@ step() {
 
 step "the repository stands on its own" python3 scripts/check_self_contained.py
 step "the page check classifies names" python3 scripts/check_page_wasm.py --self-test
+step "the served wasm loses its names" python3 scripts/strip_wasm_names.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
 step "clippy + build (native, all targets)" lint_env cargo test --workspace --all-targets --no-run --quiet

@@ -27,6 +27,7 @@ step() {
 
 step "the repository stands on its own" python3 scripts/check_self_contained.py --self-test
 step "the page check classifies names" python3 scripts/check_page_wasm.py --self-test
+step "the served wasm loses its names" python3 scripts/strip_wasm_names.py --self-test
 step "cargo fmt --check" cargo fmt --all -- --check
 step "no import cycles between files" python3 scripts/check_cycles.py engine/src report/src cli/src web/src
 # One compile for clippy and the tests (`lint_env`, scripts/env.sh): every
@@ -47,6 +48,7 @@ if [ -f web/Cargo.toml ] && [ -f Trunk.toml ]; then
 	# what is served): no engine function but derives and plain helpers.
 	step "the page links no engine algorithm" \
 		python3 scripts/check_page_wasm.py target/wasm32-unknown-unknown/release/app.wasm
+	step "the served wasm carries no function names" python3 scripts/strip_wasm_names.py --check dist
 	step "end-to-end test in Chrome" bash -c 'cd tests/e2e && node --test --test-concurrency=1 ./*.test.mjs'
 else
 	printf '\n==> web app not there yet: skipping trunk build and the e2e test\n'

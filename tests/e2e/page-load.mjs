@@ -13,10 +13,13 @@
 //           loaded, compiled and has mounted the UI;
 //   ready   <body data-ready="true">: the worker has loaded, seeded the demo
 //           workspace and its summary has reached the page;
-//   files   the Traces panel lists every file of the workspace (as many
-//           rows as its file count says, at least one);
-//   chart   the Traces panel's chart is drawn (its canvas has
+//   answer  the Runway panel (the studio opens on it) has planned the demo:
+//           its status is no longer running and names a plan's time;
+//   chart   the Runway panel's chart is drawn (its canvas has
 //           data-drawn="true"): the first meaningful paint.
+//
+// (Before the Runway panel led the navigation, the studio opened on Traces
+// and these were `files`, its file list, and its chart.)
 //
 // "interactive" is `chart`: by then the page's own work is done (the engine
 // runs in the worker, so the UI thread is free) and the demo is on screen.
@@ -35,7 +38,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROME_ARGS, serve } from './helpers.mjs';
 
-const MILESTONES = ['shell', 'ready', 'files', 'chart', 'longtask'];
+const MILESTONES = ['shell', 'ready', 'answer', 'chart', 'longtask'];
 const TIMEOUT_MS = 120_000;
 
 // Runs in the page before its scripts: notes when each milestone first holds.
@@ -56,13 +59,12 @@ function watchMilestones() {
     };
     mark('shell', () => document.querySelector('[data-testid=nav-traces]'));
     mark('ready', () => document.body?.dataset.ready === 'true');
-    mark('files', () => {
-      const count = document.querySelector('[data-testid=count-files]');
-      const n = count ? Number(count.textContent.replace(/[^\d]/g, '')) : 0;
-      return n > 0 && document.querySelectorAll('[data-testid=file-row]').length === n;
+    mark('answer', () => {
+      const status = document.querySelector('[data-testid=runway-status]');
+      return status?.dataset.running === 'false' && /(planned|redrawn) in/.test(status.textContent);
     });
     mark('chart', () =>
-      seen.files !== undefined && document.querySelector('canvas[data-testid=chart][data-drawn="true"]'),
+      seen.answer !== undefined && document.querySelector('canvas[data-testid=runway-chart][data-drawn="true"]'),
     );
   };
   new MutationObserver(check).observe(document, {
