@@ -770,7 +770,13 @@ fn optimize_hyper(
             let e = log_marginal(x, d, y, &h, params.max_jitter, true).ok()?;
             Some((-e.lml, e.grad.iter().map(|g| -g).collect()))
         };
-        optimize::minimize(&mut objective, start, lo, hi, &options)
+        optimize::minimize(
+            optimize::Objective::Joint(&mut objective),
+            start,
+            lo,
+            hi,
+            &options,
+        )
     };
     let (xc, yc) = rows(xs, d, ys, &order[..coarse]);
     let mut best: Option<(usize, optimize::Outcome)> = None;

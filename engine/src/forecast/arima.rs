@@ -625,22 +625,13 @@ impl Arima {
                     converged: true,
                 })
             } else {
-                let mut with_grad = |x: &[f64]| -> Option<(f64, Vec<f64>)> {
-                    let f0 = objective(x)?;
-                    let mut g = vec![0.0; x.len()];
-                    let mut xx = x.to_vec();
-                    // Forward differences (statsmodels' default too): half
-                    // the evaluations of central ones, error ~1e-7.
-                    for i in 0..x.len() {
-                        let h = 1e-7 * x[i].abs().max(1.0);
-                        xx[i] = x[i] + h;
-                        let fp = objective(&xx)?;
-                        xx[i] = x[i];
-                        g[i] = (fp - f0) / h;
-                    }
-                    Some((f0, g))
-                };
-                optimize::minimize(&mut with_grad, x0, &neg_inf, &inf, &options)
+                optimize::minimize(
+                    optimize::Objective::ForwardDifferences(&mut objective),
+                    x0,
+                    &neg_inf,
+                    &inf,
+                    &options,
+                )
             };
             if let Some(o) = outcome {
                 if best.as_ref().is_none_or(|b| o.f < b.f) {
