@@ -29,41 +29,27 @@ import hashlib
 import os
 import sys
 
+from check_page_wasm import leb, sections
+
 # The custom sections dropped: the function names only.
 DROPPED = {b"name"}
-
-
-def leb(data, i):
-    """An unsigned LEB128 at `data[i]`: (value, index after it)."""
-    value = shift = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
 
 
 def without_names(data):
     """The wasm module `data` without its DROPPED custom sections (every
     other section kept byte for byte, in order)."""
-    if data[:4] != b"\0asm":
-        raise ValueError("not a wasm module")
     out = bytearray(data[:8])
-    i = 8
-    while i < len(data):
-        size, start = leb(data, i + 1)
-        end = start + size
+    last = 8
+    for section, start, end in sections(data):
         if end > len(data):
-            raise ValueError(f"section at byte {i} runs past the end of the file")
-        keep = True
-        if data[i] == 0:
+            raise ValueError(f"a section ends at byte {end}, past the end of the file")
+        header = data[last:start]
+        last = end
+        if section == 0:
             length, name_at = leb(data, start)
-            keep = data[name_at : name_at + length] not in DROPPED
-        if keep:
-            out += data[i:end]
-        i = end
+            if data[name_at : name_at + length] in DROPPED:
+                continue
+        out += header + data[start:end]
     return bytes(out)
 
 

@@ -380,16 +380,7 @@ mod tests {
         let mut joint = |x: &[f64]| -> Option<(f64, Vec<f64>)> {
             joint_calls += 1 + x.len();
             let fx = f(x)?;
-            let mut g = vec![0.0; x.len()];
-            let mut xx = x.to_vec();
-            for i in 0..x.len() {
-                let h = 1e-7 * x[i].abs().max(1.0);
-                xx[i] = x[i] + h;
-                let fp = f(&xx)?;
-                xx[i] = x[i];
-                g[i] = (fp - fx) / h;
-            }
-            Some((fx, g))
+            Some((fx, forward_differences(&mut |x: &[f64]| f(x), x, fx)?))
         };
         let a = minimize(
             Objective::Joint(&mut joint),
