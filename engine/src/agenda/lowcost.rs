@@ -48,6 +48,16 @@ fn place_stage(
     // fractional or zero), so every iteration makes real progress.
     let unit = if stage.gang >= 1.0 { stage.gang } else { 1.0 };
     let mut own = vec![0.0f64; r + 1 - floor];
+    // Per step of [floor, r], what the scan below asks the view, kept:
+    // the containers the step holds at cost 1 (the view does not change
+    // while a stage is placed), and the cost of one more gang there with
+    // the (draft, gang) it was computed for — only the step just placed
+    // and a last, smaller gang change it. Each is the view's own answer to
+    // the same question, so the placement is the same, bit for bit; the
+    // scan is then comparisons instead of a pass over every instance per
+    // step and iteration (most of a runway's first plan).
+    let mut at_cost_one: Vec<Option<f64>> = vec![None; r + 1 - floor];
+    let mut next_cost: Vec<Option<(f64, f64, f64)>> = vec![None; r + 1 - floor];
     let (mut first, mut last) = (usize::MAX, 0usize);
     while left > EPS {
         let (from, to) = if first == usize::MAX {
@@ -62,14 +72,23 @@ fn place_stage(
         let mut best: Option<(usize, f64, f64, f64)> = None; // (t, cost, need, max_add)
         let mut second = f64::INFINITY;
         for t in (from..=to).rev() {
-            let mine = own[t - floor];
+            let i = t - floor;
+            let mine = own[i];
             let need = unit.min(left);
-            let room = view.limit(t, 1.0) - draft.at(t);
+            let held = draft.at(t);
+            let room = *at_cost_one[i].get_or_insert_with(|| view.limit(t, 1.0)) - held;
             let max_add = (mp - mine).min(room).min(left);
             if max_add + 1e-12 < need {
                 continue;
             }
-            let c = view.eff(t, draft.at(t) + need);
+            let c = match next_cost[i] {
+                Some((h, n, c)) if h == held && n == need => c,
+                _ => {
+                    let c = view.eff(t, held + need);
+                    next_cost[i] = Some((held, need, c));
+                    c
+                }
+            };
             match best {
                 Some((_, bc, _, _)) if c >= bc - 1e-12 => second = second.min(c),
                 _ => {
