@@ -382,27 +382,14 @@ mod tests {
             let fx = f(x)?;
             Some((fx, forward_differences(&mut |x: &[f64]| f(x), x, fx)?))
         };
-        let a = minimize(
-            Objective::Joint(&mut joint),
-            &[-1.2, 1.0, 0.7],
-            &lo,
-            &hi,
-            &opt,
-        )
-        .unwrap();
+        let run = |objective| minimize(objective, &[-1.2, 1.0, 0.7], &lo, &hi, &opt).unwrap();
+        let a = run(Objective::Joint(&mut joint));
         let mut value_calls = 0;
         let mut value = |x: &[f64]| -> Option<f64> {
             value_calls += 1;
             f(x)
         };
-        let b = minimize(
-            Objective::ForwardDifferences(&mut value),
-            &[-1.2, 1.0, 0.7],
-            &lo,
-            &hi,
-            &opt,
-        )
-        .unwrap();
+        let b = run(Objective::ForwardDifferences(&mut value));
         assert_eq!(a.x, b.x);
         assert_eq!(a.f.to_bits(), b.f.to_bits());
         assert_eq!((a.iterations, a.evaluations), (b.iterations, b.evaluations));
