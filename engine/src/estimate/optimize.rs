@@ -38,12 +38,16 @@ impl Default for Options {
     }
 }
 
+/// A function's value and gradient at a point, `None` where it cannot be
+/// evaluated.
+pub(crate) type ValueAndGradient<'a> = dyn FnMut(&[f64]) -> Option<(f64, Vec<f64>)> + 'a;
+
 /// The function minimized, in the shape its caller can give it; `None`
 /// where it cannot be evaluated.
 pub(crate) enum Objective<'a> {
     /// Value and gradient computed together (the GP's analytic gradient,
     /// which costs little more than the value).
-    Joint(&'a mut dyn FnMut(&[f64]) -> Option<(f64, Vec<f64>)>),
+    Joint(&'a mut ValueAndGradient<'a>),
     /// The value only; the gradient by forward differences (step
     /// `1e-7 · max(|x_i|, 1)`, statsmodels' default too: half the
     /// evaluations of central ones, error ~1e-7), taken only at the points
