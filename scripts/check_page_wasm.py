@@ -41,6 +41,7 @@ ALLOWED = [
     ("skyplan_engine::bundle::panels::root_queue", "serde's default for a saved Tuning panel state"),
     ("skyplan_engine::model::skyline::Skyline::peak", "a skyline's largest value, for its label and axis"),
     ("skyplan_engine::tuning::panel::equal_queues", "the Tuning form's starting queues: n of equal share"),
+    ("skyplan_engine::runway::answer::Runway::outlook", "a runway's dates and chart, its fields copied, for the panel that shows a run's outlook first"),
 ]
 
 # A type's own name for a value (`Format::label`, `Policy::name`): what the

@@ -13,16 +13,21 @@
 //           loaded, compiled and has mounted the UI;
 //   ready   <body data-ready="true">: the worker has loaded, seeded the demo
 //           workspace and its summary has reached the page;
-//   answer  the Runway panel (the studio opens on it) has planned the demo:
-//           its status is no longer running and names a plan's time;
-//   chart   the Runway panel's chart is drawn (its canvas has
-//           data-drawn="true"): the first meaningful paint.
+//   dates   the Runway panel (the studio opens on it) shows the demo's
+//           limits with their dates and its chart is drawn: the first
+//           meaningful paint — the run's outlook, before its purchase
+//           plans (on a build without outlooks, the whole runway);
+//   answer  the Runway panel has planned the demo: its status is no longer
+//           running and names a plan's time;
+//   chart   the whole runway's chart is drawn (its canvas has
+//           data-drawn="true" after the answer): every figure on screen.
 //
 // (Before the Runway panel led the navigation, the studio opened on Traces
 // and these were `files`, its file list, and its chart.)
 //
-// "interactive" is `chart`: by then the page's own work is done (the engine
-// runs in the worker, so the UI thread is free) and the demo is on screen.
+// "interactive" is `dates`: the page's own work is done (the engine runs in
+// the worker, so the UI thread is free) and the demo's answer is on screen;
+// `chart` is when the purchase plans have joined it.
 // `longtask` is the main thread's time in long tasks (over 50 ms) until then
 // — compiling and starting the page's wasm, building the UI.
 //
@@ -38,7 +43,7 @@ import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROME_ARGS, serve } from './helpers.mjs';
 
-const MILESTONES = ['shell', 'ready', 'answer', 'chart', 'longtask'];
+const MILESTONES = ['shell', 'ready', 'dates', 'answer', 'chart', 'longtask'];
 const TIMEOUT_MS = 120_000;
 
 // Runs in the page before its scripts: notes when each milestone first holds.
@@ -59,6 +64,10 @@ function watchMilestones() {
     };
     mark('shell', () => document.querySelector('[data-testid=nav-traces]'));
     mark('ready', () => document.body?.dataset.ready === 'true');
+    mark('dates', () =>
+      document.querySelector('[data-testid=runway-limit]') &&
+      document.querySelector('canvas[data-testid=runway-chart][data-drawn="true"]'),
+    );
     mark('answer', () => {
       const status = document.querySelector('[data-testid=runway-status]');
       return status?.dataset.running === 'false' && /(planned|redrawn) in/.test(status.textContent);

@@ -3,8 +3,10 @@
 // P10/P50/P90 dates, the purchase schedules, the chart and the lever
 // table, each lever measured in turn; a slider dragged redraws from the
 // worker's kept planner and the levers are measured again once it is let
-// go; the panel's figures are those `skyplan runway` prints and the plan
-// report shows for the studio's own saved bundle; a bad target shows the engine's line and
+// go; a run's dates and chart show before its purchase plans (its
+// outlook), and are those of the plan that follows; the panel's figures
+// are those `skyplan runway` prints and the plan report shows for the
+// studio's own saved bundle; a bad target shows the engine's line and
 // keeps the last answer; the setting planned survives a reload and a
 // round trip through a workspace bundle.
 
@@ -164,12 +166,33 @@ studioTest('Runway: opens at work on the demo; a slider redraws and the levers f
   await screenshot('refused');
 
   // The setting planned (not the one refused) is kept across a reload.
+  // The reloaded page notes what it shows when the chart of a run's
+  // outlook is first drawn, before the purchase plans.
+  await page.addInitScript(() => {
+    new MutationObserver((_, watch) => {
+      const chart = document.querySelector('canvas[data-testid=runway-chart][data-drawn="true"]');
+      if (!chart?.dataset.key?.endsWith('-dates')) return;
+      watch.disconnect();
+      window.__outlook = {
+        running: document.querySelector('[data-testid=runway-status]')?.dataset.running,
+        pending: document.querySelector('[data-testid=runway-plans-pending]') !== null,
+        plans: document.querySelectorAll('[data-testid=runway-plan]').length,
+        dates: [...document.querySelectorAll('[data-testid=runway-limit]')].map((r) =>
+          `${r.dataset.limit}: ${r.dataset.p10} ${r.dataset.p50} ${r.dataset.p90}`),
+      };
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_MS });
   await page.locator('[data-testid=runway-panel]').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid=runway-cpu]')?.value === '45');
   key = await answered('planned');
   assert.deepEqual(await dates(), lower, 'planned again on open, the same dates');
+  const outlook = await page.evaluate(() => window.__outlook);
+  assert.ok(outlook, 'the outlook\'s chart was drawn before the plan');
+  assert.deepEqual(outlook, { running: 'true', pending: true, plans: 0, dates: lower },
+    'the outlook: the plan\'s dates while its purchases are planned');
+  assert.ok(!key.endsWith('-dates') && await page.locator('[data-testid=runway-plans-pending]').count() === 0, 'then the plan');
 
   // Another target, then the saved bundle opened: its setting is back.
   await typeInto('runway-cpu', '70');

@@ -75,6 +75,32 @@ pub struct ChartDay {
     pub capacity_planned: Option<f64>,
 }
 
+/// The runway before its purchases are planned: each limit's dates, the
+/// binding limit and its demand against today's capacity. It needs one
+/// re-planned size per limit where the purchase plans need one a machine
+/// added, so a panel shows it while those are still being re-planned;
+/// every field is the one the [`Runway`] under the same settings has,
+/// but for the chart's `capacity_planned`, not known yet (`None`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outlook {
+    /// 00:00 UTC of today (the last day of history).
+    pub today: Timestamp,
+    /// Days looked ahead.
+    pub horizon_days: u32,
+    /// The limit reached first, as [`Runway::binding`].
+    pub binding: Option<String>,
+    /// Every limit.
+    pub limits: Vec<LimitRunway>,
+    /// The cluster and the machine added.
+    pub cluster: Cluster,
+    /// What the fitted growth saw (`None`: growth set by hand).
+    pub evidence: Option<Evidence>,
+    /// The binding limit's demand and today's capacity, a day at a time.
+    pub chart: Vec<ChartDay>,
+    /// What the reader must know (extrapolation, limits already reached).
+    pub notes: Vec<String>,
+}
+
 /// The runway.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Runway {
@@ -99,4 +125,21 @@ pub struct Runway {
     pub chart: Vec<ChartDay>,
     /// What the reader must know (extrapolation, limits already reached).
     pub notes: Vec<String>,
+}
+
+impl Runway {
+    /// Its outlook: what it says before the purchases, the chart as it is
+    /// (after the purchases).
+    pub fn outlook(&self) -> Outlook {
+        Outlook {
+            today: self.today,
+            horizon_days: self.horizon_days,
+            binding: self.binding.clone(),
+            limits: self.limits.clone(),
+            cluster: self.cluster.clone(),
+            evidence: self.evidence.clone(),
+            chart: self.chart.clone(),
+            notes: self.notes.clone(),
+        }
+    }
 }

@@ -52,7 +52,7 @@ pub mod season;
 mod tests;
 pub mod trend;
 
-pub use answer::{ChartDay, LimitRunway, Purchase, PurchasePlan, Runway};
+pub use answer::{ChartDay, LimitRunway, Outlook, Purchase, PurchasePlan, Runway};
 pub use backtest::{backtest, BacktestParams, BacktestReport, MethodScore};
 pub use cluster::Cluster;
 pub use demand::{AgendaDemand, Demand, QueueDemand};

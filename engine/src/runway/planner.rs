@@ -7,7 +7,7 @@
 //! makes a change of growth or headroom cheap: the [`Planner`] keeps the
 //! re-planned sizes, and a new answer only scans curves again.
 
-use super::answer::{ChartDay, LimitRunway, Purchase, PurchasePlan, Runway};
+use super::answer::{ChartDay, LimitRunway, Outlook, Purchase, PurchasePlan, Runway};
 use super::cluster::Cluster;
 use super::demand::Demand;
 use super::error::RunwayError;
@@ -219,9 +219,14 @@ impl Planner {
         Ok((cluster, limits))
     }
 
-    /// The runway under `params`.
-    pub fn answer(&mut self, params: &RunwayParams) -> Result<Runway, RunwayError> {
-        let (cluster, limits) = self.setting(params)?;
+    /// The growth curves under `params` for these limits: the kept ones
+    /// when nothing they depend on changed.
+    fn curves_for(
+        &mut self,
+        cluster: &Cluster,
+        limits: &[Limit],
+        params: &RunwayParams,
+    ) -> Result<Vec<GrowthCurve>, RunwayError> {
         let key = CurveKey {
             growth: params.growth.clone(),
             steps: params.steps.clone(),
@@ -242,14 +247,20 @@ impl Planner {
                 })
                 .collect(),
         };
-        let curves = match &self.curves {
+        Ok(match &self.curves {
             Some((k, c)) if *k == key => c.clone(),
             _ => {
-                let c = curves(&self.demand, &cluster, &limits, params)?;
+                let c = curves(&self.demand, cluster, limits, params)?;
                 self.curves = Some((key, c.clone()));
                 c
             }
-        };
+        })
+    }
+
+    /// The runway under `params`.
+    pub fn answer(&mut self, params: &RunwayParams) -> Result<Runway, RunwayError> {
+        let (cluster, limits) = self.setting(params)?;
+        let curves = self.curves_for(&cluster, &limits, params)?;
         let runway = scan(
             &self.demand,
             &cluster,
@@ -264,6 +275,41 @@ impl Planner {
         );
         self.last = Some((limits, curves));
         Ok(runway)
+    }
+
+    /// The outlook under `params`: what [`Planner::answer`] says before
+    /// its purchase plans, re-planning only today's size of each limit
+    /// (kept, so the answer after it does not re-plan them again). The
+    /// levers read the last answer, not this.
+    pub fn outlook(&mut self, params: &RunwayParams) -> Result<Outlook, RunwayError> {
+        let (cluster, limits) = self.setting(params)?;
+        let curves = self.curves_for(&cluster, &limits, params)?;
+        let mut sizes = Replan {
+            sizes: &mut self.sizes,
+            demand: &self.demand,
+            cluster: &cluster,
+        };
+        let dated = dates(&self.demand, &limits, &curves, params, &mut sizes);
+        let horizon = params.horizon_days as usize;
+        let chart = binding_chart(
+            &dated,
+            &limits,
+            &curves,
+            None,
+            horizon,
+            |d| dated.date(d),
+            &mut sizes,
+        );
+        Ok(Outlook {
+            today: self.demand.today,
+            horizon_days: params.horizon_days,
+            binding: dated.binding,
+            limits: dated.limits,
+            cluster,
+            evidence: dated.evidence,
+            chart,
+            notes: dated.notes,
+        })
     }
 
     /// Re-plans at most one size an answer under `params` with growth by
@@ -342,16 +388,32 @@ impl Planner {
     }
 }
 
-/// The runway of `demand` on `cluster` with these limits and curves, each
-/// limit's `g*` at a size read from `sizes`.
-fn scan(
+/// Each limit's dates at today's size, the binding one, the evidence and
+/// the notes: the part of an answer that reads one size per limit.
+struct Dated {
+    today: i64,
+    limits: Vec<LimitRunway>,
+    binding: Option<String>,
+    evidence: Option<super::trend::Evidence>,
+    notes: Vec<String>,
+}
+
+impl Dated {
+    /// 00:00 UTC of day `d` ahead.
+    fn date(&self, d: usize) -> i64 {
+        self.today + d as i64 * DAY
+    }
+}
+
+/// The dates of `demand`'s limits on today's cluster, `g*` read from
+/// `sizes` at size 0.
+fn dates(
     demand: &Demand,
-    cluster: &Cluster,
     limits: &[Limit],
     curves: &[GrowthCurve],
     params: &RunwayParams,
     sizes: &mut impl SizeLookup,
-) -> Runway {
+) -> Dated {
     let horizon = params.horizon_days as usize;
     let today = demand.today;
     let date = |d: usize| today + d as i64 * DAY;
@@ -397,27 +459,72 @@ fn scan(
         .filter(|l| l.p50.is_some() || l.p10.is_some())
         .min_by_key(|l| (l.p50.unwrap_or(i64::MAX), l.p10.unwrap_or(i64::MAX)))
         .map(|l| l.name.clone());
-    let purchases = plan(cluster, limits, curves, Quantile::P50, params, date, sizes);
-    let purchases_p90 = plan(cluster, limits, curves, Quantile::P90, params, date, sizes);
-    let chart = match binding
+    Dated {
+        today,
+        limits: out_limits,
+        binding,
+        evidence,
+        notes,
+    }
+}
+
+/// The chart of the binding limit (the first limit when none binds),
+/// capacity after `plan`'s purchases when there is one.
+fn binding_chart(
+    dated: &Dated,
+    limits: &[Limit],
+    curves: &[GrowthCurve],
+    plan: Option<&PurchasePlan>,
+    horizon: usize,
+    date: impl Fn(usize) -> i64,
+    sizes: &mut impl SizeLookup,
+) -> Vec<ChartDay> {
+    match dated
+        .binding
         .as_ref()
         .and_then(|b| limits.iter().position(|l| &l.name() == b))
         .or(if limits.is_empty() { None } else { Some(0) })
     {
-        Some(i) => chart(&limits[i], &curves[i], &purchases, horizon, date, sizes),
+        Some(i) => chart(&limits[i], &curves[i], plan, horizon, date, sizes),
         None => Vec::new(),
-    };
+    }
+}
+
+/// The runway of `demand` on `cluster` with these limits and curves, each
+/// limit's `g*` at a size read from `sizes`.
+fn scan(
+    demand: &Demand,
+    cluster: &Cluster,
+    limits: &[Limit],
+    curves: &[GrowthCurve],
+    params: &RunwayParams,
+    sizes: &mut impl SizeLookup,
+) -> Runway {
+    let horizon = params.horizon_days as usize;
+    let dated = dates(demand, limits, curves, params, sizes);
+    let date = |d: usize| dated.date(d);
+    let purchases = plan(cluster, limits, curves, Quantile::P50, params, date, sizes);
+    let purchases_p90 = plan(cluster, limits, curves, Quantile::P90, params, date, sizes);
+    let chart = binding_chart(
+        &dated,
+        limits,
+        curves,
+        Some(&purchases),
+        horizon,
+        date,
+        sizes,
+    );
     Runway {
-        today,
+        today: dated.today,
         horizon_days: params.horizon_days,
-        binding,
-        limits: out_limits,
+        binding: dated.binding,
+        limits: dated.limits,
         purchases,
         purchases_p90,
         cluster: cluster.clone(),
-        evidence,
+        evidence: dated.evidence,
         chart,
-        notes,
+        notes: dated.notes,
     }
 }
 
@@ -482,11 +589,12 @@ fn plan(
     }
 }
 
-/// The binding limit's demand and capacity a day at a time.
+/// The binding limit's demand and capacity a day at a time (capacity
+/// after the purchases only with a `plan`).
 fn chart(
     limit: &Limit,
     curve: &GrowthCurve,
-    plan: &PurchasePlan,
+    plan: Option<&PurchasePlan>,
     horizon: usize,
     date: impl Fn(usize) -> i64,
     sizes: &mut impl SizeLookup,
@@ -496,19 +604,22 @@ fn chart(
     let mut bought = 0u32;
     (0..=horizon)
         .map(|d| {
-            bought += plan
-                .purchases
-                .iter()
-                .filter(|p| p.date == date(d))
-                .map(|p| p.machines)
-                .sum::<u32>();
+            let planned = plan.map(|plan| {
+                bought += plan
+                    .purchases
+                    .iter()
+                    .filter(|p| p.date == date(d))
+                    .map(|p| p.machines)
+                    .sum::<u32>();
+                sizes.largest(limit, bought)
+            });
             ChartDay {
                 date: date(d),
                 p10: curve.p10[d],
                 p50: curve.p50[d],
                 p90: curve.p90[d],
                 capacity_today: today_cap,
-                capacity_planned: finite(sizes.largest(limit, bought)),
+                capacity_planned: planned.and_then(finite),
             }
         })
         .collect()

@@ -379,17 +379,9 @@ fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
     }
 }
 
-/// The warm-up against cold planners: warmed to the growth slider's
-/// largest value, an answer at any growth of the slider's range re-plans
-/// no size and equals a planner's that never warmed; one size a call.
-/// Three times: plans under the cap; the growth passing the cap; and a
-/// step in demand that puts the agenda past the cap in one day at the
-/// largest growth — the queue, after the agenda in the plan's order, was
-/// last asked for below the jump, and a lower growth whose plan lands
-/// between asks for it there.
-#[test]
-fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
-    let queue = QueueDemand {
+/// A queue of one job with a deadline, on 20 map and 10 reduce slots.
+fn one_job_queue() -> QueueDemand {
+    QueueDemand {
         jobs: vec![QueuedJob {
             name: "j".into(),
             map_work: 2_000.0,
@@ -401,7 +393,20 @@ fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
             reduce: 10.0,
         },
         quantum: 1.0,
-    };
+    }
+}
+
+/// The warm-up against cold planners: warmed to the growth slider's
+/// largest value, an answer at any growth of the slider's range re-plans
+/// no size and equals a planner's that never warmed; one size a call.
+/// Three times: plans under the cap; the growth passing the cap; and a
+/// step in demand that puts the agenda past the cap in one day at the
+/// largest growth — the queue, after the agenda in the plan's order, was
+/// last asked for below the jump, and a lower growth whose plan lands
+/// between asks for it there.
+#[test]
+fn a_warmed_planner_answers_every_growth_of_the_range_without_replanning() {
+    let queue = one_job_queue();
     let demand = demand_with(Some(agenda_demand(16.0)), Some(queue.clone()));
     // A CPU at 5 % of its capacity (never binding), so a step in cores
     // has today's demand to be measured against: 0.8 of the agenda's 16
@@ -533,5 +538,48 @@ fn a_kept_planner_fits_again_when_the_scale_or_season_changes() {
             again.limits[0].model
         );
         assert_eq!(again, fresh);
+    }
+}
+
+/// The outlook says what the answer under the same settings says before
+/// its purchases — dates, binding limit, evidence, notes, the chart's
+/// demand and today's capacity — re-planning only today's size of each
+/// limit re-planned (the utilization is closed form), and the answer
+/// after it is the one a planner that never looked ahead gives.
+#[test]
+fn the_outlook_is_the_answer_before_its_purchases_on_one_size_a_limit() {
+    let queue = one_job_queue();
+    let mut demand = demand_with(Some(agenda_demand(16.0)), Some(queue));
+    demand.utilization = vec![DailyPeaks {
+        resource: Resource::Cpu,
+        first_day: demand.today - 13 * DAY,
+        peaks: vec![0.5; 14],
+        servers: 1,
+    }];
+    for percent in [0.0, 8.0, 40.0] {
+        let params = monthly(percent, 200, 3);
+        let mut planner = Planner::new(demand.clone());
+        let outlook = planner.outlook(&params).unwrap();
+        assert_eq!(
+            planner.sizes.count(),
+            2,
+            "the agenda's and the queue's size 0"
+        );
+        let answer = planner.answer(&params).unwrap();
+        assert_eq!(
+            answer,
+            Planner::new(demand.clone()).answer(&params).unwrap()
+        );
+        assert!(
+            answer.purchases.total > 0 || percent == 0.0,
+            "{percent} % buys machines"
+        );
+        let mut said = answer.outlook();
+        assert_eq!(said.chart.len(), outlook.chart.len());
+        for (day, ahead) in said.chart.iter_mut().zip(&outlook.chart) {
+            assert_eq!(ahead.capacity_planned, None);
+            day.capacity_planned = None;
+        }
+        assert_eq!(said, outlook, "{percent} % a month");
     }
 }

@@ -3,9 +3,10 @@
 //! cluster meets at its headroom target, today and after each purchase of
 //! the P50 plan (the report's chart). Drawn by
 //! [`crate::widgets::PlotCanvas`] with `data-kind="runway"` and
-//! `data-key="<ticket>"`.
+//! `data-key="<ticket>"` (`"<ticket>-dates"` for a run's outlook, drawn
+//! before its purchases are planned: no capacity after them yet).
 
-use super::protocol::RunwayView;
+use super::desk::Dates;
 use crate::widgets::chart::{frame, legend, tick, Area, DrawError, Plot, Px, ACCENT, INK, PALETTE};
 use crate::widgets::format::minute;
 use plotters::prelude::*;
@@ -13,8 +14,8 @@ use plotters::prelude::*;
 /// The runway drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunwayPlot {
-    /// What the worker sent.
-    pub view: RunwayView,
+    /// The dates shown: a runway's, or a run's outlook.
+    pub dates: Dates,
 }
 
 /// Colour of the capacity lines.
@@ -28,11 +29,16 @@ impl Plot for RunwayPlot {
     }
 
     fn key(&self) -> String {
-        self.view.ticket.to_string()
+        let d = &self.dates;
+        if d.planned {
+            d.ticket.to_string()
+        } else {
+            format!("{}-dates", d.ticket)
+        }
     }
 
     fn draw(&self, root: &Area, px: Px) -> Result<(), DrawError> {
-        let r = &self.view.runway;
+        let r = &self.dates.outlook;
         let days = &r.chart;
         let (Some(first), Some(last)) = (days.first(), days.last()) else {
             return Ok(());

@@ -15,15 +15,20 @@
 //! all in, the sizes a drag of the growth slider up to its largest value
 //! would re-plan are planned ahead the same way, a size a request
 //! ([`WarmState`]), so that drag redraws from kept sizes only.
+//!
+//! A run's dates come before its purchase plans (the worker's outlook:
+//! one re-planned size a limit, where the plans take one a machine
+//! added); they are shown at once, the plans marked as being planned
+//! ([`Dates`]).
 
-use super::protocol::{RunwayRequest, RunwayResponse, RunwayView, WarmView};
+use super::protocol::{OutlookView, RunwayRequest, RunwayResponse, RunwayView, WarmView};
 use crate::page::Page;
 use crate::toolkit::form::{number, whole};
 use crate::toolkit::job::Job;
 use leptos::prelude::*;
 use skyplan_engine::bundle::RunwayState;
 use skyplan_engine::runway::{
-    Growth, Lever, LeverKind, ResourceTarget, RunwayParams, ScaleChoice, SeasonChoice,
+    Growth, Lever, LeverKind, Outlook, ResourceTarget, RunwayParams, ScaleChoice, SeasonChoice,
 };
 use skyplan_engine::Resource;
 
@@ -284,6 +289,20 @@ impl WarmState {
     }
 }
 
+/// What the limits card and the chart show: the dates of the runway
+/// shown, or of the run being planned once its outlook has come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dates {
+    /// The run's ticket.
+    pub ticket: u32,
+    /// Its settings.
+    pub params: RunwayParams,
+    /// Its dates and chart (the runway's own, or its outlook's).
+    pub outlook: Outlook,
+    /// The purchase plans are in (the chart has the capacity after them).
+    pub planned: bool,
+}
+
 /// The Runway panel's signals.
 #[derive(Clone, Copy)]
 pub struct RunwayDesk {
@@ -296,6 +315,8 @@ pub struct RunwayDesk {
     pub form: RwSignal<RunwayForm>,
     /// The runway shown.
     pub run: Job<RunwayView>,
+    /// The outlook of the latest run while its purchases are planned.
+    pub outlook: RwSignal<Option<OutlookView>>,
     /// The lever table, a lever at a time.
     pub levers: RwSignal<LeverTable>,
     /// The growth slider's sizes planned ahead, once the levers are in.
@@ -323,6 +344,7 @@ impl RunwayDesk {
             restored: RwSignal::new(false),
             form: RwSignal::new(RunwayForm::default()),
             run: Job::new(page),
+            outlook: RwSignal::new(None),
             levers: RwSignal::new(LeverTable::default()),
             warm: RwSignal::new(WarmState::default()),
             dragging: RwSignal::new(false),
@@ -467,6 +489,31 @@ impl RunwayDesk {
         self.levers.update(|t| t.params = None);
     }
 
+    /// The dates to show (tracked): the latest run's outlook while it is
+    /// being planned, else the runway shown.
+    pub fn dates(self) -> Option<Dates> {
+        let ahead = self.outlook.with(|o| {
+            o.as_ref()
+                .filter(|o| self.run.running.get() && self.run.is_current(o.ticket))
+                .map(|o| Dates {
+                    ticket: o.ticket,
+                    params: o.params.clone(),
+                    outlook: o.outlook.clone(),
+                    planned: false,
+                })
+        });
+        ahead.or_else(|| {
+            self.run.view.with(|v| {
+                v.as_ref().map(|v| Dates {
+                    ticket: v.ticket,
+                    params: v.params.clone(),
+                    outlook: v.runway.outlook(),
+                    planned: true,
+                })
+            })
+        })
+    }
+
     /// Takes in one answer of the worker.
     pub fn apply(self, response: RunwayResponse) {
         match response {
@@ -477,9 +524,15 @@ impl RunwayDesk {
             RunwayResponse::Progress(p) => {
                 self.run.progressed(&p);
             }
+            RunwayResponse::Outlook(view) => {
+                if self.run.is_current(view.ticket) && self.run.running.get_untracked() {
+                    self.outlook.set(Some(*view));
+                }
+            }
             RunwayResponse::Ready(view) => {
                 let params = view.params.clone();
                 if self.run.done(view.ticket, *view) {
+                    self.outlook.set(None);
                     self.page.send(RunwayRequest::Keep(RunwayState { params }));
                     self.measure_shown();
                 }
@@ -510,7 +563,9 @@ impl RunwayDesk {
                 self.ask_next_lever();
             }
             RunwayResponse::Failed(failure) => {
-                self.run.failed(&failure);
+                if self.run.failed(&failure) {
+                    self.outlook.set(None);
+                }
             }
         }
     }

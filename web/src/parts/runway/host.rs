@@ -16,8 +16,9 @@ use crate::toolkit::host::{Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use skyplan_engine::runway::RunwayParams;
 
-/// Steps a run reports: the workspace gathered, then the runway planned.
-const STEPS: usize = 2;
+/// Steps a run reports: the workspace gathered, its outlook (the dates),
+/// then the runway planned.
+const STEPS: usize = 3;
 
 /// The Runway part's worker state: the planner of the workspace last
 /// gathered.
@@ -28,7 +29,8 @@ pub struct RunwayHost {
 
 impl RunwayHost {
     /// Gathers the workspace (re-planning when it changed) and answers
-    /// the runway under `params`.
+    /// the runway under `params`: its outlook first, so the dates are on
+    /// screen while the purchase plans are re-planned.
     async fn run(&mut self, ctx: &mut Ctx<'_>, ticket: u32, params: &RunwayParams) {
         let mut progress = ctx.progress(ticket, RunwayResponse::Progress);
         progress(0, STEPS);
@@ -40,7 +42,15 @@ impl RunwayHost {
                     Some(k) if k.bundle == bundle => k,
                     _ => Kept::new(bundle),
                 };
-                self.kept.insert(kept).runway(ticket, params, false)
+                let kept = self.kept.insert(kept);
+                match kept.outlook(ticket, params) {
+                    Ok(view) => {
+                        ctx.send(RunwayResponse::Outlook(Box::new(view)));
+                        progress(2, STEPS);
+                        kept.runway(ticket, params, false)
+                    }
+                    Err(message) => Err(message),
+                }
             }
             Err(e) => Err(format!("the workspace could not be read: {e}")),
         };

@@ -7,7 +7,9 @@
 //! saved workspace; growth and headroom sliders redraw the runway while
 //! they are dragged (from the worker's kept planner), and the levers are
 //! measured one at a time once the slider is let go; a refused setting
-//! shows the engine's line and keeps the last answer.
+//! shows the engine's line and keeps the last answer. A run's dates and
+//! chart show as soon as its outlook comes, the purchase plans (and the
+//! chart's capacity after them) when they are planned.
 //!
 //! Test ids: `runway-panel`, `runway-status`, `runway-growth`,
 //! `runway-percent`, `runway-cpu`, `runway-memory`, `runway-horizon`,
@@ -16,7 +18,9 @@
 //! `runway-error`, `runway-binding`, `runway-limit` (`data-limit`,
 //! `data-p10`, `data-p50`, `data-p90`), `runway-evidence`, `runway-note`,
 //! `runway-plan` (`data-plan`: `P50` or `P90`), `runway-purchase-row`,
-//! `runway-chart` (with `data-drawn`), `runway-lever` (`data-lever`,
+//! `runway-plans-pending` (the plans being planned), `runway-chart` (with
+//! `data-drawn`; its `data-key` the ticket, `-dates` after it for an
+//! outlook's), `runway-lever` (`data-lever`,
 //! `data-pays`, `data-machines`, `data-days`, `data-state`: `measuring`, `measured` or `failed`);
 //! on `runway-panel`, the growth slider's sizes planned ahead: `data-warm`
 //! (`waiting`, `warming`, `done` or `failed`), `data-warm-sizes` (sizes
@@ -24,7 +28,7 @@
 //! line under the growth slider.
 
 use super::charts::RunwayPlot;
-use super::desk::{GrowthKind, LeverRow, RunwayDesk, RunwayForm, Warmth, GROWTH_SLIDER};
+use super::desk::{Dates, GrowthKind, LeverRow, RunwayDesk, RunwayForm, Warmth, GROWTH_SLIDER};
 use super::protocol::RunwayView;
 use crate::fields;
 use crate::state::Studio;
@@ -80,6 +84,12 @@ fn day(t: Option<Timestamp>) -> String {
 /// The runway shown, if any.
 fn shown<R>(desk: RunwayDesk, f: impl FnOnce(&RunwayView) -> R) -> Option<R> {
     desk.run.view.with(|v| v.as_ref().map(f))
+}
+
+/// The dates shown (the runway's, or the outlook of the run being
+/// planned), if any.
+fn dated<R>(dates: Memo<Option<Dates>>, f: impl FnOnce(&Dates) -> R) -> Option<R> {
+    dates.with(|d| d.as_ref().map(f))
 }
 
 /// The Runway panel.
@@ -191,23 +201,24 @@ fn SettingsCard() -> impl IntoView {
 #[component]
 fn LimitsCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
+    let dates = Memo::new(move |_| desk.dates());
     let status = desk.run.status("planning", " steps", "not planned yet", |v| {
         let how = if v.redrawn { "redrawn" } else { "planned" };
         format!("{how} in {} ms", trimmed(v.millis, 1))
     });
     let binding = move || {
-        shown(desk, |v| {
-            v.runway
+        dated(dates, |v| {
+            v.outlook
                 .binding
                 .clone()
                 .unwrap_or_else(|| "none within the horizon".into())
         })
         .unwrap_or_else(|| "—".into())
     };
-    let today = move || shown(desk, |v| day(Some(v.runway.today))).unwrap_or_default();
+    let today = move || dated(dates, |v| day(Some(v.outlook.today))).unwrap_or_default();
     let cluster = move || {
-        shown(desk, |v| {
-            let c = &v.runway.cluster;
+        dated(dates, |v| {
+            let c = &v.outlook.cluster;
             // The report's "cores a machine added": the machine given, or
             // the cluster's own cores over its machines.
             let added = c
@@ -224,11 +235,11 @@ fn LimitsCard() -> impl IntoView {
         .unwrap_or_default()
     };
     let rows = move || {
-        desk.run.view.with(|v| {
+        dates.with(|v| {
             let Some(v) = v.as_ref() else {
                 return Vec::new();
             };
-            v.runway
+            v.outlook
                 .limits
                 .iter()
                 .map(|l| {
@@ -260,9 +271,9 @@ fn LimitsCard() -> impl IntoView {
         })
     };
     let evidence = move || {
-        shown(desk, |v| {
-            let model = v.runway.limits.first().map(|l| l.model.clone()).unwrap_or_default();
-            match (&v.params.growth, &v.runway.evidence) {
+        dated(dates, |v| {
+            let model = v.outlook.limits.first().map(|l| l.model.clone()).unwrap_or_default();
+            match (&v.params.growth, &v.outlook.evidence) {
                 (Growth::Monthly { percent }, _) => {
                     format!("Growth set by hand: {percent} % a month, no interval.")
                 }
@@ -276,8 +287,8 @@ fn LimitsCard() -> impl IntoView {
         .unwrap_or_default()
     };
     let notes = move || {
-        shown(desk, |v| {
-            v.runway
+        dated(dates, |v| {
+            v.outlook
                 .notes
                 .iter()
                 .map(|n| view! { <li data-testid="runway-note">{n.clone()}</li> })
@@ -339,7 +350,19 @@ fn plan_view(plan: &PurchasePlan, which: &'static str) -> impl IntoView {
 #[component]
 fn PurchasesCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
+    let dates = Memo::new(move |_| desk.dates());
+    let pending = move || dated(dates, |d| !d.planned).unwrap_or(false);
     let plans = move || {
+        if pending() {
+            return Some(
+                view! {
+                    <p class="hint" data-testid="runway-plans-pending">
+                        "Planning the purchases: the cluster re-planned a machine added at a time…"
+                    </p>
+                }
+                .into_any(),
+            );
+        }
         shown(desk, |v| {
             view! {
                 <div class="runway-plans">
@@ -347,6 +370,7 @@ fn PurchasesCard() -> impl IntoView {
                     {plan_view(&v.runway.purchases_p90, "P90")}
                 </div>
             }
+            .into_any()
         })
     };
     view! {
@@ -360,7 +384,7 @@ fn PurchasesCard() -> impl IntoView {
 #[component]
 fn ChartCard() -> impl IntoView {
     let desk = expect_context::<Studio>().runway;
-    let plot = Signal::derive(move || desk.run.view.get().map(|view| RunwayPlot { view }));
+    let plot = Signal::derive(move || desk.dates().map(|dates| RunwayPlot { dates }));
     let placeholder = Signal::derive(move || {
         if desk.run.running.get() {
             "Planning in the worker…".to_owned()

@@ -5,7 +5,7 @@
 use crate::toolkit::protocol::{Failure, Progress, Supersedes};
 use serde::{Deserialize, Serialize};
 use skyplan_engine::bundle::RunwayState;
-use skyplan_engine::runway::{Lever, LeverKind, Runway, RunwayParams, WarmStep};
+use skyplan_engine::runway::{Lever, LeverKind, Outlook, Runway, RunwayParams, WarmStep};
 
 /// What the Runway panel asks of the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,9 +13,10 @@ use skyplan_engine::runway::{Lever, LeverKind, Runway, RunwayParams, WarmStep};
 pub enum RunwayRequest {
     /// The runway of the saved workspace under `params` (answered by
     /// [`RunwayResponse::Ready`] or [`RunwayResponse::Failed`], with
-    /// [`RunwayResponse::Progress`] between): the workspace gathered, and
-    /// planned afresh when it changed since the planner kept. Only the
-    /// latest of those queued runs.
+    /// [`RunwayResponse::Progress`] and the [`RunwayResponse::Outlook`]
+    /// between): the workspace gathered, and planned afresh when it
+    /// changed since the planner kept. Only the latest of those queued
+    /// runs.
     Run {
         /// The page's ticket, echoed; stale answers are dropped.
         ticket: u32,
@@ -85,8 +86,11 @@ impl RunwayRequest {
 pub enum RunwayResponse {
     /// The panel's saved settings (the defaults when nothing was saved).
     Restored(RunwayState),
-    /// How far a run is: the workspace gathered, the runway.
+    /// How far a run is: the workspace gathered, its outlook, the runway.
     Progress(Progress),
+    /// A run's dates before its purchase plans, which take a re-planned
+    /// size a machine added: shown while those are planned.
+    Outlook(Box<OutlookView>),
     /// The runway.
     Ready(Box<RunwayView>),
     /// One lever's row, or why it could not be measured.
@@ -112,6 +116,19 @@ pub struct RunwayView {
     pub millis: f64,
     /// Answered from the kept planner, the workspace not read again.
     pub redrawn: bool,
+}
+
+/// The outlook of a run, its purchase plans still being planned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutlookView {
+    /// The request's ticket.
+    pub ticket: u32,
+    /// The settings it was made with.
+    pub params: RunwayParams,
+    /// The dates, the binding limit, its demand against today's capacity.
+    pub outlook: Outlook,
+    /// Worker time, milliseconds.
+    pub millis: f64,
 }
 
 /// One lever's row, as it crosses the boundary.
@@ -205,5 +222,46 @@ mod tests {
             }));
             assert_eq!(round_trip(&answer), answer);
         }
+    }
+
+    #[test]
+    fn an_outlook_crosses_the_boundary() {
+        use skyplan_engine::runway::{ChartDay, Cluster, LimitRunway};
+        let answer = Response::Runway(RunwayResponse::Outlook(Box::new(OutlookView {
+            ticket: 5,
+            params: RunwayParams::default(),
+            outlook: Outlook {
+                today: 86_400,
+                horizon_days: 1,
+                binding: Some("agenda".into()),
+                limits: vec![LimitRunway {
+                    name: "agenda".into(),
+                    description: "the agenda".into(),
+                    p10: Some(86_400),
+                    p50: None,
+                    p90: None,
+                    largest_growth: Some(0.68),
+                    extrapolated: false,
+                    model: "by hand".into(),
+                }],
+                cluster: Cluster {
+                    machines: 24,
+                    cores: Some(96.0),
+                    machine_cores: None,
+                },
+                evidence: None,
+                chart: vec![ChartDay {
+                    date: 86_400,
+                    p10: 1.0,
+                    p50: 1.0,
+                    p90: 1.1,
+                    capacity_today: Some(0.68),
+                    capacity_planned: None,
+                }],
+                notes: vec!["agenda: already reached today".into()],
+            },
+            millis: 130.0,
+        })));
+        assert_eq!(round_trip(&answer), answer);
     }
 }

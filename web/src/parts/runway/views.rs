@@ -7,7 +7,7 @@
 //!
 //! Runs in the worker only; the page draws what it gets.
 
-use super::protocol::{LeverView, RunwayView, WarmView};
+use super::protocol::{LeverView, OutlookView, RunwayView, WarmView};
 use crate::toolkit::host::timed;
 use skyplan_engine::bundle::Bundle;
 use skyplan_engine::runway::{LeverKind, Planner, RunwayParams};
@@ -44,6 +44,21 @@ impl Kept {
             runway: runway.map_err(|e| e.to_string())?,
             millis,
             redrawn,
+        })
+    }
+
+    /// The outlook under `params`: the dates before the purchase plans
+    /// (today's size of each limit re-planned, and kept for the runway).
+    ///
+    /// # Errors
+    /// The engine's message, one line (bad settings, nothing to plan).
+    pub fn outlook(&mut self, ticket: u32, params: &RunwayParams) -> Result<OutlookView, String> {
+        let (outlook, millis) = timed(|| self.planner.outlook(params));
+        Ok(OutlookView {
+            ticket,
+            params: params.clone(),
+            outlook: outlook.map_err(|e| e.to_string())?,
+            millis,
         })
     }
 
