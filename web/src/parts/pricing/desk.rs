@@ -224,6 +224,11 @@ pub struct PricingDesk {
     pub sim_wanted: RwSignal<bool>,
     /// The form's settings were set from the saved queue once.
     settings_restored: StoredValue<bool>,
+    /// The panel is shown: a queue arriving then is quoted again at once.
+    /// Hidden (the demo seeded on a first visit, while the studio opens on
+    /// the Runway), the quote waits for the panel, which asks on opening,
+    /// so the worker plans the panel shown first.
+    shown: StoredValue<bool>,
 }
 
 impl PricingDesk {
@@ -244,6 +249,7 @@ impl PricingDesk {
             sim: Job::new(page),
             sim_wanted: RwSignal::new(false),
             settings_restored: StoredValue::new(false),
+            shown: StoredValue::new(false),
         }
     }
 }
@@ -251,6 +257,12 @@ impl PricingDesk {
 impl PricingDesk {
     fn pricing_send(self, request: PricingRequest) {
         self.page.send(request);
+    }
+
+    /// The panel is shown (`true`) or hidden (`false`): a queue arriving
+    /// while it is hidden is not quoted.
+    pub fn show(self, shown: bool) {
+        self.shown.set_value(shown);
     }
 
     /// The Pricing panel was opened or the workspace changed: ask for the
@@ -379,8 +391,11 @@ impl PricingDesk {
                     }
                 }
                 desk.queue.set(Some(*view));
-                // The curve depends on the queue: quote again.
-                self.request_quote();
+                // The curve depends on the queue: quote again (a hidden
+                // panel quotes when it opens).
+                if desk.shown.get_value() {
+                    self.request_quote();
+                }
             }
             PricingResponse::Admitted {
                 name,

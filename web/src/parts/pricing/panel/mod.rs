@@ -37,6 +37,8 @@ use leptos::prelude::*;
 pub fn PricingPanel() -> impl IntoView {
     let studio = expect_context::<Studio>();
     let desk = studio.pricing;
+    desk.show(true);
+    on_cleanup(move || desk.show(false));
     // The history and the queue, now and whenever the workspace changes.
     Effect::new(move |_| {
         studio.traces.workspace.track();
