@@ -1,6 +1,7 @@
 //! The runway of a workspace bundle, native: the first plan (the demand
-//! gathered, growth fitted, the agenda re-planned at each size the
-//! purchases reach), a drag of the CPU headroom target and of the growth
+//! gathered; its outlook, growth fitted and each limit re-planned at
+//! today's size; then the agenda re-planned at each size the purchases
+//! reach), a drag of the CPU headroom target and of the growth
 //! by hand answered from the kept planner (what the Runway panel does
 //! while a slider is held), and each lever at the grown load; then the
 //! growth slider's sizes planned ahead on a fresh planner (`Planner::warm`
@@ -39,13 +40,21 @@ fn main() {
     bundle.runway = None;
     let params = RunwayParams::default();
     let (mut planner, gather_ms) = timed(|| skyplan_report::runway::planner(&bundle));
+    // What the panel shows first (the dates at today's size), then the
+    // rest of the first plan on the same planner, as the studio's worker
+    // answers a run.
+    let (outlook, outlook_ms) = timed(|| planner.outlook(&params));
+    outlook.expect("the bundle has a runway");
     let (first, plan_ms) = timed(|| planner.answer(&params));
     let first = first.expect("the bundle has a runway");
     println!("| step | answers | median ms | p90 ms | max ms |");
     println!("|---|---:|---:|---:|---:|");
     println!("| demand gathered | 1 | {gather_ms:.1} | | |");
     println!(
-        "| first plan ({} machines, binding {}) | 1 | {plan_ms:.1} | | |",
+        "| outlook (each limit's dates at today's size, the chart) | 1 | {outlook_ms:.1} | | |"
+    );
+    println!(
+        "| first plan after it ({} machines, binding {}) | 1 | {plan_ms:.1} | | |",
         first.cluster.machines,
         first.binding.as_deref().unwrap_or("none")
     );
