@@ -46,6 +46,16 @@ pub const DEMO_REIMAGES: (&str, &str) = (
     include_str!("../../fixtures/demo/reimages.csv"),
 );
 
+/// The demo's pricing queue (name, work, deadline of each job), as
+/// `fixtures::demo_queue` admits it from the demo's job history. The
+/// studio's worker seeds the Pricing panel from it when the workspace's
+/// history is the demo's, instead of refitting the estimators on a first
+/// visit. Not one of [`demo_file`]'s: the CLI admits its queue itself.
+pub const DEMO_QUEUE: (&str, &str) = (
+    "demo/queue.csv",
+    include_str!("../../fixtures/demo/queue.csv"),
+);
+
 /// The file of the demo called `name` (`runs.csv`, `tenants.csv`, …),
 /// as [`DEMO_FILES`] and the single files name it under `demo/`.
 pub fn demo_file(name: &str) -> Option<&'static str> {
@@ -78,5 +88,11 @@ mod tests {
             assert_eq!(text, on_disk, "{name}");
         }
         assert_eq!(super::demo_file("queue.csv"), None);
+        let queue = std::fs::read_to_string(format!(
+            "{}/../fixtures/demo/queue.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        assert_eq!(super::DEMO_QUEUE.1, queue);
     }
 }

@@ -31,7 +31,8 @@ use crate::toolkit::host::{timed, Ctx, PartHost};
 use crate::toolkit::protocol::Failure;
 use skyplan_engine::estimate::{EstimateParams, Estimator, JobEstimate};
 use skyplan_engine::export::queue_csv;
-use skyplan_engine::fixtures::{demo_queue, QueueParams};
+use crate::demo::demo_queue_rows;
+use skyplan_engine::fixtures::{admitted_rows, demo_queue, QueueParams};
 use skyplan_engine::import::read_queue_csv;
 use skyplan_engine::pricing::{
     job_work, mean_processing_secs, price_at, quote, sweep, JobWork, LazySchedule, PriceParams,
@@ -179,8 +180,10 @@ impl PartHost for PricingHost {
 
     /// The demo's queue: when the queue is empty, the jobs the engine's
     /// demo generator admits from the loaded history
-    /// (`engine::fixtures::demo_queue`, the same as `fixtures/demo/queue.csv`),
-    /// each at the price it was quoted, on the default cluster.
+    /// (`engine::fixtures::demo_queue`), each at the price it was quoted,
+    /// on the default cluster. On the demo's own history its rows are
+    /// read from `fixtures/demo/queue.csv` and priced again
+    /// ([`demo_queue_rows`]): the same queue without the GP fit.
     async fn seed(&mut self, ctx: &mut Ctx<'_>) {
         self.restore_once(ctx).await;
         if !self.desk.queue.is_empty() {
@@ -191,7 +194,11 @@ impl PartHost for PricingHost {
             return;
         }
         let params = QueueParams::default();
-        match demo_queue(&jobs, &params) {
+        let admitted = match demo_queue_rows(&jobs) {
+            Some(rows) => admitted_rows(&jobs, &rows, &params),
+            None => demo_queue(&jobs, &params),
+        };
+        match admitted {
             Ok(admitted) => {
                 self.desk.queue = admitted
                     .into_iter()
