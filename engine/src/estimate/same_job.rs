@@ -1,4 +1,4 @@
-//! The "same job" baseline (the paper's "Bin", after Verma et al. [29]): a
+//! The "same job" baseline (the paper's "Bin", after Verma et al. \[29\]): a
 //! recurring job will take about what its past runs took. The estimate is
 //! the mean of the job's past durations and its PI the Student-t interval of
 //! a new observation from a normal sample of `k` runs,

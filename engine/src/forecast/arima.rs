@@ -9,7 +9,7 @@
 //! `R = (1, θ_1, …, θ_{r−1})ᵀ`, `w_t = α_{t,1}`, the constant δ in the state
 //! intercept — started at its stationary mean and covariance (the discrete
 //! Lyapunov equation's solution, written through the process's
-//! autocovariances: [`super::stationary`]). A Kalman filter gives the
+//! autocovariances: `forecast::stationary`). A Kalman filter gives the
 //! one-step innovations `v_t` and their variances `σ² F_t`, so
 //! `ln L = −½ Σ (ln 2π + ln σ²F_t + v_t² / (σ² F_t))`. σ² is concentrated
 //! out (`σ̂² = Σ v²/F / n`), which leaves the same maximum as statsmodels'
@@ -20,7 +20,7 @@
 //!
 //! While the optimizer searches, the likelihood of a complete series is
 //! evaluated by the Chandrasekhar recursions instead
-//! ([`super::likelihood`]: the same innovations to rounding, O(r) a step
+//! (`forecast::likelihood`: the same innovations to rounding, O(r) a step
 //! instead of O(r²), no allocation); the fitted model, its likelihood, AIC
 //! and forecasts come from one pass of the Kalman filter at the optimum.
 //!

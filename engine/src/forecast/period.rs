@@ -1,5 +1,5 @@
 //! The period of a periodic series from its spectrum: the frequency of the
-//! periodogram's dominant peak (the harvesting paper's FFT test, [32] of
+//! periodogram's dominant peak (the harvesting paper's FFT test, \[32\] of
 //! §II), for the seasonal-naive baseline.
 //!
 //! The series is centred (and linearly detrended, so a ramp does not pass

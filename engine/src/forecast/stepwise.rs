@@ -18,12 +18,12 @@
 //! has MA terms only the MA roots are looked at (pmdarima's test overwrites
 //! the AR maximum with the MA one; kept, so that the walk is the same). The
 //! constant starts as pmdarima's `with_intercept="auto"` reads for a
-//! non-seasonal series: with d = 1 or 2, not with d = 0 (see [`stepwise`];
+//! non-seasonal series: with d = 1 or 2, not with d = 0 (see `stepwise`;
 //! never when [`super::ArimaParams::include_constant`] is off).
 //!
 //! A model is fitted once per (p, q, constant); its starting points are the
 //! Hannan–Rissanen estimate and the optima of the already fitted models
-//! nested in it with the same constant (see [`Arima::fit_from`]), so a walk
+//! nested in it with the same constant (see `Arima::fit_from`), so a walk
 //! fits about as many models as pmdarima's and each from fewer starts than
 //! the exhaustive grid's.
 

@@ -179,7 +179,7 @@ pub fn fit_poly(series: &[f64], degree: usize) -> Option<(PolyTrend, Vec<f64>)> 
 }
 
 /// The p-value of a KPSS statistic around a quadratic trend, by linear
-/// interpolation in [`CRITICAL`], clamped to [0.01, 0.10] as R's
+/// interpolation in `CRITICAL`, clamped to [0.01, 0.10] as R's
 /// `tseries::kpss.test` clamps it (the level test's own interpolation).
 pub fn p_value(stat: f64) -> f64 {
     interpolated_p_value(stat, &CRITICAL)

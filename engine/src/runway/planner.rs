@@ -321,7 +321,7 @@ impl Planner {
     /// The sizes warmed are those the answer at `growth_max` reads — its
     /// dates, both purchase plans (P50 and P90, capped at
     /// [`MAX_ADDED_FACTOR`] as they are) and its chart — found by
-    /// scanning it on the kept sizes only ([`Probe`]), and then every
+    /// scanning it on the kept sizes only (`Probe`), and then every
     /// limit's sizes up to the most machines those plans reach: demand
     /// grows with the growth and `g*` with the machines, so a lower
     /// growth's plans reach no further, and a limit another one hid at

@@ -263,7 +263,7 @@ fn is_exact_line(peaks: &[f64]) -> bool {
 /// period and amplitude, or says that none was found.
 ///
 /// On the scale `scale` asks for ([`super::scale`]; `Auto`: chosen from
-/// how the history's spread moves with its level, [`choose_scale`]): on the log
+/// how the history's spread moves with its level, `choose_scale`): on the log
 /// scale the season and the ARIMA are fitted on the logarithm of the
 /// peaks and the band of the paths' running maximum is exponentiated
 /// (exactly the band of the exponentiated paths', `exp` being

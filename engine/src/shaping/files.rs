@@ -27,7 +27,7 @@ pub struct WorkloadFile {
 const MAX_REASONS: usize = 8;
 
 /// An engine error in words: every located reason of an input error (the
-/// first [`MAX_REASONS`]), the message otherwise.
+/// first `MAX_REASONS`), the message otherwise.
 pub fn error_text(e: &ShapingError) -> String {
     match e {
         ShapingError::Input(reasons) if reasons.len() > MAX_REASONS => format!(

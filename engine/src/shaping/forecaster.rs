@@ -6,7 +6,7 @@
 //! computed once per workload over the whole trace
 //! ([`super::predictor::forecast_app`]), and the forecasts of a restarted
 //! application, made during the run by a forecaster that starts from what
-//! the earlier attempts observed ([`super::learning`]) — so both follow the
+//! the earlier attempts observed (`shaping::learning`) — so both follow the
 //! same rules:
 //!
 //! - **GP**: [`HistoryGp`] fitted on the latest `history` observations,

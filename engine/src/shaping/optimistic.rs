@@ -1,5 +1,5 @@
 //! The optimistic policy (§III-B, as the Omega simulator and Borg's
-//! reclamation [4], [5]): every component's allocation follows its forecast
+//! reclamation \[4\], \[5\]): every component's allocation follows its forecast
 //! plus β, without looking at what the host can hold; resource shortage is
 //! left to the operating system. Memory is finite: a host whose memory
 //! allocations exceed its memory kills, as Linux's OOM killer does, the

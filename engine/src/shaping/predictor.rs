@@ -9,7 +9,7 @@
 //! would compute, at a fraction of the cost. A restarted application's
 //! forecaster continues from what its earlier attempts observed, which
 //! depends on when they ended: those forecasts are made during the run
-//! ([`super::learning`]), by the same [`SeriesForecaster`].
+//! (`shaping::learning`), by the same [`SeriesForecaster`].
 //!
 //! - **Oracle**: the next minute's value, variance 0.
 //! - **GP** and **ARIMA**: see [`super::forecaster`].

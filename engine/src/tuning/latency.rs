@@ -14,7 +14,7 @@
 //!
 //! # Two readings
 //!
-//! [`Reading::PerTask`] (the default, in [`super::release`]) releases each
+//! [`Reading::PerTask`] (the default, in `tuning::release`) releases each
 //! task's container when the task ends and allocates again at every
 //! release, with stages as barriers, AM containers and YARN's AM and user
 //! limits: what Figure 5's caption ("container release time") and

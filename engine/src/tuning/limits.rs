@@ -1,7 +1,7 @@
 //! YARN's per-queue limits on applications, in containers: how many
 //! application masters a queue may run and how much one job may hold.
 //!
-//! Both the estimator ([`super::release`]) and the ground truth
+//! Both the estimator (`tuning::release`) and the ground truth
 //! ([`super::simulate`]) ask these, so that the concurrency of jobs — which
 //! decides whether the tuned shares bind at all — follows the same rule in
 //! both (a simulation that caps AMs and an estimator that does not rank

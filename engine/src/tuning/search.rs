@@ -1,5 +1,5 @@
 //! The group-level search (§3.3.3): a quantized grid of configurations,
-//! searched exhaustively or by recursive random search (RRS, [64]).
+//! searched exhaustively or by recursive random search (RRS, \[64\]).
 //!
 //! # The grid
 //!
