@@ -41,9 +41,9 @@ pub use error::AgendaError;
 pub use evaluate::{evaluate, EvalError, EvalParams, EvalReport, Scenario};
 pub use from_slo::{of_job, requests_from_decisions};
 pub use optimize::{
-    optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
-    BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,
-    Optimized,
+    batch_fits, optimize_batch, optimize_batch_with_progress, optimize_plan,
+    optimize_plan_with_progress, BoundKind, OptimizeError, OptimizeParams, OptimizeProgress,
+    OptimizeReport, OptimizeStage, Optimized,
 };
 pub use params::AgendaParams;
 pub use placement::{Placement, Rejection};

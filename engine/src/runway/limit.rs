@@ -13,7 +13,7 @@
 
 use super::demand::{AgendaDemand, Demand, QueueDemand};
 use super::params::RunwayParams;
-use crate::agenda::{optimize_batch, Capacity, Method, OptimizeParams, Plan, ReservationRequest};
+use crate::agenda::{batch_fits, Capacity, Method, OptimizeParams, Plan, ReservationRequest};
 use crate::model::Resource;
 use crate::pricing::{LazySchedule, QueuedJob, Slots};
 use serde::{Deserialize, Serialize};
@@ -250,7 +250,7 @@ pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool 
                         .is_ok_and(|(_, d)| d.is_empty())
                 })
             };
-            fits_lowcost || optimize_batch(&plan, &requests, &feasibility()).is_ok()
+            fits_lowcost || batch_fits(&plan, &requests, &feasibility())
         }
     }
 }

@@ -91,7 +91,7 @@ pub fn optimize_plan_with_progress(
     let start_peak = plan.peak();
     let before: Vec<(usize, Vec<f64>)> = items.iter().map(|i| (i.start, i.alloc.clone())).collect();
     let search = Search::new(board, items, plan.params(), params.seed);
-    let (search, report) = finish(search, params, step, start_peak, progress)?;
+    let (search, report) = finish(search, params, step, start_peak, progress, Goal::Lowest)?;
     let mut out = plan.clone();
     for item in &search.items {
         out.remove(item.id.expect("from the plan"));
@@ -140,6 +140,38 @@ pub fn optimize_batch_with_progress(
     requests: &[ReservationRequest],
     params: &OptimizeParams,
     progress: &mut dyn FnMut(OptimizeProgress),
+) -> Result<Optimized, OptimizeError> {
+    batch_toward(plan, requests, params, progress, Goal::Lowest)
+}
+
+/// Whether the batch optimizer fits `requests` on `plan` within capacity:
+/// `optimize_batch(plan, requests, params).is_ok()`, sooner. Its search
+/// lowers the peak one target at a time from capacity, keeping the last
+/// plan that met a target, so whether it fits is decided by the first
+/// target (capacity itself); this stops there instead of searching on
+/// toward the lower bound — the same moves up to that point, so the same
+/// answer. For questions that ask only whether a batch fits (the
+/// runway's optimized-agenda lever re-plans the agenda at many sizes).
+pub fn batch_fits(plan: &Plan, requests: &[ReservationRequest], params: &OptimizeParams) -> bool {
+    batch_toward(plan, requests, params, &mut |_| {}, Goal::Fits).is_ok()
+}
+
+/// How far the search goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// Down to the lower bound: the lowest peak it can find.
+    Lowest,
+    /// Down to capacity: any plan that fits.
+    Fits,
+}
+
+/// [`optimize_batch_with_progress`] searching toward `goal`.
+fn batch_toward(
+    plan: &Plan,
+    requests: &[ReservationRequest],
+    params: &OptimizeParams,
+    progress: &mut dyn FnMut(OptimizeProgress),
+    goal: Goal,
 ) -> Result<Optimized, OptimizeError> {
     params.validate()?;
     tell(progress, params, OptimizeStage::Start, 0);
@@ -223,7 +255,7 @@ pub fn optimize_batch_with_progress(
     } else {
         first
     };
-    let (search, report) = match finish(search, params, step, start_peak, progress) {
+    let (search, report) = match finish(search, params, step, start_peak, progress, goal) {
         Err(OptimizeError::Infeasible { name, reason }) => {
             // Prefer naming a request LowCost itself could not place.
             let named = requests
@@ -285,11 +317,16 @@ fn finish<'a>(
     step: f64,
     start_peak: f64,
     progress: &mut dyn FnMut(OptimizeProgress),
+    goal: Goal,
 ) -> Result<(Search<'a>, OptimizeReport), OptimizeError> {
     tell(progress, params, OptimizeStage::Bound, 0);
     let mut bound = relaxation(&search.board, &search.items, step, params);
     tell(progress, params, OptimizeStage::Search, 0);
-    search.run(params, bound.value, &mut |moves| {
+    let floor = match goal {
+        Goal::Lowest => bound.value,
+        Goal::Fits => bound.value.max(1.0),
+    };
+    search.run(params, floor, &mut |moves| {
         tell(progress, params, OptimizeStage::Search, moves)
     });
     let peak = search.board.peak();
@@ -322,7 +359,9 @@ fn finish<'a>(
         OptimizeStage::IntegerProgram,
         search.moves,
     );
-    certify(&search.board, &search.items, step, params, peak, &mut bound);
+    if goal == Goal::Lowest {
+        certify(&search.board, &search.items, step, params, peak, &mut bound);
+    }
     if let Some((_, placed)) = bound.better.take() {
         for (k, (start, alloc)) in placed.into_iter().enumerate() {
             search.replace(k, start, alloc);

@@ -22,8 +22,8 @@ mod params;
 mod search;
 
 pub use batch::{
-    optimize_batch, optimize_batch_with_progress, optimize_plan, optimize_plan_with_progress,
-    Optimized,
+    batch_fits, optimize_batch, optimize_batch_with_progress, optimize_plan,
+    optimize_plan_with_progress, Optimized,
 };
 pub use params::{
     BoundKind, OptimizeError, OptimizeParams, OptimizeProgress, OptimizeReport, OptimizeStage,

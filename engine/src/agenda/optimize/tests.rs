@@ -145,6 +145,66 @@ fn an_infeasible_batch_names_the_request_that_cannot_fit() {
     }
 }
 
+/// `batch_fits` is `optimize_batch(…).is_ok()` — on the small batch around
+/// its brute-force optimum, and on random batches too large for the
+/// search to always fit, with a move budget that sometimes stops it short.
+#[test]
+fn fitting_is_whether_the_whole_optimization_succeeds() {
+    let small = batch();
+    let opt = brute_force(&small, 12, 1.0);
+    let mut rng = crate::numerics::Rng::new(3);
+    let random: Vec<Vec<ReservationRequest>> = (0..6)
+        .map(|b| {
+            (0..12)
+                .map(|i| {
+                    let a = rng.uniform(0.0, 16.0).floor() as i64;
+                    let len = rng.uniform(1.0, 6.0).floor();
+                    let d = (a + len as i64 + rng.uniform(0.0, 8.0).floor() as i64).min(24);
+                    let g = rng.uniform(1.0, 6.0).floor();
+                    gang(&format!("r{b}-{i}"), (a, d.max(a + len as i64)), len, g)
+                })
+                .collect()
+        })
+        .collect();
+    let settings = [
+        OptimizeParams::default(),
+        OptimizeParams {
+            ip_max_vars: 0,
+            lp_max_vars: 200,
+            ..OptimizeParams::default()
+        },
+        OptimizeParams {
+            max_moves: 30,
+            level_moves: 10,
+            ..OptimizeParams::default()
+        },
+    ];
+    let (mut fits, mut not) = (0, 0);
+    let mut check = |p: &Plan, reqs: &[ReservationRequest], params: &OptimizeParams| {
+        let whole = optimize_batch(p, reqs, params).is_ok();
+        assert_eq!(batch_fits(p, reqs, params), whole, "{:?}", p.capacity());
+        if whole {
+            fits += 1;
+        } else {
+            not += 1;
+        }
+    };
+    for params in &settings {
+        for cores in [opt - 1.0, opt - 0.5, opt, opt + 0.5, opt + 2.0] {
+            check(&plan(12, cores), &small, params);
+        }
+        for reqs in &random {
+            for cores in (8..=28).step_by(4) {
+                check(&plan(24, f64::from(cores)), reqs, params);
+            }
+        }
+    }
+    assert!(fits > 10 && not > 10, "{fits} fit, {not} did not");
+    // Below the optimum nothing fits; at it, the whole search fits.
+    assert!(!batch_fits(&plan(12, opt - 1.0), &small, &settings[0]));
+    assert!(batch_fits(&plan(12, opt), &small, &settings[0]));
+}
+
 #[test]
 fn flexible_requests_keep_their_work_and_never_beat_the_bound() {
     let mut reqs = batch();
