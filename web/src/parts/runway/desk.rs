@@ -10,8 +10,9 @@
 //! re-planned), so a slider redraws while it is dragged. The levers run
 //! each lever's own simulation at the grown load, seconds each on the
 //! demo: they are asked one at a time once a runway is shown and no
-//! slider is held, so other panels are answered between them, and the
-//! figures of the settings before stay shown until replaced. Once they are
+//! slider is held, the quick ones first (`ASKED`), so other panels are
+//! answered between them, and the figures of the settings before stay
+//! shown until replaced. Once they are
 //! all in, the sizes a drag of the growth slider up to its largest value
 //! would re-plan are planned ahead the same way, a size a request
 //! ([`WarmState`]), so that drag redraws from kept sizes only.
@@ -175,6 +176,19 @@ impl RunwayForm {
     }
 }
 
+/// The order the levers are asked in (the table keeps
+/// [`LeverKind::ALL`]'s): the quick ones first. The worker answers one
+/// request at a time, and the reservations lever — the batch optimizer at
+/// several sizes of the cluster — takes seconds (3.7 s natively on the
+/// demo, where tuning, harvesting and shaping take 0.2–0.7 s each), so
+/// asked last, the other three figures are on screen while it runs.
+const ASKED: [LeverKind; 4] = [
+    LeverKind::Tuning,
+    LeverKind::Harvesting,
+    LeverKind::Shaping,
+    LeverKind::Reservations,
+];
+
 /// One lever's row as the panel shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LeverRow {
@@ -205,11 +219,13 @@ impl LeverTable {
         self.params.as_ref() == Some(params)
     }
 
-    /// The next lever to ask, if any is still waiting.
+    /// The next lever to ask, if any is still waiting, in [`ASKED`]'s
+    /// order.
     fn next(&self) -> Option<LeverKind> {
-        self.rows.iter().find_map(|(k, r)| match r {
-            LeverRow::Measuring(_) => Some(*k),
-            _ => None,
+        ASKED.into_iter().find(|k| {
+            self.rows
+                .iter()
+                .any(|(r, row)| r == k && matches!(row, LeverRow::Measuring(_)))
         })
     }
 
@@ -611,6 +627,26 @@ mod tests {
         assert_eq!(target_in(&back, &Resource::Memory), 0.85);
         assert_eq!(target_in(&back, &Resource::Disk), 0.7);
         assert_eq!(RunwayForm::of(&back), RunwayForm { rest: back.clone(), ..form });
+    }
+
+    #[test]
+    fn the_quick_levers_are_asked_first_and_each_once() {
+        let mut table = LeverTable::default();
+        assert_eq!(table.next(), None);
+        table.restart(1, RunwayParams::default());
+        let kinds: Vec<LeverKind> = table.rows.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, LeverKind::ALL, "the table keeps its order");
+        let mut asked = Vec::new();
+        while let Some(k) = table.next() {
+            asked.push(k);
+            let row = table.rows.iter_mut().find(|(r, _)| *r == k).expect("a row");
+            row.1 = LeverRow::Failed("measured".into());
+        }
+        assert_eq!(asked, ASKED);
+        assert_eq!(asked.last(), Some(&LeverKind::Reservations));
+        let mut sorted = asked.clone();
+        sorted.sort_by_key(|k| LeverKind::ALL.iter().position(|a| a == k));
+        assert_eq!(sorted, LeverKind::ALL, "every lever, once");
     }
 
     #[test]
