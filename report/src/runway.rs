@@ -60,6 +60,27 @@ pub fn lever(
     params: &RunwayParams,
     kind: LeverKind,
 ) -> Result<Lever, String> {
+    lever_within(bundle, planner, params, kind, usize::MAX)?
+        .ok_or_else(|| format!("the {} lever was not answered", kind.name()))
+}
+
+/// [`lever`] with at most `runs` batch-optimizer runs
+/// ([`Planner::lever_within`]): `None` when the lever needs more, the
+/// answers made kept in `planner` for the next call. The reservations
+/// lever reads only the planner's demand, so the bundle's files are not
+/// read again for each call.
+pub fn lever_within(
+    bundle: &Bundle,
+    planner: &mut Planner,
+    params: &RunwayParams,
+    kind: LeverKind,
+    runs: usize,
+) -> Result<Option<Lever>, String> {
+    if kind == LeverKind::Reservations {
+        return planner
+            .lever_within(kind, params, &LeverInputs::default(), runs)
+            .map_err(|e| e.to_string());
+    }
     let ctx = Context::new(bundle);
     let tenants = Tenants::of(&ctx);
     let classification = if kind == LeverKind::Harvesting {
@@ -69,7 +90,7 @@ pub fn lever(
     };
     let inputs = inputs_of(&ctx, classification.as_ref());
     planner
-        .lever(kind, params, &inputs)
+        .lever_within(kind, params, &inputs, runs)
         .map_err(|e| e.to_string())
 }
 

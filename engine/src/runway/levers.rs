@@ -40,10 +40,10 @@
 
 use super::answer::Runway;
 use super::cluster::Cluster;
-use super::demand::Demand;
+use super::demand::AgendaDemand;
 use super::error::RunwayError;
 use super::growth::{GrowthCurve, Quantile};
-use super::limit::{Limit, Packing};
+use super::limit::{agenda_fits, Limit, Packing};
 use super::params::RunwayParams;
 use super::planner::Planner;
 use crate::harvest::{
@@ -100,51 +100,86 @@ fn unloaded(name: &str, what: &str) -> Lever {
     }
 }
 
-/// The fewest machines added with which `limit` holds at growth `g`,
-/// asked directly at each size from none up to `at_most` (LowCost's
-/// answer, where the optimizer holds at once since it tries LowCost
-/// first): the optimizer's feasibility run costs seconds on the demo, so
-/// it is not bisected on the growth at every size as the purchase plan's
-/// LowCost limits are ([`super::planner::Sizes`]), only asked the one
-/// question the lever needs.
+/// The optimized agenda's answers for one lever call: those the planner
+/// kept, and how many more batch-optimizer runs the call may make.
+pub(super) struct Optimized<'a> {
+    pub(super) agenda: &'a AgendaDemand,
+    pub(super) kept: &'a mut Vec<(f64, f64, bool)>,
+    pub(super) budget: usize,
+}
+
+/// A lever call ran out of its optimizer runs; what it learned is kept.
+#[derive(Debug)]
+pub(super) struct OutOfRuns;
+
+impl Optimized<'_> {
+    /// Whether the optimized agenda holds at growth `g` on capacity × `k`:
+    /// kept, or LowCost's answer (it fits: so does the optimizer, which
+    /// starts from it), or one optimizer run out of the budget.
+    fn holds(&mut self, g: f64, k: f64) -> Result<bool, OutOfRuns> {
+        if let Some(&(_, _, h)) = self.kept.iter().find(|(kg, kk, _)| *kg == g && *kk == k) {
+            return Ok(h);
+        }
+        let (holds, ran) =
+            agenda_fits(self.agenda, g, k, Packing::Optimized, self.budget > 0).ok_or(OutOfRuns)?;
+        self.budget -= usize::from(ran);
+        self.kept.push((g, k, holds));
+        Ok(holds)
+    }
+}
+
+/// The fewest machines added with which the optimized agenda holds at
+/// growth `g`, asked directly at each size from none up to `at_most`
+/// (LowCost's answer, where the optimizer holds at once since it tries
+/// LowCost first): the optimizer's feasibility run costs seconds on the
+/// demo, so it is not bisected on the growth at every size as the
+/// purchase plan's LowCost limits are ([`super::planner::Sizes`]), only
+/// asked the one question the lever needs.
 fn fewest_holding(
-    demand: &Demand,
+    opt: &mut Optimized<'_>,
     cluster: &Cluster,
-    limit: &Limit,
     g: f64,
     at_most: Option<u32>,
-) -> Option<u32> {
+) -> Result<Option<u32>, OutOfRuns> {
     let cap = at_most.unwrap_or_else(|| {
         cluster
             .machines
             .saturating_mul(super::planner::MAX_ADDED_FACTOR)
             .saturating_add(10)
     });
-    (0..=cap).find(|&m| limit.holds(demand, g, cluster.k(m)))
+    for m in 0..=cap {
+        if opt.holds(g, cluster.k(m))? {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
 }
 
-/// The first day today's cluster no longer meets `limit` under the demand
-/// `curve` (`None`: never within it): the days re-planned in turn at the
-/// curve's running maximum (the highest demand up to a day, which the day
-/// must carry), a day whose maximum is unchanged skipped. Not bisected:
-/// the optimizer's feasibility is not monotone in the growth (a stage's
-/// parallelism rounds up to whole containers, so a larger growth can
-/// pack where a smaller one does not), and the lever must name the day a
-/// re-plan really fails. Days before LowCost's own runway cost
-/// milliseconds (the optimizer tries LowCost first); each day after it is
-/// one optimizer run.
-pub(super) fn first_failing_day(demand: &Demand, limit: &Limit, curve: &[f64]) -> Option<usize> {
+/// The first day today's cluster no longer meets the optimized agenda
+/// under the demand `curve` (`None`: never within it): the days re-planned
+/// in turn at the curve's running maximum (the highest demand up to a
+/// day, which the day must carry), a day whose maximum is unchanged
+/// skipped. Not bisected: the optimizer's feasibility is not monotone in
+/// the growth (a stage's parallelism rounds up to whole containers, so a
+/// larger growth can pack where a smaller one does not), and the lever
+/// must name the day a re-plan really fails. Days before LowCost's own
+/// runway cost milliseconds (the optimizer tries LowCost first); each day
+/// after it is one optimizer run.
+pub(super) fn first_failing_day(
+    opt: &mut Optimized<'_>,
+    curve: &[f64],
+) -> Result<Option<usize>, OutOfRuns> {
     let mut highest: Option<f64> = None;
     for (d, &x) in curve.iter().enumerate() {
         if highest.is_some_and(|h| x <= h) {
             continue;
         }
         highest = Some(x);
-        if !limit.holds(demand, x, 1.0) {
-            return Some(d);
+        if !opt.holds(x, 1.0)? {
+            return Ok(Some(d));
         }
     }
-    None
+    Ok(None)
 }
 
 /// Why a lever with machines buys no days: the binding limit is reached
@@ -293,13 +328,34 @@ impl Planner {
         params: &RunwayParams,
         inputs: &LeverInputs<'_>,
     ) -> Result<Lever, RunwayError> {
+        self.lever_within(kind, params, inputs, usize::MAX)
+            .map(|lever| lever.unwrap_or_else(|| unloaded(kind.name(), "no answer")))
+    }
+
+    /// [`Planner::lever`] making at most `runs` batch-optimizer runs (the
+    /// reservations lever's; the other levers are one run of their own
+    /// simulation and ignore it): `None` when the lever needs more. The
+    /// answers made are kept, so asking again goes on from them and,
+    /// asked until it answers, gives [`Planner::lever`]'s row. The studio's
+    /// worker asks a run at a time, so a request of another panel waits
+    /// for one run (under a second on the demo), not for the whole lever.
+    pub fn lever_within(
+        &mut self,
+        kind: LeverKind,
+        params: &RunwayParams,
+        inputs: &LeverInputs<'_>,
+        runs: usize,
+    ) -> Result<Option<Lever>, RunwayError> {
         let g = self.grown(params)?;
-        Ok(match kind {
-            LeverKind::Reservations => self.reservations(&g),
+        Ok(Some(match kind {
+            LeverKind::Reservations => match self.reservations(&g, runs) {
+                Ok(lever) => lever,
+                Err(OutOfRuns) => return Ok(None),
+            },
             LeverKind::Shaping => self.shaping(&g, inputs)?,
             LeverKind::Harvesting => self.harvesting(&g, inputs)?,
             LeverKind::Tuning => tuning(&g, inputs)?,
-        })
+        }))
     }
 
     /// The grown load of the runway under `params`.
@@ -337,35 +393,42 @@ impl Planner {
         })
     }
 
-    /// Reservations: the optimizer instead of LowCost.
-    fn reservations(&mut self, g: &Grown) -> Lever {
-        if self.demand.agenda.is_none() {
-            return unloaded("reservations", "no signed-off SLO jobs in the agenda");
-        }
+    /// Reservations: the optimizer instead of LowCost, with at most `runs`
+    /// optimizer runs not kept from an earlier call.
+    fn reservations(&mut self, g: &Grown, runs: usize) -> Result<Lever, OutOfRuns> {
+        let Some(agenda) = self.demand.agenda.clone() else {
+            return Ok(unloaded(
+                "reservations",
+                "no signed-off SLO jobs in the agenda",
+            ));
+        };
         let grown = g.grown;
         let low = Limit::Agenda {
             packing: Packing::LowCost,
         };
-        let opt = Limit::Agenda {
-            packing: Packing::Optimized,
-        };
         let m_low = g.machines_for(self, &low, grown);
-        let m_opt = fewest_holding(&self.demand, &g.cluster, &opt, grown, m_low);
-        let opt_day = g
-            .curves
-            .get(
-                g.limits
-                    .iter()
-                    .position(|l| l == &low)
-                    .unwrap_or(usize::MAX),
-            )
-            .and_then(|c| first_failing_day(&self.demand, &opt, c.of(Quantile::P50)));
-        let days = g.days_between(g.p50(self, &low, 1.0), opt_day);
+        let low_day = g.p50(self, &low, 1.0);
+        let mut opt = Optimized {
+            agenda: &agenda,
+            kept: &mut self.optimized,
+            budget: runs,
+        };
+        let m_opt = fewest_holding(&mut opt, &g.cluster, grown, m_low)?;
+        let curve = g
+            .limits
+            .iter()
+            .position(|l| l == &low)
+            .and_then(|i| g.curves.get(i));
+        let opt_day = match curve {
+            Some(c) => first_failing_day(&mut opt, c.of(Quantile::P50))?,
+            None => None,
+        };
+        let days = g.days_between(low_day, opt_day);
         let saved = match (m_low, m_opt) {
             (Some(a), Some(b)) => Some(f64::from(a) - f64::from(b)),
             _ => None,
         };
-        Lever {
+        Ok(Lever {
             name: "reservations".into(),
             machines: saved,
             days,
@@ -376,7 +439,7 @@ impl Planner {
                 m_low.map_or("more than the cap".into(), |m| m.to_string()),
                 m_opt.map_or("more than the cap".into(), |m| m.to_string())
             ),
-        }
+        })
     }
 
     /// Shaping: one cell of the load sweep at the grown offered load.

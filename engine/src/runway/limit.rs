@@ -223,12 +223,26 @@ pub fn grown(r: &ReservationRequest, g: f64) -> ReservationRequest {
 /// on its capacity × `k`: periodic first (they take precedence), then the
 /// one-offs, as admission orders them.
 pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool {
+    agenda_fits(a, g, k, packing, true).is_some_and(|(holds, _)| holds)
+}
+
+/// [`agenda_holds`] and whether the batch optimizer ran for it, or `None`
+/// when the answer needs the optimizer and `optimizer` is off (LowCost
+/// packs or fails first: milliseconds; the optimizer's run takes seconds,
+/// so the runway's lever asks for one at a time).
+pub(super) fn agenda_fits(
+    a: &AgendaDemand,
+    g: f64,
+    k: f64,
+    packing: Packing,
+    optimizer: bool,
+) -> Option<(bool, bool)> {
     let capacity = Capacity {
         cores: a.capacity.cores * k,
         memory_mb: a.capacity.memory_mb * k,
     };
     let Ok(mut plan) = Plan::new(a.params.clone(), vec![capacity]) else {
-        return false;
+        return Some((false, false));
     };
     let requests: Vec<ReservationRequest> = a
         .recurring
@@ -238,10 +252,13 @@ pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool 
         .chain(a.fixed.iter().cloned())
         .collect();
     match packing {
-        Packing::LowCost => requests.into_iter().all(|r| {
-            plan.admit(r, Method::LowCost)
-                .is_ok_and(|(_, displaced)| displaced.is_empty())
-        }),
+        Packing::LowCost => Some((
+            requests.into_iter().all(|r| {
+                plan.admit(r, Method::LowCost)
+                    .is_ok_and(|(_, displaced)| displaced.is_empty())
+            }),
+            false,
+        )),
         Packing::Optimized => {
             let fits_lowcost = {
                 let mut p = plan.clone();
@@ -250,7 +267,13 @@ pub fn agenda_holds(a: &AgendaDemand, g: f64, k: f64, packing: Packing) -> bool 
                         .is_ok_and(|(_, d)| d.is_empty())
                 })
             };
-            fits_lowcost || batch_fits(&plan, &requests, &feasibility())
+            if fits_lowcost {
+                Some((true, false))
+            } else if optimizer {
+                Some((batch_fits(&plan, &requests, &feasibility()), true))
+            } else {
+                None
+            }
         }
     }
 }

@@ -173,6 +173,12 @@ pub struct Planner {
     curves: Option<(CurveKey, Vec<GrowthCurve>)>,
     /// The last answer's limits and their curves (the levers read them).
     pub(super) last: Option<(Vec<Limit>, Vec<GrowthCurve>)>,
+    /// The optimized agenda's answers so far, `(g, k, holds)`: the
+    /// reservations lever asks the batch optimizer a run at a time when
+    /// given a budget ([`Planner::lever_within`]), and a lever asked again
+    /// goes on from them.
+    #[serde(default)]
+    pub(super) optimized: Vec<(f64, f64, bool)>,
 }
 
 /// What growth curves depend on.
@@ -204,6 +210,7 @@ impl Planner {
             sizes: Sizes::default(),
             curves: None,
             last: None,
+            optimized: Vec::new(),
         }
     }
 

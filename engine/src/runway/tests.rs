@@ -351,7 +351,8 @@ fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
         packing: Packing::Optimized,
     };
     for cores in [20.0, 24.0, 30.0] {
-        let demand = demand_with(Some(agenda_demand(cores)), None);
+        let agenda = agenda_demand(cores);
+        let demand = demand_with(Some(agenda.clone()), None);
         for curve in [
             (0..=40).map(|d| 0.8 + 0.02 * d as f64).collect::<Vec<_>>(),
             (0..=40)
@@ -370,13 +371,75 @@ fn the_optimizers_runway_bisected_on_days_is_the_first_day_a_replan_fails() {
                 highest = highest.max(g);
                 !opt.holds(&demand, highest, 1.0)
             });
+            let mut kept = Vec::new();
+            let mut asked = levers::Optimized {
+                agenda: &agenda,
+                kept: &mut kept,
+                budget: usize::MAX,
+            };
             assert_eq!(
-                levers::first_failing_day(&demand, &opt, &curve),
+                levers::first_failing_day(&mut asked, &curve).unwrap(),
                 brute,
                 "{cores} cores"
             );
         }
     }
+}
+
+#[test]
+fn the_reservations_lever_asked_a_run_at_a_time_is_the_whole_lever() {
+    // The studio's worker asks the lever with one optimizer run a call,
+    // so other panels are answered between runs; asked until it answers,
+    // it must be the row measured in one call, with each optimizer
+    // question asked once.
+    let mut stepwise = 0;
+    for (cores, percent) in [
+        (20.0, 15.0),
+        (24.0, 8.0),
+        (30.0, 40.0),
+        (16.0, 40.0),
+        (12.0, 60.0),
+    ] {
+        let demand = demand_with(Some(agenda_demand(cores)), None);
+        let params = monthly(percent, 90, 3);
+        let inputs = LeverInputs::default();
+        let mut whole = Planner::new(demand.clone());
+        let expected = whole
+            .lever(LeverKind::Reservations, &params, &inputs)
+            .unwrap();
+        let mut stepped = Planner::new(demand);
+        let mut calls = 0;
+        let got = loop {
+            calls += 1;
+            assert!(calls < 200, "{cores} cores: no answer");
+            if let Some(l) = stepped
+                .lever_within(LeverKind::Reservations, &params, &inputs, 1)
+                .unwrap()
+            {
+                break l;
+            }
+        };
+        assert_eq!(got, expected, "{cores} cores, {percent} %");
+        assert_eq!(stepped.optimized, whole.optimized, "the same questions");
+        let runs = whole.optimized.len();
+        assert!(calls <= runs + 1, "{calls} calls for {runs} answers");
+        // No run left: the kept answers alone give the row again.
+        let again = stepped
+            .lever_within(LeverKind::Reservations, &params, &inputs, 0)
+            .unwrap();
+        assert_eq!(again, Some(expected));
+        eprintln!("{cores} cores, {percent} %: {calls} calls, {runs} answers");
+        if calls > 2 {
+            stepwise += 1;
+            // With no run allowed, a fresh planner has no answer.
+            let mut fresh = Planner::new(demand_with(Some(agenda_demand(cores)), None));
+            let none = fresh
+                .lever_within(LeverKind::Reservations, &params, &inputs, 0)
+                .unwrap();
+            assert_eq!(none, None, "{cores} cores: no run allowed, not answered");
+        }
+    }
+    assert!(stepwise > 0, "no case needed the optimizer twice");
 }
 
 /// A queue of one job with a deadline, on 20 map and 10 reduce slots.

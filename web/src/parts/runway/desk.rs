@@ -561,10 +561,12 @@ impl RunwayDesk {
                 self.asking.set_value(false);
                 self.levers.update(|t| {
                     if let Some((_, row)) = t.rows.iter_mut().find(|(k, _)| *k == view.which) {
-                        *row = match view.lever {
-                            Ok(l) => LeverRow::Measured(l, view.millis),
-                            Err(e) => LeverRow::Failed(e),
-                        };
+                        match view.lever {
+                            Ok(Some(l)) => *row = LeverRow::Measured(l, view.millis),
+                            // Not done: still measuring, asked again below.
+                            Ok(None) => {}
+                            Err(e) => *row = LeverRow::Failed(e),
+                        }
                     }
                 });
                 self.ask_next_lever();

@@ -139,9 +139,11 @@ pub struct LeverView {
     /// Which lever (not `kind`: the name of [`crate::protocol::Response`]'s
     /// tag, which a field of the same name would overwrite).
     pub which: LeverKind,
-    /// Its row, or the engine's line.
-    pub lever: Result<Lever, String>,
-    /// Worker time, milliseconds.
+    /// Its row; `None` while it needs more batch-optimizer runs than one
+    /// request makes (the page asks again: requests of other panels are
+    /// answered in between); or the engine's line.
+    pub lever: Result<Option<Lever>, String>,
+    /// Worker time, milliseconds (of every request the row took).
     pub millis: f64,
 }
 
@@ -178,14 +180,15 @@ mod tests {
         });
         assert_eq!(round_trip(&ask), ask);
         for lever in [
-            Ok(Lever {
+            Ok(Some(Lever {
                 name: "reservations".into(),
                 machines: Some(2.0),
                 days: Some(31),
                 pays: true,
                 cost: None,
                 detail: "figures".into(),
-            }),
+            })),
+            Ok(None),
             Err("why".into()),
         ] {
             let answer = Response::Runway(RunwayResponse::Lever(Box::new(LeverView {
