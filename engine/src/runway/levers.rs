@@ -63,8 +63,8 @@ use serde::{Deserialize, Serialize};
 pub struct Lever {
     /// `reservations`, `shaping`, `harvesting` or `tuning`.
     pub name: String,
-    /// Machines it saves or frees at the grown load (`None`: it is not
-    /// measured in machines, or its input is not loaded).
+    /// Machines it saves or frees at the grown load (`None`: it does not
+    /// pay, it is not measured in machines, or its input is not loaded).
     pub machines: Option<f64>,
     /// Days of runway it buys on the binding limit (P50; `None` when not
     /// measured in days or no limit is reached within the horizon).
@@ -347,7 +347,7 @@ impl Planner {
         runs: usize,
     ) -> Result<Option<Lever>, RunwayError> {
         let g = self.grown(params)?;
-        Ok(Some(match kind {
+        let mut lever = match kind {
             LeverKind::Reservations => match self.reservations(&g, runs) {
                 Ok(lever) => lever,
                 Err(OutOfRuns) => return Ok(None),
@@ -355,7 +355,14 @@ impl Planner {
             LeverKind::Shaping => self.shaping(&g, inputs)?,
             LeverKind::Harvesting => self.harvesting(&g, inputs)?,
             LeverKind::Tuning => tuning(&g, inputs)?,
-        }))
+        };
+        // A lever that does not pay claims no machines (none saved, or
+        // fewer than none: a shaped run that allocates more than the
+        // reservations); its sentence keeps the figures.
+        if !lever.pays {
+            lever.machines = None;
+        }
+        Ok(Some(lever))
     }
 
     /// The grown load of the runway under `params`.

@@ -646,3 +646,37 @@ fn the_outlook_is_the_answer_before_its_purchases_on_one_size_a_limit() {
         assert_eq!(said, outlook, "{percent} % a month");
     }
 }
+
+#[test]
+fn a_lever_that_does_not_pay_claims_no_machines() {
+    // Shaping with K1 = 100 %: the shaped run is the baseline (the shaping
+    // tests hold it to the baseline exactly), so nothing waits less and
+    // the lever cannot pay; it must then claim no machines, whatever the
+    // cell's allocation figures (the row's sentence keeps them).
+    let shaping = crate::shaping::Params {
+        hosts: 12,
+        predictor: crate::shaping::Predictor::Oracle,
+        k1: 1.0,
+        k2: 0.0,
+        workload: crate::shaping::GeneratorParams {
+            apps: 120,
+            ..crate::shaping::GeneratorParams::default()
+        },
+        ..crate::shaping::Params::default()
+    };
+    let inputs = LeverInputs {
+        shaping: Some(shaping),
+        ..LeverInputs::default()
+    };
+    let params = monthly(15.0, 90, 3);
+    let mut planner = Planner::new(demand_with(Some(agenda_demand(20.0)), None));
+    for kind in [LeverKind::Shaping, LeverKind::Reservations] {
+        let lever = planner.lever(kind, &params, &inputs).unwrap();
+        if kind == LeverKind::Shaping {
+            assert!(!lever.pays, "{lever:?}");
+        }
+        if !lever.pays {
+            assert_eq!(lever.machines, None, "{lever:?}");
+        }
+    }
+}
