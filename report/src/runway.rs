@@ -17,6 +17,7 @@ use skyplan_engine::pricing::QueuedJob;
 use skyplan_engine::runway::{
     Demand, Lever, LeverInputs, LeverKind, Planner, Runway, RunwayParams,
 };
+use skyplan_engine::shaping::Params as ShapingParams;
 use skyplan_engine::tuning::{equal_queues, SchedulerKind};
 use skyplan_engine::UtilizationSeries;
 
@@ -64,11 +65,12 @@ pub fn lever(
         .ok_or_else(|| format!("the {} lever was not answered", kind.name()))
 }
 
-/// [`lever`] with at most `runs` batch-optimizer runs
-/// ([`Planner::lever_within`]): `None` when the lever needs more, the
-/// answers made kept in `planner` for the next call. The reservations
-/// lever reads only the planner's demand, so the bundle's files are not
-/// read again for each call.
+/// [`lever`] with at most `runs` runs (the batch optimizer's, the shaping
+/// cells'; [`Planner::lever_within`]): `None` when the lever needs more,
+/// the answers made kept in `planner` for the next call. The reservations
+/// lever reads only the planner's demand and the shaping lever only the
+/// Shaping settings, so the bundle's files are not read again for each of
+/// their calls.
 pub fn lever_within(
     bundle: &Bundle,
     planner: &mut Planner,
@@ -76,9 +78,13 @@ pub fn lever_within(
     kind: LeverKind,
     runs: usize,
 ) -> Result<Option<Lever>, String> {
-    if kind == LeverKind::Reservations {
+    if matches!(kind, LeverKind::Reservations | LeverKind::Shaping) {
+        let inputs = LeverInputs {
+            shaping: shaping_params(bundle),
+            ..LeverInputs::default()
+        };
         return planner
-            .lever_within(kind, params, &LeverInputs::default(), runs)
+            .lever_within(kind, params, &inputs, runs)
             .map_err(|e| e.to_string());
     }
     let ctx = Context::new(bundle);
@@ -174,6 +180,13 @@ fn demand_of(ctx: &Context<'_>, tenants: &Tenants) -> Demand {
     )
 }
 
+/// The Shaping panel's run settings, when the bundle has the panel.
+fn shaping_params(b: &Bundle) -> Option<ShapingParams> {
+    b.shaping
+        .as_ref()
+        .map(|s| s.settings.clone().unwrap_or_default().params)
+}
+
 /// What the levers read from the other panels: the Shaping settings, the
 /// classified tenants, the job history with the Tuning settings.
 fn inputs_of<'a>(
@@ -183,10 +196,7 @@ fn inputs_of<'a>(
     let b = ctx.bundle;
     let history: Vec<&WorkloadJob> = ctx.workspace.workload().collect();
     LeverInputs {
-        shaping: b
-            .shaping
-            .as_ref()
-            .map(|s| s.settings.clone().unwrap_or_default().params),
+        shaping: shaping_params(b),
         harvest: classification,
         tuning: b.tuning.as_ref().filter(|_| !history.is_empty()).map(|t| {
             (

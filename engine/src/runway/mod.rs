@@ -58,7 +58,7 @@ pub use cluster::Cluster;
 pub use demand::{AgendaDemand, Demand, QueueDemand};
 pub use error::RunwayError;
 pub use growth::{GrowthCurve, Quantile};
-pub use levers::{Lever, LeverInputs, LeverKind};
+pub use levers::{Lever, LeverInputs, LeverKind, SHAPING_SEEDS};
 pub use limit::{Limit, Packing};
 pub use params::{Growth, ResourceTarget, RunwayParams, StepEvent};
 pub use peaks::{cluster_peaks, DailyPeaks};

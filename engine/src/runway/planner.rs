@@ -179,6 +179,10 @@ pub struct Planner {
     /// goes on from them.
     #[serde(default)]
     pub(super) optimized: Vec<(f64, f64, bool)>,
+    /// The shaping lever's cells so far, their settings and rows: asked a
+    /// cell at a time, the lever goes on from them.
+    #[serde(default)]
+    pub(super) shaped: Vec<(crate::shaping::Params, crate::shaping::LoadRow)>,
 }
 
 /// What growth curves depend on.
@@ -211,6 +215,7 @@ impl Planner {
             curves: None,
             last: None,
             optimized: Vec::new(),
+            shaped: Vec::new(),
         }
     }
 

@@ -680,3 +680,57 @@ fn a_lever_that_does_not_pay_claims_no_machines() {
         }
     }
 }
+
+#[test]
+fn the_shaping_lever_asked_a_cell_at_a_time_is_the_whole_lever() {
+    // The studio's worker asks the shaping lever a simulated cell a call,
+    // like the reservations lever's optimizer runs: asked until it
+    // answers, it is the row measured in one call, each cell run once,
+    // and it pays only where every workload is faster and gives cores
+    // back.
+    let shaping = crate::shaping::Params {
+        hosts: 12,
+        predictor: crate::shaping::Predictor::Oracle,
+        workload: crate::shaping::GeneratorParams {
+            apps: 120,
+            ..crate::shaping::GeneratorParams::default()
+        },
+        ..crate::shaping::Params::default()
+    };
+    let inputs = LeverInputs {
+        shaping: Some(shaping.clone()),
+        ..LeverInputs::default()
+    };
+    let params = monthly(15.0, 90, 3);
+    let demand = demand_with(Some(agenda_demand(20.0)), None);
+    let mut whole = Planner::new(demand.clone());
+    let expected = whole.lever(LeverKind::Shaping, &params, &inputs).unwrap();
+    let mut stepped = Planner::new(demand);
+    let mut calls = 0;
+    let got = loop {
+        calls += 1;
+        assert!(calls <= 10, "no answer");
+        if let Some(l) = stepped
+            .lever_within(LeverKind::Shaping, &params, &inputs, 1)
+            .unwrap()
+        {
+            break l;
+        }
+    };
+    assert_eq!(got, expected);
+    assert_eq!(calls, SHAPING_SEEDS as usize, "one cell a call");
+    assert_eq!(stepped.shaped, whole.shaped, "the same cells");
+    let again = stepped
+        .lever_within(LeverKind::Shaping, &params, &inputs, 0)
+        .unwrap();
+    assert_eq!(again, Some(expected.clone()), "kept cells, no run");
+    let seeds: Vec<u64> = whole.shaped.iter().map(|(p, _)| p.workload.seed).collect();
+    let s = shaping.workload.seed;
+    assert_eq!(seeds, [s, s + 1, s + 2]);
+    let every = whole
+        .shaped
+        .iter()
+        .all(|(_, r)| r.turnaround_speedup > 1.0 && r.reclaimed_cpu_pct > 0.0);
+    assert_eq!(expected.pays, every, "{expected:?}");
+    assert_eq!(expected.machines.is_some(), every);
+}

@@ -214,6 +214,12 @@ pub struct RunSummary {
     /// Mean share of the cluster's cores allocated, first arrival to last
     /// completion (%).
     pub allocated_cpu_pct: f64,
+    /// Core-seconds allocated over the run, every attempt's (failed ones
+    /// too). Unlike [`RunSummary::allocated_cpu_pct`] it does not depend on
+    /// when the last application finishes: one straggler's resubmission
+    /// stretches the span and lowers that share without freeing a core.
+    #[serde(default)]
+    pub allocated_cpu_s: f64,
     /// Mean share of the cluster's cores used (%).
     pub used_cpu_pct: f64,
     /// Mean share of the cluster's memory allocated (%).

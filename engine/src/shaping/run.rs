@@ -1108,6 +1108,7 @@ fn summarize(sim: Sim<'_>, first_arrival: f64, makespan: f64) -> RunReport {
         cluster_slack_cpu_pct: pct(allocated_cpu, used_cpu),
         cluster_slack_mem_pct: pct(allocated_mem, used_mem),
         allocated_cpu_pct: 100.0 * allocated_cpu / capacity_cpu,
+        allocated_cpu_s: allocated_cpu,
         used_cpu_pct: 100.0 * used_cpu / capacity_cpu,
         allocated_mem_pct: 100.0 * allocated_mem / capacity_mem,
         used_mem_pct: 100.0 * used_mem / capacity_mem,

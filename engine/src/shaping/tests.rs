@@ -268,6 +268,12 @@ fn oracle_with_k1_full_reproduces_the_baseline_exactly() {
             ..base.clone()
         };
         let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+        // Nothing reclaimed, measured either way: the same core-seconds.
+        assert_eq!(
+            r.shaped.summary.allocated_cpu_s,
+            r.baseline.summary.allocated_cpu_s
+        );
+        assert_eq!(super::LoadRow::of(&r).reclaimed_cpu_pct, 0.0);
         let b: Vec<Option<f64>> = r.baseline.apps.iter().map(|a| a.finish).collect();
         let s: Vec<Option<f64>> = r.shaped.apps.iter().map(|a| a.finish).collect();
         assert_eq!(b, s, "{policy}");
@@ -830,4 +836,37 @@ fn a_generated_workload_written_as_csv_reads_back_equal() {
     let back = read_applications_csv("apps.csv", &apps, "usage.csv", &usage).expect("reads");
     assert_eq!(back.applications.len(), w.applications.len());
     assert_eq!(back, w);
+}
+
+#[test]
+fn reclaimed_cores_are_the_shaped_share_over_the_baselines_span() {
+    // A second formulation of the sweep row's reclaimed share: the shaped
+    // run's share of the cores, rescaled from its own span (first arrival
+    // to last completion) to the baseline's, subtracted from the
+    // baseline's share.
+    let base = small_params();
+    let w = generate_for(&base).expect("workload");
+    let mut differ = 0;
+    for predictor in [Predictor::Oracle, Predictor::Gp] {
+        let p = Params {
+            predictor,
+            ..base.clone()
+        };
+        let r = simulate(&w, &p, |_, _| {}).expect("simulate");
+        let t0 = w
+            .applications
+            .iter()
+            .map(|a| a.arrival)
+            .fold(f64::INFINITY, f64::min);
+        let (b, s) = (&r.baseline.summary, &r.shaped.summary);
+        let rescaled =
+            b.allocated_cpu_pct - s.allocated_cpu_pct * (s.makespan_s - t0) / (b.makespan_s - t0);
+        let got = super::LoadRow::of(&r).reclaimed_cpu_pct;
+        assert!(
+            (got - rescaled).abs() <= 1e-9 * b.allocated_cpu_pct,
+            "{predictor}: {got} against {rescaled}"
+        );
+        differ += usize::from(s.makespan_s != b.makespan_s);
+    }
+    assert!(differ > 0, "no run whose span differs from the baseline's");
 }

@@ -139,8 +139,8 @@ pub struct LeverView {
     /// Which lever (not `kind`: the name of [`crate::protocol::Response`]'s
     /// tag, which a field of the same name would overwrite).
     pub which: LeverKind,
-    /// Its row; `None` while it needs more batch-optimizer runs than one
-    /// request makes (the page asks again: requests of other panels are
+    /// Its row; `None` while it needs more runs (the batch optimizer's,
+    /// the shaping cells') than one request makes (the page asks again: requests of other panels are
     /// answered in between); or the engine's line.
     pub lever: Result<Option<Lever>, String>,
     /// Worker time, milliseconds (of every request the row took).

@@ -12,9 +12,10 @@ use crate::toolkit::host::timed;
 use skyplan_engine::bundle::Bundle;
 use skyplan_engine::runway::{LeverKind, Planner, RunwayParams};
 
-/// Batch-optimizer runs one lever request may make: one, so a request of
-/// another panel waits for one run (under a second on the demo) rather
-/// than for the whole reservations lever (several).
+/// Runs one lever request may make (the reservations lever's batch-
+/// optimizer runs, the shaping lever's simulated cells): one, so a
+/// request of another panel waits for one run (under a second on the
+/// demo) rather than for the whole lever (several).
 const LEVER_RUNS: usize = 1;
 
 /// A workspace's planner, kept between runs.
@@ -86,8 +87,8 @@ impl Kept {
     }
 
     /// Lever `kind`'s row at the grown load of the runway under `params`,
-    /// or `Ok(None)` when it needs more batch-optimizer runs than one
-    /// request makes ([`LEVER_RUNS`]): the page asks again, and the runs
+    /// or `Ok(None)` when it needs more runs than one request makes
+    /// ([`LEVER_RUNS`]): the page asks again, and the runs
     /// made are kept in the planner. `millis` is the worker time of every
     /// request the row took.
     pub fn lever(&mut self, ticket: u32, params: &RunwayParams, kind: LeverKind) -> LeverView {
